@@ -1,0 +1,28 @@
+"""The random agent: a uniformly random legal action, and short canned talk."""
+
+from __future__ import annotations
+
+import random
+
+from lycan.agents.base import SyncAgent
+from lycan.engine.actions import OVER, Action, Request
+from lycan.engine.view import View
+
+
+class RandomAgent(SyncAgent):
+    """Picks uniformly among legal actions; talks a little, then says Over."""
+
+    label = "random"
+
+    def __init__(self, seed: int | None = None, talk_probability: float = 0.5) -> None:
+        self.rng = random.Random(seed)
+        self.talk_probability = talk_probability
+
+    def decide(self, view: View, request: Request) -> Action:
+        """A random legal answer."""
+        if request.is_talk:
+            if self.rng.random() < self.talk_probability:
+                other = self.rng.choice(view.living_others() or [view.seat])
+                return Action.speak(f"I am watching {view.names[other]}.")
+            return OVER
+        return self.rng.choice(request.legal_actions())

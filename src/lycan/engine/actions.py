@@ -1,0 +1,144 @@
+"""Requests the engine makes of a seat, and the actions a seat answers with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid"]
+ActionKind = Literal["speak", "over", "skip", "choose", "pass", "bid"]
+TALK_KINDS = frozenset({"talk", "whisper"})
+MAX_BID = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's answer. Speech (`text`) is the only free-text field."""
+
+    kind: ActionKind
+    target: int | None = None
+    text: str = ""
+    amount: int = 0
+
+    @staticmethod
+    def speak(text: str) -> Action:
+        """Say `text` in the current talk or whisper phase."""
+        return Action("speak", text=text)
+
+    @staticmethod
+    def choose(target: int) -> Action:
+        """Pick seat `target` (vote, attack, divine, guard, potion, shot)."""
+        return Action("choose", target=target)
+
+    def describe(self, names: tuple[str, ...] | None = None) -> str:
+        """Short human-readable form, e.g. `choose Player 3` or `speak 'hello'`."""
+        if self.kind == "choose" and self.target is not None:
+            who = names[self.target] if names and 0 <= self.target < len(names) else f"seat {self.target}"
+            return f"choose {who}"
+        if self.kind == "speak":
+            return f"speak {self.text!r}"
+        if self.kind == "bid":
+            return f"bid {self.amount}"
+        return self.kind
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.target is not None:
+            out["target"] = self.target
+        if self.text:
+            out["text"] = self.text
+        if self.amount:
+            out["amount"] = self.amount
+        return out
+
+
+OVER = Action("over")
+SKIP = Action("skip")
+PASS = Action("pass")
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """No usable answer: a timeout, an exception in the agent, or unparseable model output."""
+
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"kind": "failure", "reason": self.reason}
+
+
+Answer = Action | Failure
+
+
+def answer_from_dict(data: dict[str, Any]) -> Answer:
+    """Inverse of `Action.to_dict` / `Failure.to_dict`."""
+    if data.get("kind") == "failure":
+        return Failure(str(data.get("reason", "")))
+    return Action(
+        data["kind"],
+        target=data.get("target"),
+        text=str(data.get("text", "")),
+        amount=int(data.get("amount", 0)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One decision asked of one seat, with everything needed to answer it legally.
+
+    `targets` are the legal seats for choose-type requests; `can_pass` allows `PASS`;
+    talk requests accept `speak`, `over` and (if `can_skip`) `skip`. `error` carries the reason
+    a previous answer to the same decision was rejected (the retry shows it to the agent).
+    """
+
+    id: int
+    seat: int
+    kind: RequestKind
+    day: int
+    targets: tuple[int, ...] = ()
+    can_pass: bool = False
+    can_skip: bool = False
+    max_length: int = 0
+    timeout: float = 60.0
+    attempt: int = 0
+    error: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_talk(self) -> bool:
+        """Whether this asks for an utterance."""
+        return self.kind in TALK_KINDS
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal non-speech action; for talk, `speak` with any text is legal too."""
+        if self.kind in TALK_KINDS:
+            return [OVER, SKIP] if self.can_skip else [OVER]
+        if self.kind == "bid":
+            return [Action("bid", amount=a) for a in range(MAX_BID + 1)]
+        acts = [Action.choose(t) for t in self.targets]
+        return [*acts, PASS] if self.can_pass else acts
+
+    def check(self, answer: Answer) -> str | None:
+        """The reason `answer` is illegal for this request, or None if it is legal."""
+        if isinstance(answer, Failure):
+            return answer.reason or "no answer"
+        kind = answer.kind
+        if self.kind in TALK_KINDS:
+            if kind == "speak":
+                return None if answer.text.strip() else "an utterance must not be empty"
+            if kind == "over" or (kind == "skip" and self.can_skip):
+                return None
+            return f"answer with speech or Over{', or Skip' if self.can_skip else ''}, not {kind}"
+        if self.kind == "bid":
+            if kind == "bid" and 0 <= answer.amount <= MAX_BID:
+                return None
+            return f"bid an amount from 0 to {MAX_BID}"
+        if kind == "pass":
+            return None if self.can_pass else f"{self.kind} needs a target; passing is not allowed"
+        if kind != "choose":
+            return f"{self.kind} needs a target, not {kind}"
+        if answer.target not in self.targets:
+            return f"seat {answer.target} is not a legal {self.kind} target; choose one of {list(self.targets)}"
+        return None

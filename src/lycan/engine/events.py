@@ -1,0 +1,345 @@
+"""Typed events of the one append-only game log.
+
+Every event has a stable `id` (its index in the log), the `day` and `phase` it happened in, and an
+`audience`: `None` for public events, otherwise the seats that may see it (one seat, a team, or
+nobody for facts kept for the record only). `vis` names the kind of visibility for people.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from lycan.rules.roles import Role, Species
+
+Phase = Literal["setup", "day", "night", "end"]
+Visibility = Literal["public", "team", "seat", "system"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Fields every event carries."""
+
+    kind: ClassVar[str] = "event"
+    id: int
+    day: int
+    phase: Phase
+    vis: Visibility = "public"
+    audience: frozenset[int] | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        """Whether `seat` may see this event."""
+        return self.audience is None or seat in self.audience
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameStarted(Event):
+    """Public: the table, the names and the role counts (never who holds which role)."""
+
+    kind: ClassVar[str] = "game_started"
+    rules: str
+    names: tuple[str, ...]
+    role_counts: tuple[tuple[Role, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoleAssigned(Event):
+    """Seat-private: the role dealt to `seat`."""
+
+    kind: ClassVar[str] = "role_assigned"
+    seat: int
+    role: Role
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WolfPack(Event):
+    """Team-private: who the werewolves are."""
+
+    kind: ClassVar[str] = "wolf_pack"
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseStarted(Event):
+    """Public: a new day or night begins; `alive` lists the living seats."""
+
+    kind: ClassVar[str] = "phase_started"
+    alive: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Talk(Event):
+    """An utterance (or `over`/`skip`) in the public talk or the werewolves' whisper channel."""
+
+    kind: ClassVar[str] = "talk"
+    actor: int
+    text: str
+    channel: Literal["talk", "whisper"] = "talk"
+    turn: int = 0
+    over: bool = False
+    skip: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BidPlaced(Event):
+    """Public: a seat's bid for the floor under the `bidding` protocol."""
+
+    kind: ClassVar[str] = "bid"
+    actor: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoteCast(Event):
+    """Public: one seat's vote to execute `target` (shown once every vote is in)."""
+
+    kind: ClassVar[str] = "vote"
+    actor: int
+    target: int
+    round: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Executed(Event):
+    """Public: the day's vote executed `target`; `role` only if roles are revealed on death."""
+
+    kind: ClassVar[str] = "executed"
+    target: int
+    votes: int
+    role: Role | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoExecution(Event):
+    """Public: the vote ended without an execution."""
+
+    kind: ClassVar[str] = "no_execution"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackVote(Event):
+    """Team-private: one werewolf's choice of victim."""
+
+    kind: ClassVar[str] = "attack_vote"
+    actor: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackChosen(Event):
+    """Team-private: the seat the werewolves attack tonight."""
+
+    kind: ClassVar[str] = "attack_chosen"
+    target: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Divined(Event):
+    """Seat-private: a seer's divination and its result."""
+
+    kind: ClassVar[str] = "divined"
+    actor: int
+    target: int
+    result: Species
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MediumResult(Event):
+    """Seat-private: the species of the seat executed today, as the medium learns it."""
+
+    kind: ClassVar[str] = "medium_result"
+    actor: int
+    target: int
+    result: Species
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Guarded(Event):
+    """Seat-private: the guardian protects `target` tonight."""
+
+    kind: ClassVar[str] = "guarded"
+    actor: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WitchWoken(Event):
+    """Seat-private: the witch learns tonight's attack victim and the potions left."""
+
+    kind: ClassVar[str] = "witch_woken"
+    actor: int
+    attacked: int | None
+    cures: int
+    poisons: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotionUsed(Event):
+    """Seat-private: the witch used a cure (`save`) or poison on `target`."""
+
+    kind: ClassVar[str] = "potion_used"
+    actor: int
+    potion: Literal["cure", "poison"]
+    target: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NightResolved(Event):
+    """Record only: what really happened in the night (who was attacked, protected, poisoned)."""
+
+    kind: ClassVar[str] = "night_resolved"
+    attacked: int | None
+    guarded: tuple[int, ...]
+    saved: tuple[int, ...]
+    poisoned: tuple[int, ...]
+    deaths: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Died(Event):
+    """Public: a seat died; `cause` is `night` for night deaths, never the hidden reason."""
+
+    kind: ClassVar[str] = "died"
+    target: int
+    cause: Literal["night", "executed", "shot"]
+    role: Role | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PeacefulNight(Event):
+    """Public: nobody died in the night."""
+
+    kind: ClassVar[str] = "peaceful_night"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HunterShot(Event):
+    """Public: a dying hunter shoots `target`."""
+
+    kind: ClassVar[str] = "hunter_shot"
+    actor: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fault(Event):
+    """Seat-private: the seat's answer was late or illegal twice and a fallback was used."""
+
+    kind: ClassVar[str] = "fault"
+    seat: int
+    request: str
+    reasons: tuple[str, ...]
+    fallback: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOver(Event):
+    """Public: the winner and every seat's role (the full reveal)."""
+
+    kind: ClassVar[str] = "game_over"
+    winner: Literal["village", "werewolf", "draw"]
+    roles: tuple[Role, ...]
+    reason: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        GameStarted,
+        RoleAssigned,
+        WolfPack,
+        PhaseStarted,
+        Talk,
+        BidPlaced,
+        VoteCast,
+        Executed,
+        NoExecution,
+        AttackVote,
+        AttackChosen,
+        Divined,
+        MediumResult,
+        Guarded,
+        WitchWoken,
+        PotionUsed,
+        NightResolved,
+        Died,
+        PeacefulNight,
+        HunterShot,
+        Fault,
+        GameOver,
+    )
+}
+
+
+def visible(log: Iterable[Event], seat: int) -> list[Event]:
+    """The events of `log` that `seat` may see, in order: the one read path for a seat."""
+    return [e for e in log if e.audience is None or seat in e.audience]
+
+
+def public(log: Iterable[Event]) -> list[Event]:
+    """The events anyone (a spectator) may see."""
+    return [e for e in log if e.audience is None]
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-ready dict of `event`; `event_from_dict` inverts it exactly."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        if f.name == "audience":
+            value = None if value is None else sorted(value)
+        elif f.name == "role_counts":
+            value = [[r.value, c] for r, c in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from `event_to_dict` output.
+
+    Raises:
+        ValueError: unknown kind or fields that do not fit it.
+
+    """
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    extra = set(data) - set(fields) - {"kind"}
+    if extra:
+        raise ValueError(f"event kind {kind!r} has no field(s) {', '.join(sorted(extra))}")
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "kind":
+            continue
+        if name == "audience":
+            value = None if value is None else frozenset(int(v) for v in value)
+        elif name == "role_counts":
+            value = tuple((Role(r), int(c)) for r, c in value)
+        elif name == "roles":
+            value = tuple(Role(r) for r in value)
+        elif name == "role":
+            value = None if value is None else Role(value)
+        elif name == "result":
+            value = Species(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[name] = value
+    try:
+        return cls(**kwargs)
+    except TypeError as err:
+        raise ValueError(f"event kind {kind!r}: {err}") from None
+
+
+def seats_named(events: Sequence[Event]) -> tuple[str, ...]:
+    """The seat names announced by the log's GameStarted event."""
+    for e in events:
+        if isinstance(e, GameStarted):
+            return e.names
+    raise ValueError("the log has no game_started event")

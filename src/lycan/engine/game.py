@@ -1,0 +1,497 @@
+"""The game state machine.
+
+`Game.play()` is a generator: it yields batches of `Request`s (decisions that may be made
+concurrently) and receives a mapping from request id to `Answer`. It does no I/O and draws every
+random number from its own seeded `random.Random`, so a game is reproduced exactly by its rules,
+seed and the answers it received (`Game.decisions`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections import Counter
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from lycan.engine import discussion
+from lycan.engine.actions import OVER, PASS, Action, Answer, Failure, Request, RequestKind
+from lycan.engine.events import (
+    AttackChosen,
+    AttackVote,
+    BidPlaced,
+    Died,
+    Divined,
+    Event,
+    Executed,
+    Fault,
+    GameOver,
+    GameStarted,
+    Guarded,
+    HunterShot,
+    MediumResult,
+    NightResolved,
+    NoExecution,
+    PeacefulNight,
+    Phase,
+    PhaseStarted,
+    PotionUsed,
+    RoleAssigned,
+    Talk,
+    Visibility,
+    VoteCast,
+    WitchWoken,
+    WolfPack,
+)
+from lycan.engine.view import View
+from lycan.rules.roles import Role, species_of
+from lycan.rules.ruleset import RuleSet, TalkLimits
+
+Answers = dict[int, Answer]
+Asking = Generator[list[Request], Answers, dict[int, Action]]
+Play = Generator[list[Request], Answers, None]
+Winner = Literal["village", "werewolf", "draw"]
+_NO_ANSWER = Failure("no answer")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One answer received for one request (retries are separate requests)."""
+
+    request: int
+    seat: int
+    kind: RequestKind
+    answer: Answer
+
+
+def default_names(n: int) -> tuple[str, ...]:
+    """Neutral seat names: `Player 1` .. `Player n`."""
+    return tuple(f"Player {i + 1}" for i in range(n))
+
+
+class GameEnded(Exception):
+    """Raised inside the engine to unwind once a winner is known."""
+
+
+class Game:
+    """One game: rules, seed, names; `play()` runs it; `events` is the log."""
+
+    def __init__(self, rules: RuleSet, seed: int, names: Iterable[str] | None = None) -> None:
+        self.rules = rules
+        self.options = rules.options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        n = rules.n_players
+        self.names = tuple(names) if names is not None else default_names(n)
+        if len(self.names) != n or len(set(self.names)) != n:
+            raise ValueError(f"need {n} distinct seat names, got {list(self.names)}")
+        deck = rules.deck()
+        self.rng.shuffle(deck)
+        self.roles: tuple[Role, ...] = tuple(deck)
+        self.alive = [True] * n
+        self.events: list[Event] = []
+        self.decisions: list[Decision] = []
+        self.day = 0
+        self.phase: Phase = "setup"
+        self.winner: Winner | None = None
+        self.end_reason = ""
+        self._views: list[list[Event]] = [[] for _ in range(n)]
+        self._wolves = frozenset(s for s, r in enumerate(self.roles) if r is Role.WEREWOLF)
+        self._next_request = 0
+        self._potions = {s: [1, 1] for s, r in enumerate(self.roles) if r is Role.WITCH}
+        self._last_guard: dict[int, int] = {}
+        self._said: dict[int, set[str]] = {}
+        self._executed_today: int | None = None
+
+    # ----------------------------------------------------------------- reading
+    def view(self, seat: int) -> View:
+        """What `seat` knows now (the events list is shared: treat it as read-only)."""
+        return View(
+            seat=seat,
+            role=self.roles[seat],
+            names=self.names,
+            rules=self.rules,
+            day=self.day,
+            phase=self.phase,
+            alive=tuple(self.alive),
+            events=self._views[seat],
+        )
+
+    def living(self) -> list[int]:
+        """Seats alive now."""
+        return [s for s, a in enumerate(self.alive) if a]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has a winner (or was drawn)."""
+        return self.winner is not None
+
+    # ----------------------------------------------------------------- writing
+    def emit(
+        self,
+        cls: type[Event],
+        *,
+        audience: Iterable[int] | None = None,
+        vis: Visibility | None = None,
+        **fields: Any,
+    ) -> Event:
+        """Append an event; `audience=None` makes it public."""
+        aud = None if audience is None else frozenset(audience)
+        if vis is None:
+            vis = "public" if aud is None else ("seat" if len(aud) == 1 else "team" if aud else "system")
+        event = cls(id=len(self.events), day=self.day, phase=self.phase, vis=vis, audience=aud, **fields)
+        self.events.append(event)
+        if aud is None:
+            for lst in self._views:
+                lst.append(event)
+        else:
+            for s in aud:
+                self._views[s].append(event)
+        return event
+
+    def request(self, seat: int, kind: RequestKind, **kwargs: Any) -> Request:
+        """A new request with the next id and the timeout its kind gets."""
+        rid = self._next_request
+        self._next_request += 1
+        timeout = self.options.talk_timeout if kind in ("talk", "whisper") else self.options.action_timeout
+        return Request(rid, seat, kind, self.day, timeout=timeout, **kwargs)
+
+    def ask(self, requests: list[Request]) -> Asking:
+        """Yield `requests`; retry each illegal answer once with its error, then fall back.
+
+        Returns the legal action of every asked seat.
+        """
+        if not requests:
+            return {}
+        answers = yield requests
+        out: dict[int, Action] = {}
+        failed: list[tuple[Request, str]] = []
+        for req in requests:
+            err = self._judge(req, answers.get(req.id, _NO_ANSWER))
+            if err is None:
+                out[req.seat] = answers[req.id]  # type: ignore[assignment]
+            else:
+                failed.append((req, err))
+        if not failed:
+            return out
+        retries = []
+        for req, err in failed:
+            rid = self._next_request
+            self._next_request += 1
+            retries.append(replace(req, id=rid, attempt=req.attempt + 1, error=err))
+        answers = yield retries
+        for (_, first), req in zip(failed, retries, strict=True):
+            answer = answers.get(req.id, _NO_ANSWER)
+            err = self._judge(req, answer)
+            if err is None:
+                out[req.seat] = answer  # type: ignore[assignment]
+                continue
+            fallback = self._fallback(req)
+            self.emit(
+                Fault,
+                audience=(req.seat,),
+                seat=req.seat,
+                request=req.kind,
+                reasons=(first, err),
+                fallback=fallback.describe(self.names),
+            )
+            out[req.seat] = fallback
+        return out
+
+    def _judge(self, req: Request, answer: Answer) -> str | None:
+        self.decisions.append(Decision(req.id, req.seat, req.kind, answer))
+        err = req.check(answer)
+        if (
+            err is None
+            and req.info.get("no_repeat")
+            and isinstance(answer, Action)
+            and answer.kind == "speak"
+            and answer.text.strip() in self._said.get(req.seat, ())
+        ):
+            err = "you said exactly that before; never repeat a sentence"
+        return err
+
+    def _fallback(self, req: Request) -> Action:
+        if req.is_talk:
+            return OVER
+        if req.kind == "bid":
+            return Action("bid", amount=0)
+        if req.can_pass or not req.targets:
+            return PASS
+        return Action.choose(random.Random(f"{self.seed}/{req.id}").choice(req.targets))
+
+    # ----------------------------------------------------------------- talk helpers
+    def limits(self, channel: str) -> TalkLimits:
+        """The talk limits of `channel` ('talk' or 'whisper')."""
+        return self.options.whisper_limits if channel == "whisper" else self.options.talk
+
+    def talk_request(self, seat: int, channel: str, **info: Any) -> Request:
+        """A request for one utterance on `channel`."""
+        lim = self.limits(channel)
+        kind: RequestKind = "whisper" if channel == "whisper" else "talk"
+        can_skip = bool(info.pop("can_skip", False))
+        return self.request(seat, kind, can_skip=can_skip, max_length=lim.max_length, info=info)
+
+    def record_talk(self, seat: int, action: Action, channel: str, turn: int) -> Talk:
+        """Append an utterance (cut to the length limit), `Over` or `Skip`."""
+        audience = self._wolves if channel == "whisper" else None
+        vis: Visibility = "team" if channel == "whisper" else "public"
+        if action.kind == "speak":
+            text = cut_text(action.text.strip(), self.limits(channel).max_length)
+            self._said.setdefault(seat, set()).add(action.text.strip())
+            ev = self.emit(Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn)
+        elif action.kind == "skip":
+            ev = self.emit(
+                Talk, audience=audience, vis=vis, actor=seat, text="Skip", channel=channel, turn=turn, skip=True
+            )
+        else:
+            ev = self.emit(
+                Talk, audience=audience, vis=vis, actor=seat, text="Over", channel=channel, turn=turn, over=True
+            )
+        assert isinstance(ev, Talk)
+        return ev
+
+    def record_bid(self, seat: int, amount: int) -> None:
+        """Append a public bid."""
+        self.emit(BidPlaced, actor=seat, amount=amount)
+
+    # ----------------------------------------------------------------- the game
+    def play(self) -> Play:
+        """Run the whole game; see the module docstring for the protocol."""
+        with contextlib.suppress(GameEnded):
+            yield from self._run()
+        self.phase = "end"
+        self.emit(GameOver, winner=self.winner or "draw", roles=self.roles, reason=self.end_reason)
+
+    def _run(self) -> Generator[list[Request], Answers, None]:
+        self.emit(
+            GameStarted,
+            rules=self.rules.name,
+            names=self.names,
+            role_counts=tuple((r, self.rules.roles[r]) for r in Role if r in self.rules.roles),
+        )
+        for seat, role in enumerate(self.roles):
+            self.emit(RoleAssigned, audience=(seat,), seat=seat, role=role)
+        if self._wolves:
+            self.emit(WolfPack, audience=self._wolves, members=tuple(sorted(self._wolves)))
+        self.phase = "day"
+        self.emit(PhaseStarted, alive=tuple(self.living()))
+        if self.options.greeting:
+            yield from self._discuss("talk", self.living())
+        while True:
+            self.phase = "night"
+            self.emit(PhaseStarted, alive=tuple(self.living()))
+            deaths, poisoned = yield from self._night()
+            self.day += 1
+            self.phase = "day"
+            if self.day > self.options.max_days:
+                self._end("draw", f"no winner after {self.options.max_days} days")
+            self.emit(PhaseStarted, alive=tuple(s for s in self.living() if s not in deaths))
+            for seat in deaths:
+                self._kill(seat, "night")
+            if not deaths:
+                self.emit(PeacefulNight)
+            for seat in deaths:
+                if self.roles[seat] is Role.HUNTER and (
+                    seat not in poisoned or self.options.hunter_shoots_when_poisoned
+                ):
+                    yield from self._hunter(seat)
+            self._check_winner()
+            yield from self._discuss("talk", self.living())
+            yield from self._vote()
+            self._check_winner()
+
+    def _end(self, winner: Winner, reason: str) -> None:
+        self.winner = winner
+        self.end_reason = reason
+        raise GameEnded
+
+    def _check_winner(self) -> None:
+        wolves = sum(1 for s in self._wolves if self.alive[s])
+        others = sum(self.alive) - wolves
+        if wolves == 0:
+            self._end("village", "every werewolf is dead")
+        if wolves >= others:
+            self._end("werewolf", f"{wolves} werewolves match {others} others")
+
+    def _kill(self, seat: int, cause: Literal["night", "executed", "shot"]) -> None:
+        self.alive[seat] = False
+        role = self.roles[seat] if self.options.reveal_role_on_death else None
+        self.emit(Died, target=seat, cause=cause, role=role)
+
+    def _discuss(self, channel: str, speakers: list[int]) -> Generator[list[Request], Answers, None]:
+        if len(speakers) < 2:
+            return
+        name = self.options.discussion
+        if channel == "whisper" and name != "aiwolf":
+            name = "round_robin"
+        yield from discussion.PROTOCOLS[name](self, channel, speakers)
+
+    def _hunter(self, hunter: int) -> Generator[list[Request], Answers, None]:
+        targets = tuple(self.living())
+        if not targets:
+            return
+        act = (yield from self.ask([self.request(hunter, "shoot", targets=targets, can_pass=True)]))[hunter]
+        if act.kind == "choose" and act.target is not None:
+            self.emit(HunterShot, actor=hunter, target=act.target)
+            self._kill(act.target, "shot")
+            if self.roles[act.target] is Role.HUNTER:
+                yield from self._hunter(act.target)
+
+    # ----------------------------------------------------------------- night
+    def _night(self) -> Generator[list[Request], Answers, tuple[list[int], set[int]]]:
+        living = self.living()
+        if self._executed_today is not None:
+            target = self._executed_today
+            for m in living:
+                if self.roles[m] is Role.MEDIUM:
+                    self.emit(
+                        MediumResult, audience=(m,), actor=m, target=target, result=species_of(self.roles[target])
+                    )
+            self._executed_today = None
+        wolves = [s for s in living if s in self._wolves]
+        attacking = self.day > 0 or self.options.first_night_attack
+        if attacking and self.options.whisper and len(wolves) >= 2:
+            for _ in range(self.options.whisper_rounds):
+                yield from self._discuss("whisper", wolves)
+        prey = tuple(s for s in living if s not in self._wolves)
+        batch: list[Request] = []
+        if attacking:
+            batch += [self.request(w, "attack", targets=prey) for w in wolves]
+        for s in living:
+            role = self.roles[s]
+            if role is Role.SEER:
+                batch.append(self.request(s, "divine", targets=tuple(t for t in living if t != s)))
+            elif role is Role.GUARDIAN and attacking:
+                opts = self.options
+                targets = tuple(
+                    t
+                    for t in living
+                    if (t != s or opts.guardian_self) and (opts.guardian_repeat or self._last_guard.get(s) != t)
+                )
+                if targets:
+                    batch.append(self.request(s, "guard", targets=targets))
+        acts = yield from self.ask(batch)
+
+        attacked: int | None = None
+        if attacking and wolves:
+            tally: Counter[int] = Counter()
+            for w in wolves:
+                prey_seat = acts[w].target
+                assert prey_seat is not None
+                self.emit(AttackVote, audience=self._wolves, actor=w, target=prey_seat)
+                tally[prey_seat] += 1
+            top = max(tally.values())
+            tied = sorted(t for t, c in tally.items() if c == top)
+            attacked = tied[0] if len(tied) == 1 else self.rng.choice(tied)
+            self.emit(AttackChosen, audience=self._wolves, target=attacked)
+        guarded: list[int] = []
+        for req in batch:
+            chosen = acts[req.seat].target
+            assert chosen is not None
+            if req.kind == "divine":
+                self.emit(
+                    Divined, audience=(req.seat,), actor=req.seat, target=chosen, result=species_of(self.roles[chosen])
+                )
+            elif req.kind == "guard":
+                self.emit(Guarded, audience=(req.seat,), actor=req.seat, target=chosen)
+                self._last_guard[req.seat] = chosen
+                guarded.append(chosen)
+
+        saved: list[int] = []
+        poisoned: list[int] = []
+        for w in living:
+            if self.roles[w] is not Role.WITCH:
+                continue
+            potions = self._potions[w]
+            self.emit(WitchWoken, audience=(w,), actor=w, attacked=attacked, cures=potions[0], poisons=potions[1])
+            cured = False
+            if potions[0] and attacked is not None and (attacked != w or self.options.witch_self_save):
+                req = self.request(w, "cure", targets=(attacked,), can_pass=True, info={"attacked": attacked})
+                act = (yield from self.ask([req]))[w]
+                if act.kind == "choose" and act.target is not None:
+                    potions[0] -= 1
+                    cured = True
+                    saved.append(act.target)
+                    self.emit(PotionUsed, audience=(w,), actor=w, potion="cure", target=act.target)
+            if potions[1] and (not cured or self.options.witch_both_same_night):
+                targets = tuple(t for t in living if t != w)
+                req = self.request(w, "poison", targets=targets, can_pass=True, info={"attacked": attacked})
+                act = (yield from self.ask([req]))[w]
+                if act.kind == "choose" and act.target is not None:
+                    potions[1] -= 1
+                    poisoned.append(act.target)
+                    self.emit(PotionUsed, audience=(w,), actor=w, potion="poison", target=act.target)
+
+        deaths: list[int] = []
+        if attacked is not None and attacked not in guarded and attacked not in saved:
+            deaths.append(attacked)
+        for p in poisoned:
+            if p not in deaths:
+                deaths.append(p)
+        deaths.sort()
+        self.emit(
+            NightResolved,
+            audience=(),
+            attacked=attacked,
+            guarded=tuple(guarded),
+            saved=tuple(saved),
+            poisoned=tuple(poisoned),
+            deaths=tuple(deaths),
+        )
+        return deaths, set(poisoned)
+
+    # ----------------------------------------------------------------- day vote
+    def _vote(self) -> Generator[list[Request], Answers, None]:
+        voters = self.living()
+        candidates = voters
+        opts = self.options
+        for rnd in range(2):
+            batch = []
+            for s in voters:
+                targets = tuple(c for c in candidates if c != s or opts.allow_self_vote)
+                if targets:
+                    batch.append(self.request(s, "vote", targets=targets, info={"round": rnd}))
+            acts = yield from self.ask(batch)
+            tally: Counter[int] = Counter()
+            for req in batch:
+                target = acts[req.seat].target
+                assert target is not None
+                self.emit(VoteCast, actor=req.seat, target=target, round=rnd)
+                tally[target] += 1
+            if not tally:
+                self.emit(NoExecution, reason="nobody could vote")
+                return
+            top = max(tally.values())
+            tied = sorted(t for t, c in tally.items() if c == top)
+            if len(tied) == 1:
+                chosen = tied[0]
+            elif opts.tie_break == "revote_then_random" and rnd == 0:
+                candidates = tied
+                continue
+            elif opts.tie_break == "no_execution":
+                self.emit(NoExecution, reason=f"tie between {len(tied)} players")
+                return
+            else:
+                chosen = self.rng.choice(tied)
+            role = self.roles[chosen] if opts.reveal_role_on_death else None
+            self.emit(Executed, target=chosen, votes=top, role=role)
+            self._kill(chosen, "executed")
+            self._executed_today = chosen
+            if self.roles[chosen] is Role.HUNTER:
+                yield from self._hunter(chosen)
+            return
+
+
+def cut_text(text: str, limit: int) -> str:
+    """Cut `text` so that it has at most `limit` characters, spaces not counted."""
+    if limit <= 0 or len(text) <= limit:
+        return text
+    count = 0
+    for i, ch in enumerate(text):
+        if not ch.isspace():
+            count += 1
+            if count > limit:
+                return text[:i].rstrip()
+    return text

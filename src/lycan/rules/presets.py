@@ -1,0 +1,187 @@
+"""Named presets for the rule families the seeds use, and loading rule sets from specs and files."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from lycan.rules.roles import Role
+from lycan.rules.ruleset import ConfigError, RuleOptions, RuleSet, TalkLimits
+
+#: AIWolf NLP division options: greeting on day 0, divination on night 0 but no attack,
+#: `aiwolf` talk rules, ties broken at random after one vote round.
+_AIWOLF = RuleOptions(
+    tie_break="random",
+    greeting=True,
+    first_night_attack=False,
+    discussion="aiwolf",
+    guardian_self=False,
+    guardian_repeat=True,
+    talk=TalkLimits(per_agent=4, per_day=20, max_length=125, max_skip=0),
+    whisper_limits=TalkLimits(rounds=1, per_agent=4, per_day=20, max_length=125),
+)
+
+
+def aiwolf5() -> RuleSet:
+    """Seed 000 (Deep Wolf): werewolf, possessed, seer, 2 villagers under AIWolf NLP rules."""
+    roles = {Role.WEREWOLF: 1, Role.POSSESSED: 1, Role.SEER: 1, Role.VILLAGER: 2}
+    return RuleSet(name="aiwolf5", roles=roles, options=_AIWOLF)
+
+
+def aiwolf13() -> RuleSet:
+    """AIWolf NLP 13-player: 3 werewolves, possessed, seer, bodyguard, medium, 6 villagers."""
+    roles = {
+        Role.WEREWOLF: 3,
+        Role.POSSESSED: 1,
+        Role.SEER: 1,
+        Role.GUARDIAN: 1,
+        Role.MEDIUM: 1,
+        Role.VILLAGER: 6,
+    }
+    opts = _AIWOLF.model_copy(update={"talk": TalkLimits(per_agent=4, per_day=52, max_length=125)})
+    return RuleSet(name="aiwolf13", roles=roles, options=opts)
+
+
+def witch(n: int = 6) -> RuleSet:
+    """Seed 001: 2 werewolves, seer, witch (1 cure, 1 poison), villagers; night wolves, seer, witch."""
+    if n < 6:
+        raise ConfigError(f"witch presets need at least 6 players, not {n}; use witch6 or more")
+    roles = {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.VILLAGER: n - 4}
+    return RuleSet(name=f"witch{n}", roles=roles, options=RuleOptions())
+
+
+def guardian7() -> RuleSet:
+    """Seed 002 main experiments: 2 werewolves, seer, guardian, 3 villagers."""
+    roles = {Role.WEREWOLF: 2, Role.SEER: 1, Role.GUARDIAN: 1, Role.VILLAGER: 3}
+    return RuleSet(name="guardian7", roles=roles, options=RuleOptions())
+
+
+def guardian5() -> RuleSet:
+    """Our reading of seed 002's 5-player study: werewolf, seer, guardian, 2 villagers."""
+    roles = {Role.WEREWOLF: 1, Role.SEER: 1, Role.GUARDIAN: 1, Role.VILLAGER: 2}
+    return RuleSet(name="guardian5", roles=roles, options=RuleOptions())
+
+
+PRESETS: dict[str, Callable[[], RuleSet]] = {
+    "aiwolf5": aiwolf5,
+    "aiwolf13": aiwolf13,
+    "witch6": witch,
+    "guardian7": guardian7,
+    "guardian5": guardian5,
+}
+
+
+def preset_names() -> list[str]:
+    """The preset names `--preset all` expands to."""
+    return list(PRESETS)
+
+
+def get_preset(name: str) -> RuleSet:
+    """Return the preset called `name`; `witchN` gives the witch preset for N >= 6 players.
+
+    Raises:
+        ConfigError: no such preset.
+
+    """
+    key = name.strip().lower()
+    if key in PRESETS:
+        return PRESETS[key]()
+    match = re.fullmatch(r"witch(\d+)", key)
+    if match:
+        return witch(int(match.group(1)))
+    raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)} (or witchN, N >= 6)")
+
+
+def _one_sentence(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    msg = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
+
+
+def rules_from_dict(data: dict[str, Any], *, source: str = "config") -> RuleSet:
+    """Build a rule set from a mapping: `{preset: NAME}` and/or `{roles: {...}, options: {...}}`.
+
+    A `preset` key starts from that preset; `roles` replaces its roles and `options` updates its
+    options key by key.
+
+    Raises:
+        ConfigError: the mapping does not describe a playable rule set.
+
+    """
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a table of settings, got {type(data).__name__}")
+    unknown = set(data) - {"preset", "name", "roles", "options"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}; use preset, name, roles, options")
+    base = get_preset(str(data["preset"])) if "preset" in data else None
+    try:
+        options: dict[str, Any] = base.options.model_dump() if base else {}
+        options.update(data.get("options") or {})
+        roles = data.get("roles") or (dict(base.roles) if base else None)
+        if roles is None:
+            raise ConfigError(f"{source}: give a preset or a roles table, e.g. roles = {{werewolf = 1, villager = 4}}")
+        name = data.get("name") or (base.name if base and "roles" not in data else "custom")
+        return RuleSet(name=name, roles=roles, options=RuleOptions(**options))
+    except ValidationError as err:
+        raise ConfigError(f"{source}: {_one_sentence(err)}") from None
+    except ValueError as err:
+        raise ConfigError(f"{source}: {err}") from None
+
+
+def parse_roles_spec(spec: str) -> RuleSet:
+    """Parse a custom deal such as `werewolf=2,seer=1,guardian=1,villager=3`.
+
+    Raises:
+        ConfigError: malformed spec or an unplayable deal.
+
+    """
+    roles: dict[str, int] = {}
+    for part in spec.split(","):
+        name, sep, count = part.partition("=")
+        if not sep or not count.strip().isdigit():
+            raise ConfigError(f"cannot read {part!r} in {spec!r}; write ROLE=COUNT pairs such as werewolf=2,villager=4")
+        roles[name.strip()] = roles.get(name.strip(), 0) + int(count)
+    return rules_from_dict({"roles": roles}, source=spec)
+
+
+def load_rules_file(path: str | Path) -> RuleSet:
+    """Load a rule set from a YAML or TOML file (see `rules_from_dict` for its keys).
+
+    Raises:
+        ConfigError: unreadable or malformed file, or unplayable rules.
+
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"cannot read rules file {p}: {err.strerror}") from None
+    try:
+        data = tomllib.loads(text) if p.suffix.lower() == ".toml" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as err:
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ConfigError(f"{p} is not valid {'TOML' if p.suffix == '.toml' else 'YAML'}: {first}") from None
+    if "rules" in (data or {}) and isinstance(data["rules"], dict):
+        data = data["rules"]
+    return rules_from_dict(data or {}, source=str(p))
+
+
+def resolve_rules(spec: str) -> RuleSet:
+    """Turn a user's `--preset` value into rules: a preset name, a ROLE=N list, or a file path.
+
+    Raises:
+        ConfigError: when none of those fits.
+
+    """
+    if "=" in spec:
+        return parse_roles_spec(spec)
+    if spec.endswith((".toml", ".yaml", ".yml")):
+        return load_rules_file(spec)
+    return get_preset(spec)
