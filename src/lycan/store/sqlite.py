@@ -1,0 +1,517 @@
+"""Finished games in one SQLite file: a summary row per game, its seats, full event log and answers.
+
+The file is opened in WAL mode and carries its schema version, so a tournament can read while it
+writes and a later Lycan can tell what it is looking at. Every game is written in one transaction:
+a process killed in the middle of a save leaves the game out entirely, never half of it, and saving
+a game that is already there changes nothing, so a resumed run simply skips what is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from lycan.engine.events import Died, event_to_dict
+from lycan.engine.record import GameRecord
+from lycan.rules.roles import team_of
+
+#: The schema this code writes; files with a higher version come from a newer Lycan.
+SCHEMA_VERSION = 1
+#: `PRAGMA application_id` of a Lycan database ("LYCN").
+APPLICATION_ID = 0x4C59434E
+_EVENT_COLUMNS = ("kind", "id", "day", "phase", "vis", "audience")
+_MAX_INT = 2**63
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS lycan_info (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    run TEXT,
+    rules_name TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    n_players INTEGER NOT NULL,
+    winner TEXT NOT NULL,
+    n_days INTEGER NOT NULL,
+    faults INTEGER NOT NULL,
+    started_at REAL NOT NULL,
+    finished_at REAL NOT NULL,
+    meta TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_run ON games (run, started_at);
+CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    role TEXT NOT NULL,
+    team TEXT NOT NULL,
+    survived INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    day INTEGER NOT NULL,
+    phase TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    vis TEXT NOT NULL,
+    audience TEXT,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS decisions (
+    game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    request INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+"""
+
+
+class StoreError(LookupError):
+    """A game that is not in the store (or an ambiguous id), or a file that is no usable Lycan database.
+
+    The message is one sentence saying what is wrong and what to do.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One stored game at a glance (what `GameStore.list_games` returns)."""
+
+    game_id: str
+    run: str | None
+    rules: str
+    seed: int
+    winner: str
+    n_days: int
+    faults: int
+    finished_at: float
+    agents: tuple[str, ...]
+
+
+def default_db_path() -> Path:
+    """Where games go unless told otherwise: `$LYCAN_DB`, else `~/.local/share/lycan/lycan.db`."""
+    env = os.environ.get("LYCAN_DB")
+    if env:
+        return Path(env).expanduser()
+    return Path.home() / ".local" / "share" / "lycan" / "lycan.db"
+
+
+def record_problem(record: GameRecord) -> str | None:
+    """Why `record` cannot be stored, as one sentence; None when it is fine."""
+    n = record.rules.n_players
+    for what, values in (("names", record.names), ("agents", record.agents), ("roles", record.roles)):
+        if len(values) != n:
+            return f"game {record.game_id} has {len(values)} {what} for {n} seats"
+    if not record.game_id:
+        return "the game record has an empty game_id"
+    if not -_MAX_INT <= record.seed < _MAX_INT:
+        return f"game {record.game_id} has a seed that does not fit in 64 bits ({record.seed})"
+    if not record.events:
+        return f"game {record.game_id} has no events"
+    return None
+
+
+def _json(value: Any, what: str, game_id: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        problem = f"the {what} of game {game_id} is not plain JSON data ({err})"
+        raise StoreError(f"{problem}; keep only JSON values there") from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Rows:
+    """A record flattened into the rows of each table."""
+
+    game_id: str
+    game: tuple[Any, ...]
+    seats: list[tuple[Any, ...]]
+    events: list[tuple[Any, ...]]
+    decisions: list[tuple[Any, ...]]
+
+
+def _rows(record: GameRecord, run: str | None) -> _Rows:
+    problem = record_problem(record)
+    if problem is not None:
+        raise StoreError(f"cannot store it: {problem}")
+    gid = record.game_id
+    dead = {e.target for e in record.events if isinstance(e, Died)}
+    game = (
+        gid,
+        run,
+        record.rules.name,
+        _json(record.rules.model_dump(mode="json"), "rules", gid),
+        record.seed,
+        record.rules.n_players,
+        record.winner,
+        record.n_days,
+        record.faults,
+        float(record.started_at),
+        float(record.finished_at),
+        _json(record.meta, "meta", gid),
+    )
+    seats = [
+        (gid, seat, record.names[seat], record.agents[seat], role.value, team_of(role).value, seat not in dead)
+        for seat, role in enumerate(record.roles)
+    ]
+    events = []
+    for idx, event in enumerate(record.events):
+        data = event_to_dict(event)
+        audience = data.pop("audience")
+        rest = {k: v for k, v in data.items() if k not in _EVENT_COLUMNS}
+        events.append(
+            (
+                gid,
+                idx,
+                event.id,
+                event.day,
+                event.phase,
+                event.kind,
+                event.vis,
+                None if audience is None else json.dumps(audience),
+                _json(rest, f"event {idx}", gid),
+            )
+        )
+    decisions = [
+        (gid, idx, d.request, d.seat, d.kind, _json(d.answer.to_dict(), f"decision {idx}", gid))
+        for idx, d in enumerate(record.decisions)
+    ]
+    return _Rows(gid, game, seats, events, decisions)
+
+
+class GameStore:
+    """Finished games in one SQLite file (created, with its folder, if missing).
+
+    Use it as a context manager or call `close()`. One store may be shared by threads; several
+    processes may open the same file (writers wait for each other for up to `timeout` seconds).
+
+    Raises:
+        StoreError: the path is a folder, not an SQLite file, or an SQLite file of something else.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self.path = Path(path).expanduser()
+        if self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a folder, not a Lycan database; give a file path such as {self.path / 'lycan.db'}"
+            )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = sqlite3.connect(
+            self.path, timeout=timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            self._prepare()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ opening
+    def _not_lycan(self, detail: str) -> StoreError:
+        return StoreError(
+            f"{self.path} is not a Lycan game database ({detail}); "
+            "give another path (or set LYCAN_DB), or move that file away"
+        )
+
+    def _prepare(self) -> None:
+        conn = self._db
+        try:
+            tables = self._tables()
+        except sqlite3.DatabaseError:
+            raise self._not_lycan("it is not an SQLite file at all") from None
+        if not tables:
+            with self._write():
+                if not self._tables():
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.executemany(
+                        "INSERT INTO lycan_info (key, value) VALUES (?, ?)",
+                        [("application", "lycan"), ("schema_version", str(SCHEMA_VERSION))],
+                    )
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            tables = self._tables()
+        if "lycan_info" not in tables:
+            raise self._not_lycan("it is an SQLite file of something else, with no lycan_info table")
+        info = dict(conn.execute("SELECT key, value FROM lycan_info").fetchall())
+        if info.get("application") != "lycan":
+            raise self._not_lycan("it is an SQLite file of another application")
+        try:
+            version = int(info.get("schema_version", ""))
+        except ValueError:
+            raise self._not_lycan("its schema version is unreadable") from None
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer Lycan (schema {version}, this one knows {SCHEMA_VERSION}); "
+                "upgrade Lycan to read it"
+            )
+        missing = {"games", "seats", "events", "decisions"} - tables
+        if missing:
+            raise self._not_lycan(f"it lacks the tables {', '.join(sorted(missing))}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        with contextlib.suppress(sqlite3.OperationalError):  # read-only media keep their journal mode
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _tables(self) -> set[str]:
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        return {str(r[0]) for r in rows}
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"the game store {self.path} is closed; open a new GameStore to use it")
+        return self._conn
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: everything in it lands, or nothing does."""
+        with self._lock:
+            conn = self._db
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """One consistent snapshot for several SELECTs."""
+        with self._lock:
+            conn = self._db
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
+
+    # ------------------------------------------------------------------ writing
+    def save(self, record: GameRecord, run: str | None = None) -> bool:
+        """Store one finished game atomically, tagged with `run` (e.g. a tournament's name).
+
+        A game whose id is already stored is left as it is (saving again changes nothing).
+
+        Returns:
+            True if the game was written, False if it was already there.
+
+        Raises:
+            StoreError: the record cannot be stored (the message says why).
+        """
+        return self.import_records([record], run=run) == 1
+
+    def import_records(self, records: Iterable[GameRecord], run: str | None = None) -> int:
+        """Store many games in one transaction: all of them, or (on any error) none.
+
+        Games already stored, and repeats of one id, are skipped.
+
+        Returns:
+            How many games were newly written.
+
+        Raises:
+            StoreError: a record cannot be stored (the message names it); nothing was written.
+        """
+        prepared: dict[str, _Rows] = {}
+        for record in records:
+            prepared.setdefault(record.game_id, _rows(record, run))
+        if not prepared:
+            return 0
+        added = 0
+        with self._write() as conn:
+            for rows in prepared.values():
+                if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (rows.game_id,)).fetchone():
+                    continue
+                conn.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(rows.game))})", rows.game)
+                conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows.seats)
+                conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.events)
+                conn.executemany("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)", rows.decisions)
+                added += 1
+        return added
+
+    # ------------------------------------------------------------------ reading
+    def resolve(self, game_id: str) -> str:
+        """The full id of the one stored game whose id is `game_id` or starts with it.
+
+        Raises:
+            StoreError: no game matches, or several do.
+        """
+        key = game_id.strip()
+        if not key:
+            raise StoreError("an empty game id matches every game; give the id or its first few characters")
+        conn = self._db
+        with self._lock:
+            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (key,)).fetchone():
+                return key
+            matches: list[str] = []
+            for prefix in dict.fromkeys((key, key.upper())):
+                rows = conn.execute(
+                    "SELECT game_id FROM games WHERE game_id >= ? AND game_id < ? ORDER BY game_id LIMIT 6",
+                    (prefix, prefix + "\U0010ffff"),
+                ).fetchall()
+                matches = [str(r[0]) for r in rows]
+                if matches:
+                    break
+        if not matches:
+            raise StoreError(f"no stored game has an id starting with {key!r} in {self.path}; check the id")
+        if len(matches) > 1:
+            shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+            raise StoreError(f"{key!r} matches several stored games ({shown}); give more characters of the id")
+        return matches[0]
+
+    def has(self, game_id: str) -> bool:
+        """Whether a game with exactly this id is stored."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is not None
+
+    def get(self, game_id: str) -> GameRecord:
+        """The stored game whose id is `game_id` or uniquely starts with it.
+
+        Raises:
+            StoreError: no game matches, several do, or the stored rows are damaged.
+        """
+        gid = self.resolve(game_id)
+        with self._read() as conn:
+            game = conn.execute(
+                "SELECT rules, seed, winner, started_at, finished_at, meta FROM games WHERE game_id = ?", (gid,)
+            ).fetchone()
+            if game is None:
+                raise StoreError(f"no stored game has the id {gid!r} in {self.path}; check the id")
+            seats = conn.execute(
+                "SELECT name, agent, role FROM seats WHERE game_id = ? ORDER BY seat", (gid,)
+            ).fetchall()
+            events = conn.execute(
+                "SELECT kind, id, day, phase, vis, audience, data FROM events WHERE game_id = ? ORDER BY idx", (gid,)
+            ).fetchall()
+            decisions = conn.execute(
+                "SELECT request, seat, kind, answer FROM decisions WHERE game_id = ? ORDER BY idx", (gid,)
+            ).fetchall()
+        data = {
+            "game_id": gid,
+            "rules": json.loads(game[0]),
+            "seed": game[1],
+            "names": [s[0] for s in seats],
+            "agents": [s[1] for s in seats],
+            "roles": [s[2] for s in seats],
+            "winner": game[2],
+            "started_at": game[3],
+            "finished_at": game[4],
+            "meta": json.loads(game[5]),
+            "events": [
+                {
+                    "kind": kind,
+                    "id": eid,
+                    "day": day,
+                    "phase": phase,
+                    "vis": vis,
+                    "audience": None if audience is None else json.loads(audience),
+                    **json.loads(rest),
+                }
+                for kind, eid, day, phase, vis, audience, rest in events
+            ],
+            "decisions": [{"request": r, "seat": s, "kind": k, "answer": json.loads(a)} for r, s, k, a in decisions],
+        }
+        try:
+            return GameRecord.from_dict(data)
+        except ValueError as err:
+            raise StoreError(f"game {gid} in {self.path} is damaged ({err}); export the others and rebuild") from None
+
+    def _where(self, run: str | None) -> tuple[str, tuple[Any, ...]]:
+        return ("", ()) if run is None else (" WHERE run = ?", (run,))
+
+    def list_games(self, run: str | None = None, limit: int | None = None) -> list[GameSummary]:
+        """Summaries of stored games (of one `run`, or all), the most recently finished first."""
+        where, args = self._where(run)
+        sql = (
+            "SELECT game_id, run, rules_name, seed, winner, n_days, faults, finished_at FROM games"
+            f"{where} ORDER BY finished_at DESC, game_id DESC"
+        )
+        if limit is not None:
+            sql += " LIMIT ?"
+            args = (*args, max(0, int(limit)))
+        with self._read() as conn:
+            games = conn.execute(sql, args).fetchall()
+            agents: dict[str, list[str]] = {str(g[0]): [] for g in games}
+            ids = list(agents)
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                for gid, agent in conn.execute(
+                    f"SELECT game_id, agent FROM seats WHERE game_id IN ({', '.join('?' * len(chunk))})"
+                    " ORDER BY game_id, seat",
+                    chunk,
+                ):
+                    agents[gid].append(agent)
+        return [
+            GameSummary(
+                game_id=g[0],
+                run=g[1],
+                rules=g[2],
+                seed=g[3],
+                winner=g[4],
+                n_days=g[5],
+                faults=g[6],
+                finished_at=g[7],
+                agents=tuple(agents[g[0]]),
+            )
+            for g in games
+        ]
+
+    def game_ids(self, run: str | None = None) -> set[str]:
+        """The ids of stored games (of one `run`, or all): what a resumed tournament skips."""
+        where, args = self._where(run)
+        with self._lock:
+            return {str(r[0]) for r in self._db.execute(f"SELECT game_id FROM games{where}", args)}
+
+    def count(self, run: str | None = None) -> int:
+        """How many games are stored (of one `run`, or all)."""
+        where, args = self._where(run)
+        with self._lock:
+            return int(self._db.execute(f"SELECT COUNT(*) FROM games{where}", args).fetchone()[0])
+
+    def iter_records(self, run: str | None = None) -> Iterator[GameRecord]:
+        """Every stored game (of one `run`, or all) as a full record, oldest first."""
+        where, args = self._where(run)
+        with self._lock:
+            sql = f"SELECT game_id FROM games{where} ORDER BY started_at, game_id"
+            ids = [str(r[0]) for r in self._db.execute(sql, args)]
+        for gid in ids:
+            yield self.get(gid)
+
+    # ------------------------------------------------------------------ closing
+    def close(self) -> None:
+        """Close the file; the store cannot be used afterwards (closing twice is fine)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"GameStore({str(self.path)!r})"
