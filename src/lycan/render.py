@@ -1,0 +1,302 @@
+"""Game events as plain lines a person reads, for the whole record or for what one seat saw.
+
+`render_log(events, names)` tells everything, including the facts no player saw, each marked with
+who could see it; `render_log(events, names, seat=s)` tells exactly what seat `s` saw (read through
+`lycan.engine.visible`), with that seat's own private facts in the second person. No markup: the
+lines can be printed, logged, compared in tests or fed to a prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from lycan.engine.events import (
+    AttackChosen,
+    AttackVote,
+    BidPlaced,
+    Died,
+    Divined,
+    Event,
+    Executed,
+    Fault,
+    GameOver,
+    GameStarted,
+    Guarded,
+    HunterShot,
+    MediumResult,
+    NightResolved,
+    NoExecution,
+    PeacefulNight,
+    PhaseStarted,
+    PotionUsed,
+    RoleAssigned,
+    Talk,
+    VoteCast,
+    WitchWoken,
+    WolfPack,
+    visible,
+)
+from lycan.rules.roles import Role, team_of
+
+_WINNERS = {"village": "Village wins", "werewolf": "Werewolves win", "draw": "Draw"}
+_PLURALS = {Role.WEREWOLF: "werewolves", Role.POSSESSED: "possessed"}
+
+
+def _plural(role: Role, count: int) -> str:
+    return f"{count} {role.value if count == 1 else _PLURALS.get(role, role.value + 's')}"
+
+
+def _join(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+class _Teller:
+    """Names seats for one reader: `viewer` is "you"; everyone else by name."""
+
+    def __init__(self, names: Sequence[str], viewer: int | None) -> None:
+        self.names = names
+        self.viewer = viewer
+
+    def name(self, seat: int) -> str:
+        """The seat's name, as a third party says it."""
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def seat(self, seat: int) -> str:
+        """The seat's name, marked `(you)` for the reader."""
+        return f"{self.name(seat)} (you)" if seat == self.viewer else self.name(seat)
+
+    def me(self, seat: int) -> bool:
+        """Whether `seat` is the reader."""
+        return seat == self.viewer
+
+    def seats(self, seats: Iterable[int]) -> str:
+        """Several seats, or `nobody`."""
+        return _join([self.seat(s) for s in seats]) or "nobody"
+
+
+def _when(event: Event) -> str:
+    if event.phase == "night":
+        return f"Night {event.day} — "
+    if event.phase == "day":
+        return f"Day {event.day} — "
+    return ""
+
+
+def _revealed(role: Role | None) -> str:
+    return f"; they were the {role.value}" if role is not None else ""
+
+
+def _game_started(e: GameStarted, t: _Teller) -> str:
+    roles = ", ".join(_plural(role, n) for role, n in e.role_counts)
+    return f"A game of {e.rules} begins with {len(e.names)} players: {', '.join(e.names)}. Roles in play: {roles}."
+
+
+def _role_assigned(e: RoleAssigned, t: _Teller) -> str:
+    if t.me(e.seat):
+        return f"Your role is {e.role.value}."
+    return f"{t.name(e.seat)}'s role is {e.role.value}."
+
+
+def _wolf_pack(e: WolfPack, t: _Teller) -> str:
+    if t.viewer in e.members:
+        others = [t.name(m) for m in e.members if m != t.viewer]
+        if not others:
+            return "You are the only werewolf."
+        fellows = "fellow werewolf is" if len(others) == 1 else "fellow werewolves are"
+        return f"You are a werewolf; your {fellows} {_join(others)}."
+    members = [t.name(m) for m in e.members]
+    return f"The werewol{'f is' if len(members) == 1 else 'ves are'} {_join(members)}."
+
+
+def _phase_started(e: PhaseStarted, t: _Teller) -> str:
+    label = "Night" if e.phase == "night" else "Day"
+    return f"{label} {e.day} begins. Alive: {t.seats(e.alive)}."
+
+
+def _talk(e: Talk, t: _Teller) -> str | None:
+    if e.over or e.skip:
+        return None
+    if e.channel == "whisper":
+        who = "you whisper" if t.me(e.actor) else f"{t.name(e.actor)} whispers"
+        return f"{_when(e)}{who} to the werewolves: {e.text}"
+    return f"{_when(e)}{t.seat(e.actor)}: {e.text}"
+
+
+def _vote(e: VoteCast, t: _Teller) -> str:
+    who = "You vote" if t.me(e.actor) else f"{t.name(e.actor)} votes"
+    again = " in the revote" if e.round > 0 else ""
+    return f"{who} for {t.seat(e.target)}{again}"
+
+
+def _executed(e: Executed, t: _Teller) -> str:
+    votes = f"{e.votes} vote{'' if e.votes == 1 else 's'}"
+    if t.me(e.target):
+        return f"You were executed ({votes})"
+    return f"{t.name(e.target)} was executed ({votes}){_revealed(e.role)}"
+
+
+def _no_execution(e: NoExecution, t: _Teller) -> str:
+    return f"Nobody was executed ({e.reason})"
+
+
+def _attack_vote(e: AttackVote, t: _Teller) -> str:
+    who = "you vote" if t.me(e.actor) else f"{t.name(e.actor)} votes"
+    return f"{_when(e)}{who} to attack {t.seat(e.target)}"
+
+
+def _attack_chosen(e: AttackChosen, t: _Teller) -> str:
+    return f"{_when(e)}the werewolves attack {t.seat(e.target)}"
+
+
+def _divined(e: Divined, t: _Teller) -> str:
+    who = "you divined" if t.me(e.actor) else f"{t.name(e.actor)} divined"
+    return f"{_when(e)}{who} {t.seat(e.target)}: {e.result.value}"
+
+
+def _medium(e: MediumResult, t: _Teller) -> str:
+    who = "you learn" if t.me(e.actor) else f"{t.name(e.actor)} learns"
+    return f"{_when(e)}{who} that the executed {t.name(e.target)} was {e.result.value}"
+
+
+def _guarded(e: Guarded, t: _Teller) -> str:
+    who = "you guard" if t.me(e.actor) else f"{t.name(e.actor)} guards"
+    return f"{_when(e)}{who} {t.seat(e.target)}"
+
+
+def _witch_woken(e: WitchWoken, t: _Teller) -> str:
+    attacked = "nobody" if e.attacked is None else t.seat(e.attacked)
+    potions = f"{e.cures} cure{'' if e.cures == 1 else 's'} and {e.poisons} poison{'' if e.poisons == 1 else 's'}"
+    if t.me(e.actor):
+        return f"{_when(e)}you wake: the werewolves attacked {attacked}; you have {potions} left"
+    return f"{_when(e)}{t.name(e.actor)} wakes as the witch: the werewolves attacked {attacked}; {potions} left"
+
+
+def _potion(e: PotionUsed, t: _Teller) -> str:
+    who = "you use your" if t.me(e.actor) else f"{t.name(e.actor)} uses the"
+    return f"{_when(e)}{who} {e.potion} on {t.seat(e.target)}"
+
+
+def _night_resolved(e: NightResolved, t: _Teller) -> str:
+    attacked = "nobody" if e.attacked is None else t.seat(e.attacked)
+    parts = [f"attacked: {attacked}"]
+    for label, seats in (("guarded", e.guarded), ("saved", e.saved), ("poisoned", e.poisoned)):
+        if seats:
+            parts.append(f"{label}: {t.seats(seats)}")
+    parts.append(f"deaths: {t.seats(e.deaths)}")
+    return f"{_when(e)}what happened in the night: {'; '.join(parts)}"
+
+
+def _died(e: Died, t: _Teller) -> str | None:
+    if e.cause == "executed":
+        return None  # the Executed line already says it
+    if e.cause == "shot":
+        if t.me(e.target):
+            return "You die of the hunter's shot"
+        return f"{t.name(e.target)} dies of the hunter's shot{_revealed(e.role)}"
+    if t.me(e.target):
+        return "You were killed in the night"
+    return f"{t.name(e.target)} was found dead this morning{_revealed(e.role)}"
+
+
+def _peaceful(e: PeacefulNight, t: _Teller) -> str:
+    return "Nobody died last night"
+
+
+def _hunter(e: HunterShot, t: _Teller) -> str:
+    if t.me(e.actor):
+        return f"As you die, you shoot {t.seat(e.target)}"
+    return f"{t.name(e.actor)}, dying, shoots {t.seat(e.target)}"
+
+
+def _fault(e: Fault, t: _Teller) -> str:
+    whose = "your" if t.me(e.seat) else f"{t.name(e.seat)}'s"
+    reasons = "; ".join(dict.fromkeys(e.reasons))
+    return f"{_when(e)}{whose} {e.request} answer was refused twice ({reasons}); the game used: {e.fallback}"
+
+
+def _game_over(e: GameOver, t: _Teller) -> str:
+    return f"{_WINNERS.get(e.winner, e.winner)}: {e.reason}. Roles: " + ", ".join(
+        f"{t.seat(s)} {role.value}" for s, role in enumerate(e.roles)
+    )
+
+
+_HANDLERS: dict[type[Event], Callable[..., str | None]] = {
+    GameStarted: _game_started,
+    RoleAssigned: _role_assigned,
+    WolfPack: _wolf_pack,
+    PhaseStarted: _phase_started,
+    Talk: _talk,
+    BidPlaced: lambda e, t: None,
+    VoteCast: _vote,
+    Executed: _executed,
+    NoExecution: _no_execution,
+    AttackVote: _attack_vote,
+    AttackChosen: _attack_chosen,
+    Divined: _divined,
+    MediumResult: _medium,
+    Guarded: _guarded,
+    WitchWoken: _witch_woken,
+    PotionUsed: _potion,
+    NightResolved: _night_resolved,
+    Died: _died,
+    PeacefulNight: _peaceful,
+    HunterShot: _hunter,
+    Fault: _fault,
+    GameOver: _game_over,
+}
+
+
+def describe_event(event: Event, names: Sequence[str], *, viewer: int | None = None) -> str | None:
+    """One line about `event`, or None when it is not worth one (an `Over`, a bid, a repeat).
+
+    Args:
+        event: any event of the log.
+        names: the seat names, in seat order.
+        viewer: the seat reading, whose own facts are told as "you"; None for a neutral narrator.
+            An event `viewer` may not see gives None.
+    """
+    if viewer is not None and not event.visible_to(viewer):
+        return None
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        return None
+    return handler(event, _Teller(names, viewer))
+
+
+def _label(event: Event, names: Sequence[str]) -> str:
+    if event.audience is None:
+        return ""
+    if not event.audience:
+        return "[hidden] "
+    t = _Teller(names, None)
+    return f"[private: {', '.join(t.name(s) for s in sorted(event.audience))}] "
+
+
+def render_log(events: Iterable[Event], names: Sequence[str], *, seat: int | None = None) -> list[str]:
+    """The lines of a game log.
+
+    Args:
+        events: the log (or part of it), in order.
+        names: the seat names, in seat order.
+        seat: None for the whole record, every private line marked with who saw it (`[hidden]`
+            for facts nobody saw); a seat number for exactly what that seat saw, nothing more.
+    """
+    lines: list[str] = []
+    if seat is None:
+        for event in events:
+            line = describe_event(event, names)
+            if line is not None:
+                lines.append(_label(event, names) + line)
+        return lines
+    for event in visible(events, seat):
+        line = describe_event(event, names, viewer=seat)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def render_roles(roles: Sequence[Role], names: Sequence[str]) -> list[str]:
+    """One line per seat: its name, role and side, e.g. `Player 1: seer (village side)`."""
+    return [f"{names[s]}: {role.value} ({team_of(role).value} side)" for s, role in enumerate(roles)]
