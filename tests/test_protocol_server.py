@@ -215,3 +215,54 @@ async def test_hidden_information_stays_hidden() -> None:
     seen = [p["info"].get("divine_result") for p in packets[seer_client] if p.get("info")]
     assert any(seen)
     assert not [e for e in record.events if isinstance(e, Fault)]
+
+
+REFERENCE_SETTING = {
+    "agent_count": 5,
+    "max_day": -1,
+    "role_num_map": {"WEREWOLF": 1, "POSSESSED": 1, "SEER": 1, "BODYGUARD": 0, "VILLAGER": 2, "MEDIUM": 0},
+    "vote_visibility": True,
+    "talk": {
+        "max_count": {"per_agent": 4, "per_day": 20},
+        "max_length": {"count_in_word": False, "count_spaces": False, "mention_length": 125, "base_length": 125},
+        "max_skip": 0,
+    },
+    "whisper": {"max_count": {"per_agent": 0, "per_day": 0}, "max_length": {}, "max_skip": 0},
+    "vote": {"max_count": 1, "allow_self_vote": True},
+    "attack_vote": {"max_count": 1, "allow_self_vote": True, "allow_no_target": False},
+    "timeout": {"action": 60000, "response": 120000},
+}
+
+
+async def test_client_reads_packets_shaped_like_the_reference_server() -> None:
+    import json
+
+    client = AiwolfClient("ws://unused/ws", RandomAgent(3), "lycan", 2)
+    names = ["Minato", "Takumi", "Kenji", "Ryuji", "Daisuke"]
+    status = dict.fromkeys(names, "ALIVE")
+    info = {"game_id": "01JGXYZ", "day": 0, "agent": "Kenji", "status_map": status, "role_map": {"Kenji": "SEER"}}
+    assert await client.handle(json.dumps({"request": "NAME"})) == "lycan2"
+    await client.handle(json.dumps({"request": "INITIALIZE", "info": info, "setting": REFERENCE_SETTING}))
+    game = client.game
+    assert game is not None and game.role is Role.SEER and game.names == tuple(names) and game.seat == 2
+    assert game.rules.options.talk.max_length == 125 and game.rules.options.allow_self_vote
+    talk = {"idx": 0, "day": 0, "turn": 0, "agent": "Minato", "text": "Hello", "skip": False, "over": False}
+    said = await client.handle(json.dumps({"request": "TALK", "info": info, "talk_history": [talk]}))
+    assert said and said != "lycan2"
+    day1 = {
+        **info,
+        "day": 1,
+        "status_map": {**status, "Ryuji": "DEAD"},
+        "attacked_agent": "Ryuji",
+        "divine_result": {"day": 0, "agent": "Kenji", "target": "Minato", "result": "WEREWOLF"},
+    }
+    await client.handle(json.dumps({"request": "DAILY_INITIALIZE", "info": day1, "setting": REFERENCE_SETTING}))
+    vote = await client.handle(json.dumps({"request": "VOTE", "info": day1}))
+    assert vote in names and vote != "Ryuji"
+    view = game.view()
+    assert view.alive == (True, True, True, False, True) and view.day == 1
+    assert [(e.target, e.result.value) for e in view.events if e.kind == "divined"] == [(0, "werewolf")]  # type: ignore[attr-defined]
+    assert [e.text for e in view.events if isinstance(e, Talk)] == ["Hello"]
+    final = {**day1, "role_map": {"Minato": "WEREWOLF", "Takumi": "POSSESSED", "Kenji": "SEER"}}
+    await client.handle(json.dumps({"request": "FINISH", "info": final}))
+    assert game.finished and game.roles["Minato"] is Role.WEREWOLF
