@@ -1,0 +1,583 @@
+"""An AIWolf NLP game server: remote agents over WebSocket (and local Lycan agents) at one table.
+
+Agents connect to `ws://HOST:PORT/ws`, answer the NAME request with team name plus index
+(`lycan1`), and wait in a lobby. In self-match mode a game starts when N connections of one team
+wait; in mixed mode when N different teams do (one connection each). Local agents (anything with
+`async act(view, request)`) may fill some seats of every table.
+
+Each table drives `lycan.engine.game.Game` directly and turns its requests into protocol packets
+built only from the asked seat's own view. A missed answer is followed by a NAME check: if the
+agent answers it only that request fails (a Failure the engine falls back on and records as a
+Fault); otherwise, or if it disconnects, the agent is errored, and once errored agents reach
+`max(1, int(N x max_error_ratio))` the game ends as a draw with the reason recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.asyncio.server import serve as ws_serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request as HttpRequest
+from websockets.http11 import Response as HttpResponse
+
+from lycan.engine.actions import Answer, Failure, Request
+from lycan.engine.events import Fault
+from lycan.engine.game import Answers, Game, GameEnded
+from lycan.engine.record import GameRecord, new_game_id
+from lycan.engine.runner import Player
+from lycan.engine.view import View
+from lycan.protocol.packets import (
+    PROTOCOL_ROLES,
+    REQUEST_PACKETS,
+    HistoryCursor,
+    PacketKind,
+    Timeouts,
+    build_packet,
+    game_names,
+    parse_answer,
+    setting_dict,
+    team_of_name,
+)
+from lycan.rules.presets import resolve_rules
+from lycan.rules.ruleset import ConfigError, RuleSet
+
+log = logging.getLogger(__name__)
+
+_CLOSED = object()
+_INBOX_LIMIT = 64
+
+
+class GameStore(Protocol):
+    """What the server needs of a store: `save(record, run=None)`."""
+
+    def save(self, record: GameRecord, run: str | None = None) -> Any:
+        """Persist one finished game."""
+        ...
+
+
+def _as_text(message: str | bytes) -> str:
+    return message.decode("utf-8", errors="replace") if isinstance(message, bytes) else message
+
+
+class RemoteSeat:
+    """One WebSocket connection that answered NAME; plays one game at a time."""
+
+    def __init__(self, ws: ServerConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.team = team_of_name(name)
+        self.label = name
+        self.inbox: asyncio.Queue[object] = asyncio.Queue()
+        self.errored: str | None = None
+        self.connected = True
+        self.in_game = False
+
+    def receive(self, message: object) -> None:
+        """Queue a message from the reader (old ones are dropped if an agent floods the server)."""
+        while self.inbox.qsize() >= _INBOX_LIMIT:
+            self.inbox.get_nowait()
+        self.inbox.put_nowait(message)
+
+    def fail(self, reason: str) -> None:
+        """Mark this agent as errored (it gets no more requests in this game)."""
+        if self.errored is None:
+            self.errored = reason
+            log.warning("agent %s errored: %s", self.name, reason)
+
+    async def send(self, packet: dict[str, Any]) -> bool:
+        """Send one packet; False (and errored) if the connection is gone."""
+        if self.errored is not None:
+            return False
+        try:
+            await self.ws.send(json.dumps(packet, ensure_ascii=False))
+        except ConnectionClosed:
+            self.fail("the connection closed")
+            return False
+        return True
+
+    async def ask(self, packet: dict[str, Any], timeouts: Timeouts) -> str | Failure:
+        """Send a packet that needs an answer and wait for it, with the protocol's NAME check on a miss."""
+        if self.errored is not None:
+            return Failure(f"agent errored earlier: {self.errored}")
+        while not self.inbox.empty():  # answers to earlier requests that came too late
+            if self.inbox.get_nowait() is _CLOSED:
+                self.fail("the connection closed")
+                return Failure("the connection closed")
+        if not await self.send(packet):
+            return Failure("the connection closed")
+        limit = timeouts.action + timeouts.acceptable
+        try:
+            message = await asyncio.wait_for(self.inbox.get(), limit)
+        except TimeoutError:
+            return await self._name_check(timeouts, f"no answer within {limit:g} s")
+        if message is _CLOSED:
+            self.fail("the connection closed")
+            return Failure("the connection closed")
+        return str(message)
+
+    async def _name_check(self, timeouts: Timeouts, reason: str) -> Failure:
+        if not await self.send({"request": "NAME"}):
+            return Failure(reason)
+        try:
+            async with asyncio.timeout(timeouts.response):
+                while True:
+                    message = await self.inbox.get()
+                    if message is _CLOSED:
+                        self.fail("the connection closed")
+                        return Failure(reason)
+                    if str(message).strip() == self.name:
+                        return Failure(reason)
+                    # a late answer to the missed request: ignore it and keep waiting for the name
+        except TimeoutError:
+            self.fail(f"no answer to the NAME check within {timeouts.response:g} s")
+        return Failure(reason)
+
+    async def close(self) -> None:
+        """Close the connection (the game is over)."""
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+
+@dataclass(slots=True)
+class _LocalSeat:
+    player: Player
+    label: str
+    errored: str | None = None
+
+
+Seat = RemoteSeat | _LocalSeat
+
+
+def _label(player: object) -> str:
+    return str(getattr(player, "label", None) or getattr(player, "name", None) or type(player).__name__)
+
+
+async def _ask_local(player: Player, view: View, request: Request, timeout: float) -> Answer:
+    try:
+        async with asyncio.timeout(timeout):
+            answer = await player.act(view, request)
+    except TimeoutError:
+        return Failure(f"no answer within {timeout:g} s")
+    except Exception as err:  # an agent's bug must not end the game
+        return Failure(f"agent error: {type(err).__name__}: {err}")
+    return answer if isinstance(answer, Answer) else Failure("the agent's answer is not an Action")
+
+
+class Table:
+    """One game: drives the engine and speaks the protocol to its remote seats."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        seats: Sequence[Seat],
+        seed: int,
+        timeouts: Timeouts,
+        *,
+        max_error_ratio: float = 0.2,
+        game_id: str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seats = list(seats)
+        self.timeouts = timeouts
+        self.game = Game(rules, seed, game_names(rules.n_players))
+        self.game_id = game_id or new_game_id()
+        self.cursors = [HistoryCursor() for _ in self.seats]
+        self.setting = setting_dict(rules, timeouts)
+        self.error_limit = max(1, int(len(self.seats) * max_error_ratio))
+        self._day_started = -1
+        self._day_finished = True
+        self._reported: set[int] = set()
+
+    def _remotes(self) -> list[tuple[int, RemoteSeat]]:
+        return [(s, seat) for s, seat in enumerate(self.seats) if isinstance(seat, RemoteSeat)]
+
+    async def broadcast(self, kind: PacketKind) -> None:
+        """Send a packet that needs no answer to every remote seat, dead or alive."""
+        sends = [
+            seat.send(build_packet(kind, self.game.view(s), self.game_id, self.cursors[s], setting=self.setting))
+            for s, seat in self._remotes()
+            if seat.errored is None
+        ]
+        await asyncio.gather(*sends)
+
+    async def _answer(self, req: Request) -> Answer:
+        seat = self.seats[req.seat]
+        view = self.game.view(req.seat)
+        if isinstance(seat, _LocalSeat):
+            return await _ask_local(seat.player, view, req, self.timeouts.action)
+        kind = REQUEST_PACKETS.get(req.kind)
+        if kind is None:
+            return Failure(f"the AIWolf protocol has no {req.kind} request")
+        packet = build_packet(kind, view, self.game_id, self.cursors[req.seat], request=req)
+        reply = await seat.ask(packet, self.timeouts)
+        if isinstance(reply, Failure):
+            return reply
+        return parse_answer(reply, req, self.game.names)
+
+    async def _phase_packets(self, batch: list[Request]) -> None:
+        game = self.game
+        if game.phase == "day" and self._day_started != game.day:
+            self._day_started = game.day
+            self._day_finished = False
+            await self.broadcast("DAILY_INITIALIZE")
+        if not self._day_finished and (game.phase != "day" or any(not r.is_talk for r in batch)):
+            self._day_finished = True
+            await self.broadcast("DAILY_FINISH")
+
+    def _record_errors(self, errored: dict[int, str], batch: list[Request]) -> None:
+        """Log a Fault (seen by that seat only) the first time an agent is errored."""
+        for seat, reason in errored.items():
+            if seat in self._reported:
+                continue
+            self._reported.add(seat)
+            kind = next((r.kind for r in batch if r.seat == seat), "connection")
+            self.game.emit(
+                Fault,
+                audience=(seat,),
+                seat=seat,
+                request=kind,
+                reasons=(f"agent errored: {reason}",),
+                fallback="no more requests to this agent in this game",
+            )
+
+    def errored(self) -> dict[int, str]:
+        """Seats whose agent is errored, with the reason."""
+        return {s: seat.errored for s, seat in enumerate(self.seats) if seat.errored is not None}
+
+    async def play(self) -> GameRecord:
+        """Play the game to the end (or until too many agents are errored) and return its record."""
+        game = self.game
+        started = time.time()
+        gen = game.play()
+        aborted = ""
+        try:
+            batch = next(gen)
+            await self.broadcast("INITIALIZE")
+            while True:
+                await self._phase_packets(batch)
+                results = await asyncio.gather(*(self._answer(r) for r in batch))
+                answers: Answers = {r.id: a for r, a in zip(batch, results, strict=True)}
+                errored = self.errored()
+                self._record_errors(errored, batch)
+                if len(errored) >= self.error_limit:
+                    who = ", ".join(f"{game.names[s]} ({why})" for s, why in sorted(errored.items()))
+                    aborted = f"aborted: {len(errored)} agent(s) errored: {who}"
+                    game.winner = "draw"
+                    game.end_reason = aborted
+                    batch = gen.throw(GameEnded())
+                else:
+                    batch = gen.send(answers)
+        except StopIteration:
+            pass
+        await self.broadcast("FINISH")
+        await asyncio.gather(*(seat.close() for _, seat in self._remotes()))
+        meta: dict[str, Any] = {"protocol": "aiwolf", "errored": {game.names[s]: r for s, r in self.errored().items()}}
+        if aborted:
+            meta["aborted"] = aborted
+        return GameRecord.from_game(
+            game,
+            agents=[seat.label for seat in self.seats],
+            game_id=self.game_id,
+            started_at=started,
+            finished_at=time.time(),
+            meta=meta,
+        )
+
+
+LocalAgents = Sequence[Player] | Callable[[], Sequence[Player]]
+
+
+def _rules_for(preset: str | RuleSet) -> RuleSet:
+    rules = resolve_rules(preset) if isinstance(preset, str) else preset
+    odd = [r.value for r in rules.roles if r not in PROTOCOL_ROLES]
+    if odd:
+        raise ConfigError(f"the AIWolf protocol has no role {', '.join(odd)}; use aiwolf5, aiwolf13 or its roles")
+    if rules.options.discussion == "bidding":
+        raise ConfigError("the AIWolf protocol cannot run the bidding discussion; use the aiwolf discussion")
+    return rules
+
+
+class AiwolfServer:
+    """An AIWolf NLP server at `ws://host:port/ws` that plays any number of concurrent games.
+
+    Args:
+        preset: rules: `aiwolf5`, `aiwolf13` or a `RuleSet` using only the protocol's roles.
+        host: address to listen on.
+        port: port to listen on (0 picks a free one; see `port` after `start`).
+        self_match: True: a game is N connections of one team; False: N different teams.
+        store: where finished games are saved (`save(record, run=None)`), or None.
+        action_timeout: seconds an agent has for an answer (plus `acceptable_timeout`).
+        response_timeout: seconds an agent has to answer the NAME check after a miss.
+        acceptable_timeout: grace seconds added to `action_timeout`.
+        local_agents: Lycan players that take seats at every table (a list, or a function that
+            returns a fresh list per game); the remaining seats are for remote agents.
+        seed: seed of the first game (games count up from it); None draws seeds at random.
+        max_error_ratio: a game ends once this share of its agents is errored (at least one).
+        run: the run name passed to `store.save`.
+
+    """
+
+    def __init__(
+        self,
+        preset: str | RuleSet = "aiwolf5",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        self_match: bool = True,
+        store: GameStore | None = None,
+        action_timeout: float = 60.0,
+        response_timeout: float = 120.0,
+        acceptable_timeout: float = 5.0,
+        local_agents: LocalAgents = (),
+        seed: int | None = None,
+        max_error_ratio: float = 0.2,
+        run: str | None = None,
+    ) -> None:
+        self.rules = _rules_for(preset)
+        self.host = host
+        self._port = port
+        self.self_match = self_match
+        self.store = store
+        self.run = run
+        self.timeouts = Timeouts(action_timeout, response_timeout, acceptable_timeout)
+        self.max_error_ratio = max_error_ratio
+        self._local_factory: Callable[[], Sequence[Player]]
+        if callable(local_agents):
+            self._local_factory = local_agents
+            self.n_local = len(local_agents())
+        else:
+            fixed = list(local_agents)
+            self._local_factory = lambda: fixed
+            self.n_local = len(fixed)
+        self.n_remote = self.rules.n_players - self.n_local
+        if self.n_remote < 1:
+            raise ConfigError(
+                f"{self.rules.name} has {self.rules.n_players} seats; leave at least one for remote agents"
+            )
+        self._seed = seed
+        self._games_started = 0
+        self._rng = random.Random()
+        self._waiting: list[RemoteSeat] = []
+        self._tasks: set[asyncio.Task[GameRecord | None]] = set()
+        self._server: Server | None = None
+        self._finished = asyncio.Condition()
+        self.records: list[GameRecord] = []
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Start listening."""
+        self._server = await ws_serve(
+            self._handle,
+            self.host,
+            self._port,
+            process_request=self._check_path,
+            ping_interval=None,
+            max_size=2**20,
+        )
+
+    async def close(self) -> None:
+        """Stop listening, end running games and close every connection."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+
+    async def __aenter__(self) -> AiwolfServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def serve_forever(self) -> None:
+        """Serve until cancelled."""
+        if self._server is None:
+            await self.start()
+        assert self._server is not None
+        await self._server.serve_forever()
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the real one once started, also when 0 was asked for)."""
+        if self._server is not None:
+            for sock in self._server.sockets:
+                return int(sock.getsockname()[1])
+        return self._port
+
+    @property
+    def url(self) -> str:
+        """The URL agents connect to."""
+        return f"ws://{self.host}:{self.port}/ws"
+
+    async def wait_for_games(self, n: int, timeout: float | None = None) -> list[GameRecord]:
+        """Wait until `n` games have finished; returns the records so far.
+
+        Raises:
+            TimeoutError: fewer games finished within `timeout` seconds.
+
+        """
+        async with asyncio.timeout(timeout), self._finished:
+            await self._finished.wait_for(lambda: len(self.records) >= n)
+        return list(self.records)
+
+    # ------------------------------------------------------------------ connections
+    @staticmethod
+    def _check_path(connection: ServerConnection, request: HttpRequest) -> HttpResponse | None:
+        if urlsplit(request.path).path.rstrip("/") != "/ws":
+            return connection.respond(HTTPStatus.NOT_FOUND, "AIWolf agents connect to /ws\n")
+        return None
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        try:
+            await ws.send(json.dumps({"request": "NAME"}))
+            raw = await asyncio.wait_for(ws.recv(), self.timeouts.response)
+        except (TimeoutError, ConnectionClosed):
+            return
+        name = _as_text(raw).strip()
+        if not name or len(name) > 100:
+            await ws.close(1008, "answer NAME with a team name and an index, e.g. lycan1")
+            return
+        seat = RemoteSeat(ws, name)
+        self._waiting.append(seat)
+        self._match()
+        try:
+            async for message in ws:
+                seat.receive(_as_text(message))
+        except ConnectionClosed:
+            pass
+        finally:
+            seat.connected = False
+            seat.receive(_CLOSED)
+            if seat in self._waiting:
+                self._waiting.remove(seat)
+
+    def _match(self) -> None:
+        while True:
+            group = self._pick()
+            if group is None:
+                return
+            for seat in group:
+                self._waiting.remove(seat)
+                seat.in_game = True
+            task = asyncio.get_running_loop().create_task(self._play(group))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _pick(self) -> list[RemoteSeat] | None:
+        need = self.n_remote
+        live = [s for s in self._waiting if s.connected]
+        if self.self_match:
+            by_team: dict[str, list[RemoteSeat]] = {}
+            for seat in live:
+                by_team.setdefault(seat.team, []).append(seat)
+                if len(by_team[seat.team]) == need:
+                    return by_team[seat.team]
+            return None
+        teams: dict[str, RemoteSeat] = {}
+        for seat in live:
+            teams.setdefault(seat.team, seat)
+            if len(teams) == need:
+                return list(teams.values())
+        return None
+
+    def _next_seed(self) -> int:
+        self._games_started += 1
+        if self._seed is None:
+            return self._rng.randrange(2**31)
+        return self._seed + self._games_started - 1
+
+    async def _play(self, remotes: list[RemoteSeat]) -> GameRecord | None:
+        seats: list[Seat] = list(remotes)
+        try:
+            seats += [_LocalSeat(p, _label(p)) for p in self._local_factory()]
+            table = Table(self.rules, seats, self._next_seed(), self.timeouts, max_error_ratio=self.max_error_ratio)
+            record = await table.play()
+        except asyncio.CancelledError:
+            await asyncio.gather(*(r.close() for r in remotes))
+            raise
+        except Exception:  # a bug in one game must not take the server down
+            log.exception("a game failed")
+            await asyncio.gather(*(r.close() for r in remotes))
+            return None
+        if self.store is not None:
+            try:
+                self.store.save(record, run=self.run)
+            except Exception:
+                log.exception("could not store game %s", record.game_id)
+        async with self._finished:
+            self.records.append(record)
+            self._finished.notify_all()
+        return record
+
+
+async def serve(
+    preset: str | RuleSet = "aiwolf5",
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    *,
+    self_match: bool = True,
+    store: GameStore | None = None,
+    action_timeout: float = 60.0,
+    response_timeout: float = 120.0,
+    local_agents: LocalAgents = (),
+    seed: int | None = None,
+    games: int | None = None,
+    on_ready: Callable[[AiwolfServer], None] | None = None,
+) -> list[GameRecord]:
+    """Run an AIWolf NLP server until cancelled, or until `games` games have finished.
+
+    Args:
+        preset: `aiwolf5`, `aiwolf13`, or a RuleSet with only the protocol's roles.
+        host: address to listen on.
+        port: port to listen on (0: any free port; `on_ready` gets the server to read it).
+        self_match: a game is N connections of one team (True) or N different teams (False).
+        store: a game store (`save(record, run=None)`) for finished games, or None.
+        action_timeout: seconds an agent has to answer a request.
+        response_timeout: seconds an agent has to answer the NAME check after a missed answer.
+        local_agents: Lycan players seated at every table next to the remote agents.
+        seed: seed of the first game; None for random seeds.
+        games: stop after this many finished games (None: serve forever).
+        on_ready: called once the server listens (e.g. to print its URL).
+
+    Returns:
+        The records of the games played.
+
+    Raises:
+        ConfigError: rules the protocol cannot play.
+
+    """
+    server = AiwolfServer(
+        preset,
+        host,
+        port,
+        self_match=self_match,
+        store=store,
+        action_timeout=action_timeout,
+        response_timeout=response_timeout,
+        local_agents=local_agents,
+        seed=seed,
+    )
+    async with server:
+        if on_ready is not None:
+            on_ready(server)
+        if games is None:
+            await server.serve_forever()
+        return await server.wait_for_games(games or 0)
+
+
+__all__ = ["AiwolfServer", "GameStore", "RemoteSeat", "Table", "serve"]
