@@ -50,7 +50,7 @@ P_POSSESSED_FAKE = 0.5
 #: Chance of a fake counter-claim by a werewolf whose pack a claimed seer exposed (or by the possessed).
 P_COUNTER_CLAIM = 0.5
 #: Chance that the witch spends her cure on the first night's victim.
-P_FIRST_CURE = 0.6
+P_FIRST_CURE = 0.8
 
 _WOLF = Species.WEREWOLF
 _HUMAN = Species.HUMAN
@@ -104,6 +104,8 @@ class _Memory:
     accusations: dict[int, set[int]] = field(default_factory=dict)
     protect_reports: list[tuple[int, int, int]] = field(default_factory=list)
     spoke: Counter[int] = field(default_factory=Counter)
+    first_talk_day: dict[int, int] = field(default_factory=dict)
+    claim_day: dict[int, int] = field(default_factory=dict)
     # public facts
     votes: list[tuple[int, int, int, int]] = field(default_factory=list)
     executed: set[int] = field(default_factory=set)
@@ -139,10 +141,11 @@ class _Memory:
             return False
         return self.seen == 0 or view.events[self.seen - 1] == self.last
 
-    def claims_seer(self, seat: int) -> None:
+    def claims_seer(self, seat: int, day: int) -> None:
         if seat in self.seer_claims:
             return
         self.seer_claims[seat] = {}
+        self.claim_day[seat] = day
         self.claim_order.append(seat)
         if any(res.get(seat) is _WOLF for res in self.seer_claims.values()):
             self.late_claimers.add(seat)
@@ -192,8 +195,11 @@ class _Memory:
 
     def _hear(self, ev: Talk) -> None:
         actor = ev.actor
-        if actor == self.seat and ev.channel == "talk":
-            self.spoke[ev.day] += 1
+        if ev.channel == "talk":
+            if ev.day >= 1:
+                self.first_talk_day.setdefault(actor, ev.day)
+            if actor == self.seat:
+                self.spoke[ev.day] += 1
         for st in self.parser.parse(ev.text):
             if ev.channel == "whisper":
                 if st.kind == "attack" and st.target is not None and st.target not in self.pack:
@@ -205,13 +211,13 @@ class _Memory:
             if st.kind == "claim":
                 self.role_claims.setdefault(actor, set()).add(st.role)
                 if st.role == "seer":
-                    self.claims_seer(actor)
+                    self.claims_seer(actor, ev.day)
                 elif st.role == "medium":
                     self.medium_claims.setdefault(actor, {})
             elif target is None or target == actor:
                 continue
             elif st.kind == "divined" and st.species is not None:
-                self.claims_seer(actor)
+                self.claims_seer(actor, ev.day)
                 self.seer_claims[actor].setdefault(target, st.species)
             elif st.kind == "medium" and st.species is not None:
                 self.medium_claims.setdefault(actor, {}).setdefault(target, st.species)
@@ -749,8 +755,8 @@ def _compute(mem: _Memory, view: View, *, private: bool) -> _Belief:
             sc += 2.0
         if c in mem.late_claimers:
             sc -= 1.5
-        if mem.claim_order[0] != c:
-            sc -= 0.3
+        if mem.claim_day.get(c, 0) > mem.first_talk_day.get(c, 0):
+            sc -= 1.0  # talked on an earlier day without coming out
         if len(mem.role_claims.get(c, ())) > 1:
             sc -= 2.0
         for t, sp in res.items():
@@ -773,6 +779,8 @@ def _compute(mem: _Memory, view: View, *, private: bool) -> _Belief:
 
     for c, p in seer_trust.items():
         for t, sp in mem.seer_claims[c].items():
+            if t in mem.seer_claims:
+                continue  # rival claimants accuse each other; the claim conflict is weighed below
             if sp is _WOLF:
                 add(t, 3.5 * p, f"{names[c]} divined them as a werewolf")
                 reports[t] += 3.5 * p
