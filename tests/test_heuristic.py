@@ -105,6 +105,8 @@ def check_clean(rec: GameRecord, wrapped: list[Strict | None]) -> None:
             assert act.text.strip()
             if req.max_length > 0:
                 assert text_length(act.text) <= req.max_length, act.text
+            if req.kind == "talk" and "," not in "".join(rec.names):
+                assert "," not in act.text, act.text  # AIWolf NLP servers reject commas
 
 
 def wolf(rec: GameRecord, seat: int) -> bool:

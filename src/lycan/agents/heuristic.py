@@ -134,6 +134,15 @@ class _Memory:
     belief: _Belief | None = None
     public_stamp: int = -1
     public_belief: _Belief | None = None
+    _noise_day: int = -1
+    _noise: list[float] = field(default_factory=list)
+
+    def noise(self, seat: int, day: int) -> float:
+        """`_noise` of `seat` on `day`, computed once per day."""
+        if self._noise_day != day:
+            self._noise_day = day
+            self._noise = [_noise(name, day) for name in self.names]
+        return self._noise[seat]
 
     def fits(self, view: View) -> bool:
         """Whether `view` continues the game this memory was built from."""
@@ -389,7 +398,7 @@ class HeuristicAgent(SyncAgent):
             failed = None
         scores: dict[int, float] = {}
         for t in targets:
-            sc = _noise(mem.names[t], view.day) + 0.5 * max(0.0, -b.sus[t])
+            sc = mem.noise(t, view.day) + 0.5 * max(0.0, -b.sus[t])
             claims = mem.role_claims.get(t, set())
             if t in mem.seer_claims:
                 sc += 10.0 if _honest(mem.seer_claims[t], pack) else -4.0
@@ -425,7 +434,7 @@ class HeuristicAgent(SyncAgent):
         b = self._own_belief(mem, view)
         scores: dict[int, float] = {}
         for t in targets:
-            sc = -0.3 * b.sus[t] + _noise(mem.names[t], view.day)
+            sc = -0.3 * b.sus[t] + mem.noise(t, view.day)
             sc += 10.0 * b.seer_trust.get(t, 0.0) + 6.0 * b.medium_trust.get(t, 0.0)
             if t in b.known_human:
                 sc += 1.0
@@ -809,7 +818,7 @@ def _compute(mem: _Memory, view: View, *, private: bool) -> _Belief:
         if t == me:
             add(v, 0.7, "they voted for me")
         elif t in kh:
-            add(v, 0.5, f"they voted for {names[t]}, who is human")
+            add(v, 0.5, f"they voted for {names[t]} who is human")
         elif t in kw:
             add(v, -0.8)
         p = seer_trust.get(t, 0.0)
@@ -837,7 +846,7 @@ def _compute(mem: _Memory, view: View, *, private: bool) -> _Belief:
         if s != me and s not in kw:
             add(t, 0.3)
     for s in range(n):
-        add(s, _noise(names[s], view.day))
+        add(s, mem.noise(s, view.day))
         if s in kw:
             add(s, 50.0, "I know they are a werewolf")
         elif s in kh and s != me:

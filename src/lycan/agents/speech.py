@@ -3,6 +3,7 @@
 The heuristic agent speaks only through these templates, so heuristic players understand each
 other; the parser also accepts a few common variants ("I'm the seer", "I vote for ...") so it can
 pick up the same statements from people and language models. Text it cannot read is ignored.
+No template uses an ASCII comma, which AIWolf NLP servers reject in utterances.
 """
 
 from __future__ import annotations
@@ -46,9 +47,9 @@ def divined(name: str, species: Species, night: int, today: int) -> str:
 
 
 def medium_reading(name: str, species: Species) -> str:
-    """E.g. `Player 3, who was executed, was a werewolf.`."""
+    """E.g. `Player 3 who was executed was a werewolf.`."""
     what = "a werewolf" if species is Species.WEREWOLF else "human"
-    return f"{name}, who was executed, was {what}."
+    return f"{name} who was executed was {what}."
 
 
 def protected(name: str) -> str:
@@ -82,7 +83,7 @@ def attack(name: str) -> str:
 
 
 FAKE_PLAN = "I will pretend to be the seer."
-GREETING = "Good morning, everyone. Let us find the werewolves together."
+GREETING = "Good morning everyone. Let us find the werewolves together."
 NOTHING_YET = "I have no strong suspicion yet."
 
 
