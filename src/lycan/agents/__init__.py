@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lycan.agents.base import Agent, SyncAgent
+from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.random_agent import RandomAgent
 
 AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed),
+    "heuristic": lambda seed: HeuristicAgent(seed),
 }
 
 
@@ -42,4 +44,4 @@ def parse_lineup(spec: str, n_players: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(n_players)]
 
 
-__all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "SyncAgent", "make_agent", "parse_lineup"]
+__all__ = ["AGENT_KINDS", "Agent", "HeuristicAgent", "RandomAgent", "SyncAgent", "make_agent", "parse_lineup"]

@@ -1,0 +1,864 @@
+"""The heuristic agent: a rule-based player that reasons from its own view and talks in plain English.
+
+Village roles keep beliefs built from what they know for sure (their own role, divinations,
+medium readings, witch wake-ups, revealed roles), from seer and medium claims weighed against
+each other and against those facts, and from votes; they say whom they suspect and why, and
+announce their vote. The seer comes out and reports every result; the guardian protects the
+most credible seer; the witch saves a likely-good victim early and poisons a seat it is sure of.
+Werewolves agree on a victim in whispers, sometimes fake a seer claim, and never vote for a
+packmate unless the packmate is doomed; the possessed sometimes fakes a seer claim too.
+
+Speech uses the templates of `lycan.agents.speech` and reads other players' talk with its
+parser. Each game's parsed state is cached in the agent and only new events are read, so a
+decision costs little.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from lycan.agents import speech
+from lycan.agents.base import SyncAgent
+from lycan.engine.actions import OVER, PASS, Action, Request
+from lycan.engine.events import (
+    AttackChosen,
+    Died,
+    Divined,
+    Event,
+    Executed,
+    Guarded,
+    MediumResult,
+    PeacefulNight,
+    PotionUsed,
+    Talk,
+    VoteCast,
+    WitchWoken,
+    WolfPack,
+)
+from lycan.engine.view import View
+from lycan.rules.roles import Role, Species
+
+#: Chance that the werewolves plan a fake seer claim for the first day.
+P_WOLF_FAKE = 0.35
+#: Chance that the possessed claims seer on the first day it talks.
+P_POSSESSED_FAKE = 0.5
+#: Chance of a fake counter-claim by a werewolf whose pack a claimed seer exposed (or by the possessed).
+P_COUNTER_CLAIM = 0.5
+#: Chance that the witch spends her cure on the first night's victim.
+P_FIRST_CURE = 0.8
+
+_WOLF = Species.WEREWOLF
+_HUMAN = Species.HUMAN
+Key = tuple[object, ...]
+
+
+def _noise(name: str, day: int) -> float:
+    """A small public tie-breaker every player computes alike, so votes tend to converge."""
+    return (zlib.crc32(f"{name}/{day}".encode()) & 0xFFFF) / 0xFFFF * 0.3
+
+
+@dataclass
+class _Belief:
+    """What a seat concludes at one moment: suspicion per seat, with the main reason, and trust."""
+
+    sus: list[float]
+    reason: list[str]
+    wolf_reports: list[float]
+    seer_trust: dict[int, float]
+    medium_trust: dict[int, float]
+    known_human: set[int]
+    known_wolf: set[int]
+    hard_fakes: set[int]
+
+
+@dataclass
+class _Memory:
+    """Everything one seat has gathered about one game, updated from new events only."""
+
+    seat: int
+    role: Role
+    names: tuple[str, ...]
+    n_wolves: int
+    has_possessed: bool
+    has_witch: bool
+    has_guardian: bool
+    guardian_repeat: bool
+    rng: random.Random
+    parser: speech.SpeechParser
+    seen: int = 0
+    last: Event | None = None
+    pack: frozenset[int] = frozenset()
+    # public talk
+    claim_order: list[int] = field(default_factory=list)
+    seer_claims: dict[int, dict[int, Species]] = field(default_factory=dict)
+    late_claimers: set[int] = field(default_factory=set)
+    medium_claims: dict[int, dict[int, Species]] = field(default_factory=dict)
+    role_claims: dict[int, set[str]] = field(default_factory=dict)
+    liar_calls: list[tuple[int, int]] = field(default_factory=list)
+    intents: dict[int, dict[int, int]] = field(default_factory=dict)
+    accusations: dict[int, set[int]] = field(default_factory=dict)
+    protect_reports: list[tuple[int, int, int]] = field(default_factory=list)
+    spoke: Counter[int] = field(default_factory=Counter)
+    first_talk_day: dict[int, int] = field(default_factory=dict)
+    claim_day: dict[int, int] = field(default_factory=dict)
+    # public facts
+    votes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    executed: set[int] = field(default_factory=set)
+    night_dead: set[int] = field(default_factory=set)
+    revealed: dict[int, Role] = field(default_factory=dict)
+    peaceful_days: set[int] = field(default_factory=set)
+    # private facts
+    divined: dict[int, Species] = field(default_factory=dict)
+    divined_night: dict[int, int] = field(default_factory=dict)
+    readings: dict[int, Species] = field(default_factory=dict)
+    attacked_seen: set[int] = field(default_factory=set)
+    witch_nights: int = 0
+    poisoned: set[int] = field(default_factory=set)
+    guards: dict[int, int] = field(default_factory=dict)
+    proposals: dict[int, int] = field(default_factory=dict)
+    fake_plan: int | None = None
+    attacks: dict[int, int] = field(default_factory=dict)
+    # own speech and plans
+    said_texts: set[str] = field(default_factory=set)
+    said_keys: set[Key] = field(default_factory=set)
+    decided: set[Key] = field(default_factory=set)
+    faking: bool = False
+    fake_results: list[tuple[int, int, Species]] = field(default_factory=list)
+    # cached beliefs
+    stamp: int = -1
+    belief: _Belief | None = None
+    public_stamp: int = -1
+    public_belief: _Belief | None = None
+    _noise_day: int = -1
+    _noise: list[float] = field(default_factory=list)
+
+    def noise(self, seat: int, day: int) -> float:
+        """`_noise` of `seat` on `day`, computed once per day."""
+        if self._noise_day != day:
+            self._noise_day = day
+            self._noise = [_noise(name, day) for name in self.names]
+        return self._noise[seat]
+
+    def fits(self, view: View) -> bool:
+        """Whether `view` continues the game this memory was built from."""
+        if view.seat != self.seat or view.names != self.names or len(view.events) < self.seen:
+            return False
+        return self.seen == 0 or view.events[self.seen - 1] == self.last
+
+    def claims_seer(self, seat: int, day: int) -> None:
+        if seat in self.seer_claims:
+            return
+        self.seer_claims[seat] = {}
+        self.claim_day[seat] = day
+        self.claim_order.append(seat)
+        if any(res.get(seat) is _WOLF for res in self.seer_claims.values()):
+            self.late_claimers.add(seat)
+
+    def absorb(self, events: Sequence[Event]) -> None:
+        """Read the events not seen yet."""
+        for ev in events[self.seen :]:
+            self._absorb(ev)
+        self.seen = len(events)
+        self.last = events[-1] if events else None
+
+    def _absorb(self, ev: Event) -> None:
+        if isinstance(ev, Talk):
+            if not (ev.over or ev.skip):
+                self._hear(ev)
+        elif isinstance(ev, VoteCast):
+            self.votes.append((ev.day, ev.round, ev.actor, ev.target))
+        elif isinstance(ev, Executed):
+            self.executed.add(ev.target)
+            if ev.role is not None:
+                self.revealed[ev.target] = ev.role
+        elif isinstance(ev, Died):
+            if ev.cause == "night":
+                self.night_dead.add(ev.target)
+            if ev.role is not None:
+                self.revealed[ev.target] = ev.role
+        elif isinstance(ev, PeacefulNight):
+            self.peaceful_days.add(ev.day)
+        elif isinstance(ev, Divined):
+            self.divined[ev.target] = ev.result
+            self.divined_night[ev.target] = ev.day
+        elif isinstance(ev, MediumResult):
+            self.readings[ev.target] = ev.result
+        elif isinstance(ev, WitchWoken):
+            self.witch_nights += 1
+            if ev.attacked is not None:
+                self.attacked_seen.add(ev.attacked)
+        elif isinstance(ev, PotionUsed):
+            if ev.potion == "poison":
+                self.poisoned.add(ev.target)
+        elif isinstance(ev, Guarded):
+            self.guards[ev.day] = ev.target
+        elif isinstance(ev, AttackChosen):
+            self.attacks[ev.day] = ev.target
+        elif isinstance(ev, WolfPack):
+            self.pack = frozenset(ev.members)
+
+    def _hear(self, ev: Talk) -> None:
+        actor = ev.actor
+        if ev.channel == "talk":
+            if ev.day >= 1:
+                self.first_talk_day.setdefault(actor, ev.day)
+            if actor == self.seat:
+                self.spoke[ev.day] += 1
+        for st in self.parser.parse(ev.text):
+            if ev.channel == "whisper":
+                if st.kind == "attack" and st.target is not None and st.target not in self.pack:
+                    self.proposals.setdefault(ev.day, st.target)
+                elif st.kind == "fake_plan" and self.fake_plan is None:
+                    self.fake_plan = actor
+                continue
+            target = st.target
+            if st.kind == "claim":
+                self.role_claims.setdefault(actor, set()).add(st.role)
+                if st.role == "seer":
+                    self.claims_seer(actor, ev.day)
+                elif st.role == "medium":
+                    self.medium_claims.setdefault(actor, {})
+            elif target is None or target == actor:
+                continue
+            elif st.kind == "divined" and st.species is not None:
+                self.claims_seer(actor, ev.day)
+                self.seer_claims[actor].setdefault(target, st.species)
+            elif st.kind == "medium" and st.species is not None:
+                self.medium_claims.setdefault(actor, {}).setdefault(target, st.species)
+            elif st.kind == "protected":
+                self.protect_reports.append((actor, ev.day, target))
+            elif st.kind == "vote":
+                self.intents.setdefault(ev.day, {})[actor] = target
+                self.accusations.setdefault(actor, set()).add(target)
+            elif st.kind == "suspect":
+                self.accusations.setdefault(actor, set()).add(target)
+            elif st.kind == "liar":
+                self.liar_calls.append((actor, target))
+
+
+class HeuristicAgent(SyncAgent):
+    """A rule-based player for every role; deterministic given its seed and the views it receives.
+
+    Args:
+        seed: seeds the agent's own random choices (fake claims, the witch's first-night cure).
+    """
+
+    label = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.games = 0
+        self._mem: _Memory | None = None
+
+    # ------------------------------------------------------------------ entry point
+    def decide(self, view: View, request: Request) -> Action:
+        """Answer `request` from `view` alone."""
+        mem = self._memory(view)
+        if request.attempt > 0:
+            return self._safe(mem, view, request)
+        kind = request.kind
+        if kind == "talk":
+            return self._talk(mem, view, request)
+        if kind == "whisper":
+            return self._whisper(mem, view, request)
+        if kind == "bid":
+            return self._bid(mem, view)
+        if not request.targets:
+            return PASS
+        if kind == "vote":
+            return Action.choose(self._vote(mem, view, request.targets))
+        if kind == "attack":
+            return Action.choose(self._attack(mem, view, request.targets))
+        if kind == "divine":
+            return Action.choose(self._divine(mem, view, request.targets))
+        if kind == "guard":
+            return Action.choose(self._guard(mem, view, request.targets))
+        if kind == "cure":
+            return self._cure(mem, view, request)
+        if kind == "poison":
+            return self._poison(mem, view, request)
+        if kind == "shoot":
+            return self._shoot(mem, view, request)
+        return request.legal_actions()[0]
+
+    def _safe(self, mem: _Memory, view: View, request: Request) -> Action:
+        """A surely legal answer to a retried request."""
+        if request.is_talk:
+            return OVER
+        if request.kind == "bid":
+            return Action("bid", amount=0)
+        if request.targets:
+            try:
+                choice = self.decide(view, _first_try(request))
+            except Exception:
+                choice = PASS
+            if request.check(choice) is None:
+                return choice
+            return Action.choose(request.targets[0])
+        return PASS
+
+    def _memory(self, view: View) -> _Memory:
+        mem = self._mem
+        if mem is None or not mem.fits(view):
+            rules = view.rules
+            mem = _Memory(
+                seat=view.seat,
+                role=view.role,
+                names=view.names,
+                n_wolves=rules.roles.get(Role.WEREWOLF, 0),
+                has_possessed=Role.POSSESSED in rules.roles,
+                has_witch=Role.WITCH in rules.roles,
+                has_guardian=Role.GUARDIAN in rules.roles,
+                guardian_repeat=rules.options.guardian_repeat,
+                rng=random.Random(f"{self.seed}/{self.games}"),
+                parser=speech.parser_for(view.names),
+            )
+            self.games += 1
+            self._mem = mem
+        if mem.seen < len(view.events):
+            mem.absorb(view.events)
+        return mem
+
+    # ------------------------------------------------------------------ beliefs
+    def _belief(self, mem: _Memory, view: View, *, public: bool = False) -> _Belief:
+        """Suspicion of every seat: from this seat's private knowledge, or from public facts only."""
+        stamp = mem.seen * 64 + view.day
+        if public:
+            if mem.public_stamp != stamp or mem.public_belief is None:
+                mem.public_belief = _compute(mem, view, private=False)
+                mem.public_stamp = stamp
+            return mem.public_belief
+        if mem.stamp != stamp or mem.belief is None:
+            mem.belief = _compute(mem, view, private=True)
+            mem.stamp = stamp
+        return mem.belief
+
+    def _own_belief(self, mem: _Memory, view: View) -> _Belief:
+        """The belief this seat acts on: private for the village, public for the werewolf side."""
+        return self._belief(mem, view, public=mem.role in (Role.WEREWOLF, Role.POSSESSED))
+
+    # ------------------------------------------------------------------ votes and night actions
+    def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        if mem.role is Role.WEREWOLF:
+            return self._wolf_vote(mem, view, targets)
+        b = self._own_belief(mem, view)
+        if mem.role is Role.POSSESSED:
+            scores = {t: b.sus[t] - 2.0 * b.wolf_reports[t] for t in targets}
+            for c, p in b.seer_trust.items():
+                if c in scores and c != mem.seat:
+                    scores[c] += 3.0 * p + (3.0 if mem.faking else 0.0)
+            return _best(scores)
+        return _best({t: b.sus[t] for t in targets})
+
+    def _wolf_vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        b = self._belief(mem, view, public=True)
+        doomed = self._doomed_partner(mem, view)
+        if doomed is not None and doomed in targets:
+            return doomed
+        others = [t for t in targets if t not in mem.pack]
+        if not others:
+            return _best({t: b.sus[t] for t in targets})
+        scores = {t: b.sus[t] for t in others}
+        for t in others:
+            if t in mem.seer_claims and mem.faking:
+                scores[t] += 4.0
+            if mem.has_possessed and t in mem.seer_claims and not _honest(mem.seer_claims[t], mem.pack):
+                scores[t] -= 3.0
+            if mem.accusations.get(t, set()) & mem.pack:
+                scores[t] += 0.5
+        return _best(scores)
+
+    def _doomed_partner(self, mem: _Memory, view: View) -> int | None:
+        """A living packmate that a strict majority of other players has said it will vote for."""
+        living = view.living()
+        today = mem.intents.get(view.day, {})
+        tally = Counter(t for s, t in today.items() if s not in mem.pack and view.alive[s])
+        for partner in mem.pack:
+            if partner != mem.seat and view.alive[partner] and tally[partner] * 2 > len(living):
+                return partner
+        return None
+
+    def _attack(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        proposed = mem.proposals.get(view.day)
+        if proposed is not None and proposed in targets:
+            return proposed
+        return self._prey(mem, view, targets)
+
+    def _prey(self, mem: _Memory, view: View, targets: Iterable[int]) -> int:
+        """The victim the pack should pick: claimed seers first, then other claimed key roles."""
+        b = self._belief(mem, view, public=True)
+        pack = mem.pack
+        failed = mem.attacks.get(view.day - 1)
+        if failed is None or view.day not in mem.peaceful_days:
+            failed = None
+        scores: dict[int, float] = {}
+        for t in targets:
+            sc = mem.noise(t, view.day) + 0.5 * max(0.0, -b.sus[t])
+            claims = mem.role_claims.get(t, set())
+            if t in mem.seer_claims:
+                sc += 10.0 if _honest(mem.seer_claims[t], pack) else -4.0
+                if any(sp is _WOLF and x in pack for x, sp in mem.seer_claims[t].items()):
+                    sc += 2.0
+            if t in mem.medium_claims:
+                sc += 6.0
+            if claims & {"guardian", "witch"}:
+                sc += 5.0
+            if "hunter" in claims:
+                sc -= 3.0
+            if t == failed:
+                sc += 3.0 if not (mem.has_guardian and mem.guardian_repeat) else -3.0
+            if mem.accusations.get(t, set()) & pack:
+                sc += 1.0
+            scores[t] = sc
+        return _best(scores)
+
+    def _divine(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        b = self._own_belief(mem, view)
+        fresh = [t for t in targets if t not in mem.divined] or list(targets)
+        scores: dict[int, float] = {}
+        for t in fresh:
+            sc = b.sus[t]
+            if t in b.known_wolf:
+                sc = -10.0
+            elif t in mem.seer_claims and mem.has_possessed:
+                sc += 2.0
+            scores[t] = sc
+        return _best(scores)
+
+    def _guard(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        b = self._own_belief(mem, view)
+        scores: dict[int, float] = {}
+        for t in targets:
+            sc = -0.3 * b.sus[t] + mem.noise(t, view.day)
+            sc += 10.0 * b.seer_trust.get(t, 0.0) + 6.0 * b.medium_trust.get(t, 0.0)
+            if t in b.known_human:
+                sc += 1.0
+            if t == mem.seat:
+                sc += 0.5
+            scores[t] = sc
+        return _best(scores)
+
+    def _wolves_left(self, mem: _Memory, b: _Belief, view: View) -> int:
+        dead_wolves = sum(1 for s in b.known_wolf if not view.alive[s])
+        return max(0, mem.n_wolves - dead_wolves)
+
+    def _cure(self, mem: _Memory, view: View, request: Request) -> Action:
+        victim = request.targets[0]
+        b = self._own_belief(mem, view)
+        wolves = self._wolves_left(mem, b, view)
+        humans_after = len(view.living()) - wolves - 1
+        save = (
+            b.seer_trust.get(victim, 0.0) >= 0.3
+            or b.medium_trust.get(victim, 0.0) >= 0.3
+            or victim == mem.seat
+            or wolves >= humans_after
+            or (mem.witch_nights <= 1 and mem.rng.random() < P_FIRST_CURE)
+        )
+        return Action.choose(victim) if save else PASS
+
+    def _poison(self, mem: _Memory, view: View, request: Request) -> Action:
+        b = self._own_belief(mem, view)
+        options = [t for t in request.targets if t not in b.known_human]
+        if not options:
+            return PASS
+        best = _best({t: b.sus[t] for t in options})
+        wolves = self._wolves_left(mem, b, view)
+        danger = wolves >= len(view.living()) - wolves - 2
+        if b.sus[best] >= 2.5 or (danger and b.sus[best] >= 0.8):
+            return Action.choose(best)
+        return PASS
+
+    def _shoot(self, mem: _Memory, view: View, request: Request) -> Action:
+        b = self._own_belief(mem, view)
+        options = [t for t in request.targets if t != mem.seat and t not in b.known_human]
+        if mem.role is Role.WEREWOLF:
+            options = [t for t in options if t not in mem.pack]
+        if options:
+            best = _best({t: b.sus[t] for t in options})
+            if b.sus[best] > 0.5 or not request.can_pass:
+                return Action.choose(best)
+        return PASS if request.can_pass else Action.choose(request.targets[0])
+
+    # ------------------------------------------------------------------ talk
+    def _talk(self, mem: _Memory, view: View, request: Request) -> Action:
+        text = self._compose(mem, self._agenda(mem, view), request, view.day)
+        return Action.speak(text) if text else OVER
+
+    def _whisper(self, mem: _Memory, view: View, request: Request) -> Action:
+        agenda: list[tuple[Key, str]] = []
+        if view.day == 0 and mem.fake_plan is None and ("plan",) not in mem.decided:
+            mem.decided.add(("plan",))
+            if mem.rng.random() < P_WOLF_FAKE:
+                agenda.append((("plan",), speech.FAKE_PLAN))
+        prey = [s for s in view.living() if s not in mem.pack]
+        if prey:
+            target = mem.proposals.get(view.day)
+            if target is None or not view.alive[target]:
+                target = self._prey(mem, view, prey)
+            agenda.append((("attack", view.day, target), speech.attack(mem.names[target])))
+        text = self._compose(mem, agenda, request, view.day)
+        return Action.speak(text) if text else OVER
+
+    def _bid(self, mem: _Memory, view: View) -> Action:
+        pending = [k for k, _ in self._agenda(mem, view) if k not in mem.said_keys]
+        if not pending:
+            return Action("bid", amount=0)
+        urgent = any(k[0] in ("claim", "div", "fake", "med", "liar") for k in pending)
+        return Action("bid", amount=3 if urgent else 2)
+
+    def _compose(self, mem: _Memory, agenda: list[tuple[Key, str]], request: Request, day: int) -> str:
+        """Pack the unsaid items of `agenda` into one utterance within the length limit."""
+        limit = request.max_length
+        parts: list[str] = []
+        keys: list[Key] = []
+        used = 0
+        for key, text in agenda:
+            if key in mem.said_keys or key in keys:
+                continue
+            line = _fresh(text, day, mem.said_texts)
+            if line is None:
+                mem.said_keys.add(key)
+                continue
+            size = speech.text_length(line)
+            if parts and limit > 0 and used + size + 1 > limit:
+                break
+            parts.append(line)
+            keys.append(key)
+            used += size
+        if not parts:
+            return ""
+        utterance = speech.fit(" ".join(parts), limit)
+        if utterance in mem.said_texts:
+            return ""
+        mem.said_keys.update(keys)
+        mem.said_texts.add(utterance)
+        mem.said_texts.update(parts)
+        return utterance
+
+    def _agenda(self, mem: _Memory, view: View) -> list[tuple[Key, str]]:
+        """What this seat wants said today, most important first."""
+        day = view.day
+        names = mem.names
+        if day == 0:
+            return [(("greet",), speech.GREETING)]
+        items: list[tuple[Key, str]] = []
+        role = mem.role
+        if role in (Role.WEREWOLF, Role.POSSESSED):
+            self._consider_fake(mem, view)
+        if role is Role.SEER:
+            if mem.divined:
+                items.append((("claim", "seer"), speech.claim("seer")))
+                for t, sp in mem.divined.items():
+                    items.append((("div", t), speech.divined(names[t], sp, mem.divined_night[t], day)))
+        elif role is Role.MEDIUM and mem.readings:
+            items.append((("claim", "medium"), speech.claim("medium")))
+            for t, sp in mem.readings.items():
+                items.append((("med", t), speech.medium_reading(names[t], sp)))
+        if mem.faking:
+            self._add_fake_result(mem, view)
+            items.append((("claim", "seer"), speech.claim("seer")))
+            for night, t, sp in mem.fake_results:
+                items.append((("fake", t), speech.divined(names[t], sp, night, day)))
+        b = self._own_belief(mem, view)
+        # accuse false claimants
+        if role is Role.SEER or mem.faking:
+            rivals = [c for c in mem.claim_order if c != mem.seat]
+            if role is Role.WEREWOLF:
+                rivals = [c for c in rivals if c not in mem.pack]
+        else:
+            rivals = [c for c in b.hard_fakes if c != mem.seat]
+            if role is Role.WEREWOLF:
+                rivals = [c for c in rivals if c not in mem.pack]
+            elif role is Role.POSSESSED:
+                rivals = []
+        for c in rivals:
+            items.append((("liar", day, c), speech.liar(names[c], "seer")))
+        if role is Role.MEDIUM and mem.readings:
+            for c in mem.medium_claims:
+                if c != mem.seat:
+                    items.append((("liar", day, c), speech.liar(names[c], "medium")))
+        # trust the most credible of several seer claimants
+        if role not in (Role.WEREWOLF, Role.POSSESSED, Role.SEER) and len(b.seer_trust) >= 2:
+            top = max(b.seer_trust, key=lambda c: b.seer_trust[c])
+            if b.seer_trust[top] >= 0.5 and view.alive[top]:
+                items.append((("trust", day, top), speech.trust(names[top])))
+        if role is Role.GUARDIAN:
+            threat = Counter(t for s, t in mem.intents.get(day, {}).items() if s != mem.seat)
+            if threat[mem.seat] >= 2 and threat[mem.seat] == max(threat.values()):
+                items.insert(0, (("claim", "guardian"), speech.claim("guardian")))
+                last = mem.guards.get(day - 1)
+                if last is not None and day in mem.peaceful_days:
+                    items.insert(1, (("protected", day), speech.protected(names[last])))
+        # suspicion and vote
+        others = [s for s in view.living_others() if role is not Role.WEREWOLF or s not in mem.pack]
+        if others:
+            target = self._vote(mem, view, others)
+            why = b.reason[target] if role is not Role.POSSESSED else ""
+            if why and b.sus[target] >= 1.0:
+                items.append((("suspect", day, target), speech.suspect(names[target], why)))
+            elif not mem.spoke[day] and not items:
+                items.append((("nothing", day), speech.NOTHING_YET))
+                return items
+            items.append((("vote", day, target), speech.vote(names[target])))
+        return items
+
+    # ------------------------------------------------------------------ fake seer claims
+    def _consider_fake(self, mem: _Memory, view: View) -> None:
+        if mem.faking:
+            return
+        day = view.day
+        if mem.role is Role.WEREWOLF:
+            if any(c in mem.pack and c != mem.seat for c in mem.claim_order):
+                return
+            if ("first",) not in mem.decided:
+                mem.decided.add(("first",))
+                if mem.fake_plan is not None:
+                    mem.faking = mem.fake_plan == mem.seat
+                else:
+                    living_pack = sum(1 for s in mem.pack if view.alive[s]) or 1
+                    mem.faking = mem.rng.random() < P_WOLF_FAKE / living_pack
+                if mem.faking:
+                    return
+            exposed = any(
+                sp is _WOLF and t in mem.pack
+                for c, res in mem.seer_claims.items()
+                if c not in mem.pack
+                for t, sp in res.items()
+            )
+            if exposed and ("counter",) not in mem.decided:
+                mem.decided.add(("counter",))
+                mem.faking = mem.rng.random() < P_COUNTER_CLAIM
+        elif mem.role is Role.POSSESSED:
+            if ("first",) not in mem.decided:
+                mem.decided.add(("first",))
+                mem.faking = mem.rng.random() < P_POSSESSED_FAKE
+            elif mem.claim_order and ("counter",) not in mem.decided and day >= 2:
+                mem.decided.add(("counter",))
+                mem.faking = mem.rng.random() < P_COUNTER_CLAIM * 0.6
+
+    def _add_fake_result(self, mem: _Memory, view: View) -> None:
+        night = view.day - 1
+        if any(n == night for n, _, _ in mem.fake_results):
+            return
+        rng = mem.rng
+        pub = self._belief(mem, view, public=True)
+        named = {t for _, t, _ in mem.fake_results}
+        called = sum(1 for _, _, sp in mem.fake_results if sp is _WOLF)
+        living = [s for s in view.living_others() if s not in named]
+        rivals = [c for c in mem.claim_order if c != mem.seat and c in living and c not in mem.pack]
+        pick: tuple[int, Species] | None = None
+        if mem.role is Role.WEREWOLF:
+            villagers = [s for s in living if s not in mem.pack and s not in pub.known_human]
+            partners = [s for s in living if s in mem.pack]
+            exposed = [p for p in partners if any(res.get(p) is _WOLF for res in mem.seer_claims.values())]
+            if rivals and called < mem.n_wolves:
+                pick = (rivals[0], _WOLF)
+            elif exposed:
+                pick = (exposed[0], _HUMAN)
+            elif villagers and called < mem.n_wolves and rng.random() < 0.5:
+                pick = (rng.choice(villagers), _WOLF)
+            elif partners and rng.random() < 0.5:
+                pick = (rng.choice(partners), _HUMAN)
+            elif villagers:
+                pick = (rng.choice(villagers), _HUMAN)
+        else:
+            if rivals and rng.random() < 0.7:
+                pick = (rivals[0], _WOLF)
+            elif living:
+                t = rng.choice(living)
+                pick = (t, _WOLF if rng.random() < 0.25 and t not in pub.known_human else _HUMAN)
+        if pick is not None:
+            mem.fake_results.append((night, pick[0], pick[1]))
+
+
+def _first_try(request: Request) -> Request:
+    return replace(request, attempt=0, error=None)
+
+
+def _honest(results: dict[int, Species], pack: frozenset[int]) -> bool:
+    """Whether a claimed seer's results agree with what the pack knows to be true."""
+    return all((sp is _WOLF) == (t in pack) for t, sp in results.items())
+
+
+def _best(scores: dict[int, float]) -> int:
+    """The highest-scoring seat; ties go to the lowest seat."""
+    return max(sorted(scores), key=lambda s: scores[s])
+
+
+def _fresh(text: str, day: int, said: set[str]) -> str | None:
+    """`text`, or a variant of it never said before; None if every variant was used."""
+    for candidate in (text, f"Day {day}: {text}", f"Again on day {day}: {text}"):
+        if candidate not in said:
+            return candidate
+    return None
+
+
+def _compute(mem: _Memory, view: View, *, private: bool) -> _Belief:
+    """Suspicion and trust from what `mem` holds; `private` adds this seat's secret knowledge."""
+    n = len(mem.names)
+    me = mem.seat
+    names = mem.names
+    kh: set[int] = {me} if private else set()
+    kw: set[int] = set()
+    for s, known_role in mem.revealed.items():
+        (kw if known_role is Role.WEREWOLF else kh).add(s)
+    if not mem.has_witch:
+        kh |= mem.night_dead
+    if private:
+        role = mem.role
+        for facts in (mem.divined, mem.readings):
+            for t, sp in facts.items():
+                (kw if sp is _WOLF else kh).add(t)
+        kh |= mem.attacked_seen
+        if role is Role.WITCH:
+            kh |= mem.night_dead - mem.poisoned
+        if role is Role.GUARDIAN and not mem.has_witch:
+            kh |= {t for night, t in mem.guards.items() if night + 1 in mem.peaceful_days}
+    real_seer = private and mem.role is Role.SEER
+    real_medium = private and mem.role is Role.MEDIUM
+    if real_seer and not mem.has_possessed:
+        kw |= {c for c in mem.claim_order if c != me}
+    if len(kw) >= mem.n_wolves > 0:
+        kh |= set(range(n)) - kw
+
+    # medium claimants
+    medium_trust: dict[int, float] = {}
+    scores: dict[int, float] = {}
+    for c, res in mem.medium_claims.items():
+        if c == me and real_medium:
+            continue
+        fake = real_medium or c in kw
+        fake = fake or any(
+            t not in mem.executed or (sp is _WOLF and t in kh) or (sp is _HUMAN and t in kw) for t, sp in res.items()
+        )
+        if not fake:
+            scores[c] = 1.0 + (2.0 if c in mem.night_dead else 0.0)
+    _normalise(scores, medium_trust, mem.medium_claims)
+    medium_says: dict[int, tuple[Species, float]] = {}
+    for c, p in medium_trust.items():
+        for t, sp in mem.medium_claims[c].items():
+            if p >= 0.5:
+                medium_says[t] = (sp, p)
+
+    # seer claimants
+    seer_trust: dict[int, float] = {}
+    hard_fakes: set[int] = set()
+    scores = {}
+    for c in mem.claim_order:
+        if c == me and real_seer:
+            continue
+        res = mem.seer_claims[c]
+        wolves_called = sum(1 for sp in res.values() if sp is _WOLF)
+        fake = real_seer or c in kw or wolves_called > mem.n_wolves
+        fake = fake or any((sp is _WOLF and t in kh) or (sp is _HUMAN and t in kw) for t, sp in res.items())
+        if fake:
+            hard_fakes.add(c)
+            continue
+        sc = 1.0
+        if c in mem.night_dead:
+            sc += 2.0
+        if c in mem.late_claimers:
+            sc -= 1.5
+        if mem.claim_day.get(c, 0) > mem.first_talk_day.get(c, 0):
+            sc -= 1.0  # talked on an earlier day without coming out
+        if len(mem.role_claims.get(c, ())) > 1:
+            sc -= 2.0
+        for t, sp in res.items():
+            if t in medium_says:
+                sc += 1.0 if medium_says[t][0] is sp else -3.0 * medium_says[t][1]
+        scores[c] = sc
+    _normalise(scores, seer_trust, mem.seer_claims)
+
+    # suspicion
+    sus = [0.0] * n
+    reason = [""] * n
+    weight = [0.0] * n
+    reports = [0.0] * n
+
+    def add(s: int, w: float, why: str = "") -> None:
+        sus[s] += w
+        if why and w > weight[s]:
+            weight[s] = w
+            reason[s] = why
+
+    for c, p in seer_trust.items():
+        for t, sp in mem.seer_claims[c].items():
+            if t in mem.seer_claims:
+                continue  # rival claimants accuse each other; the claim conflict is weighed below
+            if sp is _WOLF:
+                add(t, 3.5 * p, f"{names[c]} divined them as a werewolf")
+                reports[t] += 3.5 * p
+            else:
+                add(t, -2.0 * p)
+    wolfish = 2.0 if mem.has_possessed else 3.0
+    for c in mem.claim_order:
+        if c == me:
+            continue
+        p = seer_trust.get(c, 0.0)
+        why = "their seer claim is false" if c in hard_fakes else "their seer claim looks false"
+        add(c, wolfish * (1.0 - p) - 2.0 * p + (1.0 if c in hard_fakes else 0.0), why if p < 0.35 else "")
+    for c in mem.medium_claims:
+        if c == me:
+            continue
+        p = medium_trust.get(c, 0.0)
+        add(c, wolfish * 0.6 * (1.0 - p) - 1.5 * p, "their medium claim looks false" if p < 0.35 else "")
+    for a, c in mem.liar_calls:
+        p = seer_trust.get(c, 0.0)
+        if p >= 0.5 and a not in mem.seer_claims and a != me:
+            add(a, 1.2 * p, f"they called {names[c]} a liar")
+    wolf_votes = {(d, r, t) for d, r, v, t in mem.votes if v in kw and t not in kw}
+    for d, r, v, t in mem.votes:
+        if v == me:
+            continue
+        if t == me:
+            add(v, 0.7, "they voted for me")
+        elif t in kh:
+            add(v, 0.5, f"they voted for {names[t]} who is human")
+        elif t in kw:
+            add(v, -0.8)
+        p = seer_trust.get(t, 0.0)
+        if p >= 0.5:
+            add(v, p, "they voted against the seer")
+        if v not in kw and (d, r, t) in wolf_votes:
+            add(v, 0.4, "their votes followed a werewolf's")
+    for said in mem.intents.values():
+        wolf_picks = {t for s, t in said.items() if s in kw and t not in kw}
+        for s, t in said.items():
+            if s not in kw and s != me and t in wolf_picks:
+                add(s, 0.4, "they sided with a werewolf")
+    guardians = [c for c, roles in mem.role_claims.items() if "guardian" in roles and c != me]
+    for c in guardians:
+        if private and mem.role is Role.GUARDIAN:
+            add(c, 3.0, "their guardian claim is false")
+        else:
+            add(c, -1.5 if len(guardians) == 1 else 0.5)
+    if len(guardians) == 1:
+        for c, d, t in mem.protect_reports:
+            if c == guardians[0] and d in mem.peaceful_days and t != c:
+                add(t, -1.0)
+    today = mem.intents.get(view.day, {})
+    for s, t in today.items():
+        if s != me and s not in kw:
+            add(t, 0.3)
+    for s in range(n):
+        add(s, mem.noise(s, view.day))
+        if s in kw:
+            add(s, 50.0, "I know they are a werewolf")
+        elif s in kh and s != me:
+            add(s, -50.0)
+    return _Belief(sus, reason, reports, seer_trust, medium_trust, kh, kw, hard_fakes)
+
+
+def _normalise(scores: dict[int, float], out: dict[int, float], claims: dict[int, dict[int, Species]]) -> None:
+    """Turn claimant scores into probabilities of being the real one (one unclaimed outcome at 0)."""
+    total = 1.0 + sum(math.exp(s) for s in scores.values())
+    for c in claims:
+        out[c] = math.exp(scores[c]) / total if c in scores else 0.0
+
+
+__all__ = ["HeuristicAgent"]
