@@ -8,6 +8,7 @@ readings, protections, potions, the pack's attacks). The same view always gives 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -105,25 +106,28 @@ _CLAIM = re.compile(r"\b(?:i am|i'm|im|as)\s+(?:the\s+|a\s+|an\s+)?(" + _ROLE_WO
 _CANON = {"wolf": "werewolf", "diviner": "seer", "bodyguard": "guardian", "doctor": "guardian"}
 
 
-def _claims(speaker: str, text: str, names: Sequence[str]) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def _report_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(
+        r"(?<!\w)(" + alternatives + r")(?!\w)\s+(?:is|was|must be|seems)\s+(?:a\s+|an\s+|the\s+)?"
+        r"(not a werewolf|human|" + _ROLE_WORDS + r")\b",
+        re.IGNORECASE,
+    )
+
+
+def _claims(speaker: str, text: str, names: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     m = _CLAIM.search(text)
     if m:
         role = m.group(1).lower()
         out.append(f"{speaker} claimed {_CANON.get(role, role)}")
-    for seat, name in enumerate(names):
-        pat = re.compile(
-            r"(?<!\w)"
-            + re.escape(name)
-            + r"(?!\w)\s+(?:is|was|must be|seems)\s+(?:a\s+|an\s+|the\s+)?(not a werewolf|human|"
-            + _ROLE_WORDS
-            + r")\b",
-            re.IGNORECASE,
-        )
-        for hit in pat.finditer(text):
-            what = hit.group(1).lower()
-            what = "human" if what.startswith("not") else _CANON.get(what, what)
-            out.append(f"{speaker} said {_n(names, seat)} is {what}")
+    lowered = {n.lower(): seat for seat, n in enumerate(names)}
+    for hit in _report_pattern(names).finditer(text):
+        seat = lowered.get(hit.group(1).lower())
+        what = hit.group(2).lower()
+        what = "human" if what.startswith("not") else _CANON.get(what, what)
+        out.append(f"{speaker} said {_n(names, seat)} is {what}")
     return out
 
 
@@ -171,10 +175,12 @@ class SeatMemory:
 
     def __init__(self) -> None:
         self._notes: dict[int, list[str]] = {}
+        self._lines: dict[int, Line | None] = {}
 
     def reset(self) -> None:
         """Forget everything (a new game)."""
         self._notes.clear()
+        self._lines.clear()
 
     def notes(self, view: View) -> list[str]:
         """The digest of every day before `view.day`, oldest first."""
@@ -185,14 +191,15 @@ class SeatMemory:
             lines.extend(self._notes[day])
         return lines
 
-    @staticmethod
-    def today(view: View) -> list[Line]:
-        """Every line of the current day, oldest first."""
+    def today(self, view: View) -> list[Line]:
+        """Every line of the current day, oldest first (each event is rendered once)."""
         out: list[Line] = []
         for e in view.events:
             if e.day != view.day:
                 continue
-            line = event_line(e, view)
+            if e.id not in self._lines:
+                self._lines[e.id] = event_line(e, view)
+            line = self._lines[e.id]
             if line is not None:
                 out.append(line)
         return out

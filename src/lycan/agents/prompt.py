@@ -66,6 +66,8 @@ TEMPLATE_NAMES = (
     *(f"task_{k}" for k in ("talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid")),
     *(f"format_{s}_{k}" for s in ("llm", "react", "recon") for k in ("talk", "choose")),
 )
+KEEP_RECENT = 3
+"""Today's newest lines, kept even over less recent events when the budget is tight."""
 MESSAGE_OVERHEAD = 4
 """Tokens a chat template adds around each message (role tags); counted on top of the text."""
 
@@ -177,6 +179,16 @@ class PromptBuilder:
         self.max_prompt_tokens = max_prompt_tokens
         self.count = count
         self.memory = SeatMemory()
+        self._costs: dict[str, int] = {}
+
+    def _cost(self, text: str) -> int:
+        """Tokens of one line (cached: a line's count never changes)."""
+        cost = self._costs.get(text)
+        if cost is None:
+            if len(self._costs) > 20_000:
+                self._costs.clear()
+            cost = self._costs[text] = self.count(text)
+        return cost
 
     def system(self, view: View) -> str:
         """The system prompt: who this seat is; the same for every call of one game."""
@@ -242,20 +254,29 @@ class PromptBuilder:
     def build(self, view: View, request: Request) -> Prompt:
         """The messages for `request`, fitted to `max_prompt_tokens`.
 
-        Oldest notes and then oldest lines of today are dropped first when over budget (the most
-        recent events are always kept); a note says how many were left out.
+        When over budget, the oldest notes go first (notes keep at least 40% of the room if they
+        need it), then today's oldest utterances, and today's other events (deaths, votes,
+        results) only last; a line says how many were left out. The newest lines always stay.
         """
         system = self.system(view)
         task = self.task(view, request)
         notes = self.memory.notes(view)
         today = self.memory.today(view)
         alive = _names(view, view.living())
+        dropped: set[int] = set()
+        recent = max(0, len(today) - KEEP_RECENT)
+        drop_order = [i for i in range(recent) if today[i].speaker is not None]
+        drop_order += [i for i in range(recent) if today[i].speaker is None]
+        drop_order += list(range(recent, len(today)))
 
-        def render(notes_part: Sequence[str], notes_cut: int, today_part: Sequence[Line], today_cut: int) -> str:
-            note_text = "\n".join(([f"({notes_cut} older notes left out)"] if notes_cut else []) + list(notes_part))
-            today_text = _quote_blocks(today_part)
-            if today_cut:
-                today_text = f"({today_cut} earlier lines of today left out)\n" + today_text
+        def render(n_keep: int) -> str:
+            kept_notes = notes[len(notes) - n_keep :]
+            note_text = "\n".join(
+                ([f"({len(notes) - n_keep} older notes left out)"] if n_keep < len(notes) else []) + kept_notes
+            )
+            today_text = _quote_blocks([line for i, line in enumerate(today) if i not in dropped])
+            if dropped:
+                today_text = f"({len(dropped)} earlier lines of today left out)\n" + today_text
             return self.library.render(
                 "context",
                 notes=note_text or "(none yet)",
@@ -269,32 +290,31 @@ class PromptBuilder:
             return self.count(system) + self.count(user) + 2 * MESSAGE_OVERHEAD
 
         budget = self.max_prompt_tokens
-        fixed = size(render([], 0, [], 0))
-        room = budget - fixed
-        note_cost = [self.count(n) + 1 for n in notes]
-        line_cost = [self.count(line.text) + 4 for line in today]
-        n_keep, t_keep = len(notes), len(today)
-        if sum(note_cost) + sum(line_cost) > room:
-            # today's most recent lines come first; notes get at least 40% of the room if they need it
-            note_room = max(room - sum(line_cost), int(room * 0.4))
-            while n_keep and sum(note_cost[len(notes) - n_keep :]) > note_room:
+        dropped.update(range(len(today)))
+        room = budget - size(render(0))  # with every optional line left out
+        dropped.clear()
+        note_cost = [self._cost(n) + 1 for n in notes]
+        line_cost = [self._cost(line.text) + 4 for line in today]
+        n_keep = len(notes)
+        notes_total, today_total = sum(note_cost), sum(line_cost)
+        if notes_total + today_total > room:
+            note_room = max(room - today_total, int(room * 0.4))
+            while n_keep and notes_total > note_room:
+                notes_total -= note_cost[len(notes) - n_keep]
                 n_keep -= 1
-            line_room = room - sum(note_cost[len(notes) - n_keep :])
-            while t_keep and sum(line_cost[len(today) - t_keep :]) > line_room:
-                t_keep -= 1
-
-        def fit() -> str:
-            kept_notes, kept_today = notes[len(notes) - n_keep :], today[len(today) - t_keep :]
-            return render(kept_notes, len(notes) - n_keep, kept_today, len(today) - t_keep)
-
-        user = fit()
+            for i in drop_order:
+                if today_total <= room - notes_total or len(dropped) >= recent:
+                    break
+                dropped.add(i)
+                today_total -= line_cost[i]
+        user = render(n_keep)
         total = size(user)
-        while total > budget and (n_keep or t_keep):
+        while total > budget and (n_keep or len(dropped) < len(today)):
             if n_keep:
                 n_keep -= 1
             else:
-                t_keep -= 1
-            user = fit()
+                dropped.add(next(i for i in drop_order if i not in dropped))
+            user = render(n_keep)
             total = size(user)
         messages: list[Message] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        return Prompt(messages, total, (len(notes) - n_keep) + (len(today) - t_keep))
+        return Prompt(messages, total, (len(notes) - n_keep) + len(dropped))
