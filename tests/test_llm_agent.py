@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lycan.agents import LLMAgent, make_agent, parse_lineup
-from lycan.engine import GameRecord, Request, run_async
+from lycan.engine import Game, GameRecord, Request, run_async
 from lycan.engine.events import Event, Fault, GameOver, Talk
 from lycan.models.base import ChatModel, ChatRequest, ModelError
 from lycan.rules import RuleSet, get_preset
@@ -52,6 +52,10 @@ def test_make_agent_registers_llm_kinds() -> None:
         agent = make_agent(kind, 1, model=model, persona="a patient shepherd")
         assert isinstance(agent, LLMAgent) and agent.label == kind
     assert make_agent("random", 1, model=model).label == "random"  # type: ignore[attr-defined]
+    auto = LLMAgent(model, 7, persona="auto")
+    assert auto.persona and "Your manner of speaking: " + auto.persona in auto.builder.system(
+        Game(get_preset("aiwolf5"), 1).view(0)
+    )
     assert parse_lineup("llm,react,recon,random", 5) == ["llm", "react", "recon", "random", "llm"]
     with pytest.raises(ValueError, match="style"):
         LLMAgent(model, 1, style="cot")
@@ -146,8 +150,6 @@ def test_misbehaving_seat_faults_alone_and_the_game_finishes(preset: str, mode: 
 
 def test_retry_prompt_shows_the_error() -> None:
     rules = get_preset("guardian7")
-    from lycan.engine import Game
-
     game = Game(rules, 5)
     batch = next(game.play())
     req = batch[0]

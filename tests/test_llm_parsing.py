@@ -127,6 +127,16 @@ def test_speech_readings(style: str, text: str, expected: str) -> None:
     assert read_speech(text, style, "Player 3") == Action.speak(expected)  # type: ignore[arg-type]
 
 
+def test_speech_ends_where_the_model_writes_another_players_line() -> None:
+    text = "I trust Player 4 for now.\nPlayer 4: Thanks!\nPlayer 2: I am the seer."
+    assert read_speech(text, "llm", "Player 3", names=NAMES) == Action.speak("I trust Player 4 for now.")
+    own = read_speech("Sure.\nPlayer 3: I trust Player 4.", "llm", "Player 3", names=NAMES)
+    assert own == Action.speak("Sure. Player 3: I trust Player 4.")
+    reader = SpeechReader("llm", "Player 3", names=NAMES)
+    spoken = "".join(reader.feed(text[i : i + 2]) for i in range(0, len(text), 2)) + reader.finish()
+    assert spoken == "I trust Player 4 for now."
+
+
 def test_over_skip_and_missing_speech() -> None:
     assert read_speech("Over", "llm") == OVER
     assert read_speech("Thought: nothing.\nAction: Over", "react") == OVER

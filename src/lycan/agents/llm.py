@@ -40,6 +40,16 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
 }
 """Completion-token caps per style and request type; `LLMAgent(max_tokens=...)` overrides them."""
 
+NEUTRAL_PERSONAS = (
+    "calm and brief; you weigh evidence before you speak",
+    "warm and talkative; you ask others direct questions",
+    "blunt and suspicious; you call out contradictions",
+    "careful and polite; you summarise what others said",
+    "cheerful and quick; you like to propose a plan",
+    "quiet and precise; you speak only about votes and facts",
+)
+"""Manners of speaking for `persona="auto"`: fictional styles, never real people."""
+
 REASON_CHARS = 80
 THOUGHT_CHARS = 200
 
@@ -103,8 +113,10 @@ class LLMAgent:
         seed: seeds the per-call sampling seed, so a game with a deterministic backend replays.
         style: `llm` (minimal role prompt), `react` (Thought, then Action) or `recon`
             (contemplation, first- and second-order perspectives, then the refined speech).
-        persona: an optional manner of speaking (never a real person's name).
-        on_token: `on_token(seat, piece)` for each piece of spoken text as it streams.
+        persona: an optional manner of speaking (never a real person's name); `"auto"` picks one
+            of `NEUTRAL_PERSONAS` by seed.
+        on_token: `on_token(seat, piece)` for each piece of spoken text as it streams (whispers
+            too: a caller that shows pieces to spectators must check the request's channel).
         max_prompt_tokens: the prompt budget; older notes and lines are dropped to fit it.
         context_window: the model's window; prompt budget plus the largest completion cap must fit.
         prompt_dir: a folder whose `.txt` templates override the packaged ones by name.
@@ -149,6 +161,9 @@ class LLMAgent:
                 f"max_prompt_tokens={max_prompt_tokens} plus up to {largest} answer tokens must fit the "
                 f"{context_window}-token context window (and be at least 256)"
             )
+        if persona == "auto":
+            persona = NEUTRAL_PERSONAS[seed % len(NEUTRAL_PERSONAS)]
+        self.persona = persona
         self.count = token_counter(model)
         self.builder = PromptBuilder(
             PromptLibrary(prompt_dir),
@@ -236,7 +251,7 @@ class LLMAgent:
             raise
 
     async def _talk(self, view: View, request: Request, chat: ChatRequest, prompt_tokens: int) -> Action:
-        reader = SpeechReader(self.style, view.name, request.max_length)
+        reader = SpeechReader(self.style, view.name, request.max_length, view.names)
         started = time.perf_counter()
         self.usage.calls += 1
         self.usage.prompt_tokens += prompt_tokens
@@ -298,6 +313,7 @@ def llm_agent_factory(style: str) -> Callable[..., LLMAgent]:
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "NEUTRAL_PERSONAS",
     "AgentUsage",
     "Exchange",
     "LLMAgent",

@@ -348,13 +348,16 @@ class SpeechReader:
     speech is cut to `max_length` characters (spaces not counted), as the engine would.
     """
 
-    def __init__(self, style: Style, own_name: str = "", max_length: int = 0) -> None:
+    def __init__(self, style: Style, own_name: str = "", max_length: int = 0, names: Sequence[str] = ()) -> None:
         self.style = style
         self.max_length = max_length
         self.raw = ""
         self.emitted = ""
         self.closed = False
         self._final = _final_mark(style, own_name)
+        others = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n and n != own_name)
+        # a model that goes on to write other players' lines: `\nPlayer 4: ...` ends the speech
+        self._next_speaker = re.compile(r"\n\s*\**\s*(?:" + others + r")\s*\**\s*:", re.IGNORECASE) if others else None
 
     def _region(self, final: bool) -> tuple[str | None, bool]:
         raw = self.raw
@@ -388,6 +391,9 @@ class SpeechReader:
         blank = re.search(r"\n\s*\n", body)
         if blank:
             region, closed = body[: blank.start()], True
+        speaker = self._next_speaker.search(region) if self._next_speaker else None
+        if speaker:
+            region, closed = region[: speaker.start()], True
         return region, closed or final
 
     def _text(self, final: bool) -> tuple[str, bool]:
@@ -445,13 +451,20 @@ class SpeechReader:
         return Action.speak(text)
 
 
-def read_speech(text: str, style: Style, own_name: str = "", max_length: int = 0, can_skip: bool = False) -> Action:
+def read_speech(
+    text: str,
+    style: Style,
+    own_name: str = "",
+    max_length: int = 0,
+    can_skip: bool = False,
+    names: Sequence[str] = (),
+) -> Action:
     """The talk action of a complete answer (see `SpeechReader`).
 
     Raises:
         ParseError: there is no speech in the answer.
     """
-    reader = SpeechReader(style, own_name, max_length)
+    reader = SpeechReader(style, own_name, max_length, names)
     reader.feed(text)
     reader.finish()
     return reader.action(can_skip)
