@@ -1,31 +1,48 @@
 """Agents: every player type, each seeing only its own seat's view.
 
 `make_agent(kind, seed)` builds one player by type name; `AGENT_KINDS` lists the names.
+The LLM types (`llm`, `react`, `recon`) also need `model=` (a `ChatModel`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from lycan.agents.base import Agent, SyncAgent
 from lycan.agents.heuristic import HeuristicAgent
+from lycan.agents.llm import AgentUsage, LLMAgent, llm_agent_factory
+from lycan.agents.parsing import ParseError
 from lycan.agents.random_agent import RandomAgent
+from lycan.models.base import ChatModel
 
 AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed),
     "heuristic": lambda seed: HeuristicAgent(seed),
+    "llm": llm_agent_factory("llm"),
+    "react": llm_agent_factory("react"),
+    "recon": llm_agent_factory("recon"),
 }
+LLM_KINDS = frozenset({"llm", "react", "recon"})
 
 
-def make_agent(kind: str, seed: int) -> Agent:
+def make_agent(kind: str, seed: int, *, model: ChatModel | None = None, **kw: Any) -> Agent:
     """A new agent of type `kind` whose own randomness is seeded by `seed`.
 
+    LLM types (`LLM_KINDS`) need `model` and pass `kw` on to `LLMAgent`; other types ignore
+    `model`, so one call site can build a mixed lineup.
+
     Raises:
-        ValueError: unknown agent type (the message lists the known ones).
+        ValueError: unknown agent type (the message lists the known ones), or an LLM type without a model.
     """
-    factory = AGENT_KINDS.get(kind.strip().lower())
+    key = kind.strip().lower()
+    factory = AGENT_KINDS.get(key)
     if factory is None:
         raise ValueError(f"unknown agent type {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
+    if key in LLM_KINDS:
+        return llm_agent_factory(key)(seed, model=model, **kw)
+    if kw:
+        raise ValueError(f"agent type {key!r} takes no options, got {', '.join(sorted(kw))}")
     return factory(seed)
 
 
@@ -44,4 +61,16 @@ def parse_lineup(spec: str, n_players: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(n_players)]
 
 
-__all__ = ["AGENT_KINDS", "Agent", "HeuristicAgent", "RandomAgent", "SyncAgent", "make_agent", "parse_lineup"]
+__all__ = [
+    "AGENT_KINDS",
+    "LLM_KINDS",
+    "Agent",
+    "AgentUsage",
+    "HeuristicAgent",
+    "LLMAgent",
+    "ParseError",
+    "RandomAgent",
+    "SyncAgent",
+    "make_agent",
+    "parse_lineup",
+]

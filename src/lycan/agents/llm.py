@@ -1,0 +1,324 @@
+"""LLM players: a minimal role prompt (`llm`), ReAct (`react`) and ReCon (`recon`).
+
+All three see only their seat's `View`, talk through `ChatModel.stream` (the spoken part is
+passed to `on_token` as it arrives) and choose targets through `ChatModel.chat` with a JSON
+schema whose `target` enum holds the legal names. Private reasoning (ReAct's thought, ReCon's
+contemplation and perspectives) is kept in `LLMAgent.exchanges` and never spoken.
+An answer that cannot be read raises `ParseError`, so the engine retries with the error shown
+to the model and, if that fails too, falls back and records a fault on this seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from lycan.agents.parsing import STYLES, ParseError, SpeechReader, Style, parse_bid, parse_choice
+from lycan.agents.prompt import PromptBuilder, PromptLibrary, token_counter
+from lycan.engine.actions import MAX_BID, Action, Request
+from lycan.engine.events import Event
+from lycan.engine.record import new_game_id
+from lycan.engine.view import View
+from lycan.models.base import ChatModel, ChatRequest, ChatResult, ModelError
+
+TokenCallback = Callable[[int, str], Any]
+"""`on_token(seat, piece)`: called with each piece of spoken text; may be a coroutine function."""
+
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "llm_talk": 96,
+    "react_talk": 192,
+    "recon_talk": 320,
+    "llm_choose": 64,
+    "react_choose": 128,
+    "recon_choose": 160,
+    "bid": 16,
+}
+"""Completion-token caps per style and request type; `LLMAgent(max_tokens=...)` overrides them."""
+
+NEUTRAL_PERSONAS = (
+    "calm and brief; you weigh evidence before you speak",
+    "warm and talkative; you ask others direct questions",
+    "blunt and suspicious; you call out contradictions",
+    "careful and polite; you summarise what others said",
+    "cheerful and quick; you like to propose a plan",
+    "quiet and precise; you speak only about votes and facts",
+)
+"""Manners of speaking for `persona="auto"`: fictional styles, never real people."""
+
+REASON_CHARS = 80
+THOUGHT_CHARS = 200
+
+
+@dataclass
+class AgentUsage:
+    """Counters of one agent's model use (prompt tokens are counted or estimated if not reported)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    cached_calls: int = 0
+    parse_failures: int = 0
+    model_errors: int = 0
+    timeouts: int = 0
+    largest_prompt: int = 0
+    lines_left_out: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One model call: what was asked, the raw answer (private reasoning included) and its reading."""
+
+    request_id: int
+    kind: str
+    attempt: int
+    raw: str
+    action: str
+    error: str = ""
+
+
+def choice_schema(style: Style, options: list[str]) -> dict[str, Any]:
+    """The JSON schema for a choose-type answer: legal names (and `none`) as an enum, capped text."""
+    target = {"type": "string", "enum": options}
+    props: dict[str, Any]
+    if style == "llm":
+        props = {"target": target, "reason": {"type": "string", "maxLength": REASON_CHARS}}
+    else:
+        props = {"thought": {"type": "string", "maxLength": THOUGHT_CHARS}, "target": target}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+BID_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"bid": {"type": "integer", "minimum": 0, "maximum": MAX_BID}},
+    "required": ["bid"],
+    "additionalProperties": False,
+}
+
+
+class LLMAgent:
+    """A player backed by a chat model.
+
+    Args:
+        model: any `ChatModel` backend.
+        seed: seeds the per-call sampling seed, so a game with a deterministic backend replays.
+        style: `llm` (minimal role prompt), `react` (Thought, then Action) or `recon`
+            (contemplation, first- and second-order perspectives, then the refined speech).
+        persona: an optional manner of speaking (never a real person's name); `"auto"` picks one
+            of `NEUTRAL_PERSONAS` by seed.
+        on_token: `on_token(seat, piece)` for each piece of spoken text as it streams (whispers
+            too: a caller that shows pieces to spectators must check the request's channel).
+        max_prompt_tokens: the prompt budget; older notes and lines are dropped to fit it.
+        context_window: the model's window; prompt budget plus the largest completion cap must fit.
+        prompt_dir: a folder whose `.txt` templates override the packaged ones by name.
+        scope: the cache scope (a game id); a fresh id is made for each game if not given.
+        temperature: sampling temperature.
+        top_p: nucleus sampling.
+        max_tokens: overrides of `DEFAULT_MAX_TOKENS` entries.
+
+    Raises:
+        ValueError: unknown style, a budget that does not fit the window, or a bad prompt folder.
+    """
+
+    def __init__(
+        self,
+        model: ChatModel,
+        seed: int,
+        *,
+        style: str = "llm",
+        persona: str | None = None,
+        on_token: TokenCallback | None = None,
+        max_prompt_tokens: int = 1536,
+        context_window: int = 2048,
+        prompt_dir: str | Path | None = None,
+        scope: str | None = None,
+        temperature: float = 0.7,
+        top_p: float = 1.0,
+        max_tokens: Mapping[str, int] | None = None,
+    ) -> None:
+        if style not in STYLES:
+            raise ValueError(f"unknown LLM style {style!r}; choose one of {', '.join(STYLES)}")
+        self.style: Style = style
+        self.label = style
+        self.model = model
+        self.seed = seed
+        self.on_token = on_token
+        self.temperature = temperature
+        self.top_p = top_p
+        self.max_tokens = {**DEFAULT_MAX_TOKENS, **(max_tokens or {})}
+        largest = max(v for k, v in self.max_tokens.items() if k.startswith(self.style) or k == "bid")
+        if max_prompt_tokens < 256 or max_prompt_tokens + largest > context_window:
+            raise ValueError(
+                f"max_prompt_tokens={max_prompt_tokens} plus up to {largest} answer tokens must fit the "
+                f"{context_window}-token context window (and be at least 256)"
+            )
+        if persona == "auto":
+            persona = NEUTRAL_PERSONAS[seed % len(NEUTRAL_PERSONAS)]
+        self.persona = persona
+        self.count = token_counter(model)
+        self.builder = PromptBuilder(
+            PromptLibrary(prompt_dir),
+            self.style,
+            persona=persona,
+            max_prompt_tokens=max_prompt_tokens,
+            count=self.count,
+        )
+        self.usage = AgentUsage()
+        self.exchanges: list[Exchange] = []
+        self.scope = scope or new_game_id()
+        self._seat: int | None = None
+        self._seen_len = 0
+        self._seen_last: Event | None = None
+
+    # ----------------------------------------------------------------- game tracking
+    def new_game(self, scope: str | None = None) -> None:
+        """Start a new game: fresh cache scope, notes forgotten."""
+        self.scope = scope or new_game_id()
+        self.builder.memory.reset()
+        self._seat = None
+        self._seen_len = 0
+        self._seen_last = None
+
+    def _track(self, view: View) -> None:
+        events = view.events
+        if self._seen_len and (
+            view.seat != self._seat or len(events) < self._seen_len or events[self._seen_len - 1] != self._seen_last
+        ):
+            self.new_game()
+        self._seat = view.seat
+        self._seen_len = len(events)
+        self._seen_last = events[-1] if events else None
+
+    # ----------------------------------------------------------------- acting
+    async def act(self, view: View, request: Request) -> Action:
+        """Answer `request` from `view` alone.
+
+        Raises:
+            ParseError: the model's answer could not be read (the engine retries, then falls back).
+            ModelError: the backend failed.
+        """
+        self._track(view)
+        prompt = self.builder.build(view, request)
+        self.usage.largest_prompt = max(self.usage.largest_prompt, prompt.prompt_tokens)
+        self.usage.lines_left_out += prompt.dropped_lines
+        if request.is_talk:
+            key, schema = f"{self.style}_talk", None
+        elif request.kind == "bid":
+            key, schema = "bid", BID_SCHEMA
+        else:
+            options = [view.names[t] for t in request.targets] + (["none"] if request.can_pass else [])
+            key, schema = f"{self.style}_choose", choice_schema(self.style, options)
+        chat = ChatRequest(
+            messages=prompt.messages,
+            max_tokens=self.max_tokens[key],
+            temperature=self.temperature,
+            top_p=self.top_p,
+            seed=(self.seed * 1_000_003 + request.id * 7919 + request.attempt) % 2**31,
+            json_schema=schema,
+            scope=self.scope,
+            session=f"{self.scope}:{view.seat}",
+        )
+        started = time.perf_counter()
+        raw = ""
+        try:
+            if request.is_talk:
+                return await self._talk(view, request, chat, prompt.prompt_tokens)
+            result = await self.model.chat(chat)
+            raw = result.text
+            self._account(result, prompt.prompt_tokens, time.perf_counter() - started)
+            action = parse_bid(raw) if request.kind == "bid" else parse_choice(raw, request, view.names)
+            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, raw, action.describe(view.names)))
+            return action
+        except ParseError as err:
+            self.usage.parse_failures += 1
+            if not request.is_talk:
+                self.exchanges.append(Exchange(request.id, request.kind, request.attempt, raw, "", str(err)))
+            raise
+        except ModelError:
+            self.usage.model_errors += 1
+            raise
+        except asyncio.CancelledError:
+            self.usage.timeouts += 1
+            raise
+
+    async def _talk(self, view: View, request: Request, chat: ChatRequest, prompt_tokens: int) -> Action:
+        reader = SpeechReader(self.style, view.name, request.max_length, view.names)
+        started = time.perf_counter()
+        self.usage.calls += 1
+        self.usage.prompt_tokens += prompt_tokens
+        stream = self.model.stream(chat)
+        try:
+            async for piece in stream:
+                new = reader.feed(piece)
+                if new:
+                    await self._emit(view.seat, new)
+                if reader.closed:
+                    break
+        finally:
+            self.usage.latency_s += time.perf_counter() - started
+            self.usage.completion_tokens += self.count(reader.raw) if reader.raw else 0
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        rest = reader.finish()
+        try:
+            action = reader.action(request.can_skip)
+        except ParseError as err:
+            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, reader.raw, "", str(err)))
+            raise
+        if rest and action.kind == "speak":
+            await self._emit(view.seat, rest)
+        self.exchanges.append(
+            Exchange(request.id, request.kind, request.attempt, reader.raw, action.describe(view.names))
+        )
+        return action
+
+    async def _emit(self, seat: int, piece: str) -> None:
+        if self.on_token is None:
+            return
+        result = self.on_token(seat, piece)
+        if inspect.isawaitable(result):
+            await result
+
+    def _account(self, result: ChatResult, prompt_tokens: int, elapsed: float) -> None:
+        u = result.usage
+        self.usage.calls += 1
+        self.usage.prompt_tokens += u.prompt_tokens or prompt_tokens
+        self.usage.completion_tokens += u.completion_tokens or self.count(result.text)
+        self.usage.latency_s += u.latency_s or elapsed
+        self.usage.cached_calls += int(u.cached)
+
+
+def llm_agent_factory(style: str) -> Callable[..., LLMAgent]:
+    """A `make_agent`-style factory for `style` that insists on a model."""
+
+    def make(seed: int, *, model: ChatModel | None = None, **kw: Any) -> LLMAgent:
+        if model is None:
+            raise ValueError(
+                f"agent type {style!r} needs a chat model: pass model=... (e.g. from lycan.models.load_model)"
+            )
+        return LLMAgent(model, seed, style=style, **kw)
+
+    return make
+
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "NEUTRAL_PERSONAS",
+    "AgentUsage",
+    "Exchange",
+    "LLMAgent",
+    "ParseError",
+    "TokenCallback",
+    "choice_schema",
+    "llm_agent_factory",
+]

@@ -1,0 +1,205 @@
+"""A seat's memory, derived only from its `View`: today's events as lines, earlier days as notes.
+
+Today is kept verbatim (utterances quoted and neutralised); each earlier day is summarised by
+fixed rules into a few lines of the seat's own notes: role claims and reported results heard in
+talk, the votes, executions and deaths, and the seat's private results (divinations, medium
+readings, protections, potions, the pack's attacks). The same view always gives the same notes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from lycan.agents.parsing import neutralise
+from lycan.engine.events import (
+    AttackChosen,
+    AttackVote,
+    Died,
+    Divined,
+    Event,
+    Executed,
+    Guarded,
+    HunterShot,
+    MediumResult,
+    NoExecution,
+    PeacefulNight,
+    PhaseStarted,
+    PotionUsed,
+    Talk,
+    VoteCast,
+    WitchWoken,
+)
+from lycan.engine.view import View
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a seat's log: `speaker` is set for quoted talk (which goes in a talk block)."""
+
+    text: str
+    speaker: str | None = None
+    channel: str = "talk"
+
+
+def _n(names: Sequence[str], seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(names):
+        return "nobody"
+    return neutralise(names[seat], 40)
+
+
+def event_line(event: Event, view: View) -> Line | None:
+    """How `event` reads in `view.seat`'s log, or None if it is not worth a line."""
+    names, me = view.names, view.seat
+    match event:
+        case PhaseStarted(phase="day", alive=alive):
+            return Line(f"Day {event.day} begins. Alive: {', '.join(_n(names, s) for s in alive)}.")
+        case PhaseStarted(phase="night"):
+            return Line(f"Night {event.day} falls.")
+        case Talk(over=True) | Talk(skip=True):
+            return None
+        case Talk(actor=actor, text=text, channel=channel):
+            speaker = "You" if actor == me else _n(names, actor)
+            return Line(neutralise(text), speaker=speaker, channel=channel)
+        case VoteCast(actor=actor, target=target, round=rnd):
+            again = " (revote)" if rnd else ""
+            who = "You" if actor == me else _n(names, actor)
+            return Line(f"{who} voted for {_n(names, target)}{again}.")
+        case Executed(target=target, votes=votes, role=role):
+            shown = f", who was a {role.value}" if role is not None else ""
+            return Line(f"{_n(names, target)} was executed with {votes} votes{shown}.")
+        case NoExecution(reason=reason):
+            return Line(f"Nobody was executed ({neutralise(reason, 80)}).")
+        case Died(cause="night", target=target, role=role):
+            shown = f" ({role.value})" if role is not None else ""
+            return Line(f"{_n(names, target)}{shown} was found dead this morning.")
+        case Died(cause="shot", target=target):
+            return Line(f"{_n(names, target)} died from the hunter's shot.")
+        case PeacefulNight():
+            return Line("Nobody died last night.")
+        case HunterShot(actor=actor, target=target):
+            return Line(f"The hunter {_n(names, actor)} shot {_n(names, target)}.")
+        case AttackVote(actor=actor, target=target):
+            who = "You" if actor == me else f"Werewolf {_n(names, actor)}"
+            return Line(f"{who} chose to attack {_n(names, target)}.")
+        case AttackChosen(target=target):
+            return Line(f"The werewolves attack {_n(names, target)} tonight.")
+        case Divined(target=target, result=result):
+            return Line(f"Your divination: {_n(names, target)} is {result.value}.")
+        case MediumResult(target=target, result=result):
+            return Line(f"Your medium reading: {_n(names, target)}, executed, was {result.value}.")
+        case Guarded(target=target):
+            return Line(f"You protect {_n(names, target)} tonight.")
+        case WitchWoken(attacked=attacked, cures=cures, poisons=poisons):
+            victim = f"the werewolves attacked {_n(names, attacked)}" if attacked is not None else "nobody was attacked"
+            return Line(f"Tonight {victim}. You have {cures} cure and {poisons} poison left.")
+        case PotionUsed(potion=potion, target=target):
+            return Line(f"You used your {potion} on {_n(names, target)}.")
+    return None
+
+
+# ----------------------------------------------------------------------------- digests
+_ROLE_WORDS = r"werewolf|wolf|seer|diviner|medium|guardian|bodyguard|doctor|witch|hunter|villager|possessed"
+_CLAIM = re.compile(r"\b(?:i am|i'm|im|as)\s+(?:the\s+|a\s+|an\s+)?(" + _ROLE_WORDS + r")\b", re.IGNORECASE)
+_CANON = {"wolf": "werewolf", "diviner": "seer", "bodyguard": "guardian", "doctor": "guardian"}
+
+
+@functools.lru_cache(maxsize=64)
+def _report_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(
+        r"(?<!\w)(" + alternatives + r")(?!\w)\s+(?:is|was|must be|seems)\s+(?:a\s+|an\s+|the\s+)?"
+        r"(not a werewolf|human|" + _ROLE_WORDS + r")\b",
+        re.IGNORECASE,
+    )
+
+
+def _claims(speaker: str, text: str, names: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    m = _CLAIM.search(text)
+    if m:
+        role = m.group(1).lower()
+        out.append(f"{speaker} claimed {_CANON.get(role, role)}")
+    lowered = {n.lower(): seat for seat, n in enumerate(names)}
+    for hit in _report_pattern(names).finditer(text):
+        seat = lowered.get(hit.group(1).lower())
+        what = hit.group(2).lower()
+        what = "human" if what.startswith("not") else _CANON.get(what, what)
+        out.append(f"{speaker} said {_n(names, seat)} is {what}")
+    return out
+
+
+def day_notes(events: Iterable[Event], view: View, day: int) -> list[str]:
+    """A rule-based digest of the events of `day` as `view.seat` saw them (a few short lines)."""
+    names, me = view.names, view.seat
+    heard: list[str] = []
+    votes: list[str] = []
+    outcome: list[str] = []
+    private: list[str] = []
+    for e in events:
+        if isinstance(e, Talk) and not (e.over or e.skip):
+            speaker = "You" if e.actor == me else _n(names, e.actor)
+            where = " (whisper)" if e.channel == "whisper" else ""
+            for c in _claims(speaker, e.text, names):
+                if c + where not in heard:
+                    heard.append(c + where)
+        elif isinstance(e, VoteCast):
+            who = "you" if e.actor == me else _n(names, e.actor)
+            votes.append(f"{who}->{_n(names, e.target)}")
+        elif isinstance(e, Executed | NoExecution | Died | PeacefulNight | HunterShot):
+            line = event_line(e, view)
+            if line is not None:
+                outcome.append(line.text.replace(" this morning", "").replace(" last night", ""))
+        elif isinstance(e, Divined | MediumResult | Guarded | PotionUsed | AttackChosen):
+            line = event_line(e, view)
+            if line is not None:
+                private.append(line.text.replace(" tonight", ""))
+        elif isinstance(e, WitchWoken) and e.attacked is not None:
+            private.append(f"The werewolves attacked {_n(names, e.attacked)}.")
+    out: list[str] = []
+    if outcome:
+        out.append(f"Day {day}: " + " ".join(outcome))
+    if heard:
+        out.append(f"Day {day} talk: " + "; ".join(heard[:8]) + ".")
+    if votes:
+        out.append(f"Day {day} votes: " + ", ".join(votes) + ".")
+    if private:
+        out.append(f"Night {day} (private): " + " ".join(private))
+    return out
+
+
+class SeatMemory:
+    """Notes of earlier days for one seat in one game, computed once per day and then reused."""
+
+    def __init__(self) -> None:
+        self._notes: dict[int, list[str]] = {}
+        self._lines: dict[int, Line | None] = {}
+
+    def reset(self) -> None:
+        """Forget everything (a new game)."""
+        self._notes.clear()
+        self._lines.clear()
+
+    def notes(self, view: View) -> list[str]:
+        """The digest of every day before `view.day`, oldest first."""
+        lines: list[str] = []
+        for day in range(view.day):
+            if day not in self._notes:
+                self._notes[day] = day_notes((e for e in view.events if e.day == day), view, day)
+            lines.extend(self._notes[day])
+        return lines
+
+    def today(self, view: View) -> list[Line]:
+        """Every line of the current day, oldest first (each event is rendered once)."""
+        out: list[Line] = []
+        for e in view.events:
+            if e.day != view.day:
+                continue
+            if e.id not in self._lines:
+                self._lines[e.id] = event_line(e, view)
+            line = self._lines[e.id]
+            if line is not None:
+                out.append(line)
+        return out

@@ -1,0 +1,320 @@
+"""Prompts for the LLM players: templates from a directory, filled from one seat's `View` only.
+
+Templates are `string.Template` text files (`$name` placeholders) in `lycan/agents/prompts/`:
+`system.txt` and `role_<role>.txt` make the system prompt, `context.txt` the user message,
+`task_<request kind>.txt` the task, `format_<style>_<talk|choose>.txt` the answer format and
+`retry.txt` the note shown when an answer was rejected. A directory given by the user overrides
+any of these files by name; missing files fall back to the packaged ones.
+
+Message layout keeps each seat's prefix stable for KV-cache reuse: the system prompt never
+changes during a game; the user message starts with the notes of earlier days (they change once
+a day), then today's log (it only grows), then the alive list and the task.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lycan.agents.memory import Line, SeatMemory
+from lycan.agents.parsing import Style, neutralise
+from lycan.engine.actions import Request
+from lycan.engine.events import Guarded, WitchWoken
+from lycan.engine.view import View
+from lycan.models.base import Message
+from lycan.rules.roles import Role
+
+TokenCount = Callable[[str], int]
+
+#: Every placeholder a template may use.
+PLACEHOLDERS = frozenset(
+    {
+        "name",
+        "n_players",
+        "players",
+        "role_counts",
+        "role",
+        "role_text",
+        "persona",
+        "wolves",
+        "notes",
+        "today",
+        "day",
+        "alive",
+        "task",
+        "targets",
+        "max_length",
+        "talk_rules",
+        "format",
+        "victim",
+        "cures",
+        "poisons",
+        "last_guard",
+        "error",
+    }
+)
+TEMPLATE_NAMES = (
+    "system",
+    "context",
+    "retry",
+    *(f"role_{r.value}" for r in Role),
+    *(f"task_{k}" for k in ("talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid")),
+    *(f"format_{s}_{k}" for s in ("llm", "react", "recon") for k in ("talk", "choose")),
+)
+KEEP_RECENT = 3
+"""Today's newest lines, kept even over less recent events when the budget is tight."""
+MESSAGE_OVERHEAD = 4
+"""Tokens a chat template adds around each message (role tags); counted on top of the text."""
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count when no tokenizer is known: one token per 3.5 characters."""
+    return math.ceil(len(text) / 3.5)
+
+
+def token_counter(model: object) -> TokenCount:
+    """The model's own `count_tokens(text)` if it has one, else `estimate_tokens`."""
+    count = getattr(model, "count_tokens", None)
+    if callable(count):
+
+        def counted(text: str) -> int:
+            return int(count(text))
+
+        return counted
+    return estimate_tokens
+
+
+class PromptLibrary:
+    """The prompt templates, read once; `directory` overrides the packaged files by name.
+
+    Raises:
+        ValueError: a template uses an unknown `$placeholder` (the message names file and placeholder).
+    """
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        if self.directory is not None and not self.directory.is_dir():
+            raise ValueError(f"prompt directory {self.directory} does not exist; give a folder of .txt templates")
+        self._templates: dict[str, string.Template] = {}
+        for name in TEMPLATE_NAMES:
+            template = string.Template(self._read(name))
+            if not template.is_valid():
+                raise ValueError(f"prompt template {name}.txt has a stray '$'; write '$$' for a dollar sign")
+            unknown = set(template.get_identifiers()) - PLACEHOLDERS
+            if unknown:
+                raise ValueError(
+                    f"prompt template {name}.txt uses unknown placeholder(s) {', '.join(sorted(unknown))}; "
+                    f"known ones are {', '.join(sorted(PLACEHOLDERS))}"
+                )
+            self._templates[name] = template
+
+    def _read(self, name: str) -> str:
+        if self.directory is not None:
+            path = self.directory / f"{name}.txt"
+            if path.is_file():
+                return path.read_text(encoding="utf-8").strip()
+        return resources.files("lycan.agents").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8").strip()
+
+    def render(self, template: str, /, **values: Any) -> str:
+        """Fill the template called `template`; placeholders not given are left empty."""
+        filled = {key: "" for key in PLACEHOLDERS}
+        filled.update({k: str(v) for k, v in values.items()})
+        return self._templates[template].substitute(filled)
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The messages of one model call and their counted size."""
+
+    messages: list[Message]
+    prompt_tokens: int
+    dropped_lines: int = 0
+
+
+def _names(view: View, seats: Sequence[int]) -> str:
+    return ", ".join(neutralise(view.names[s], 40) for s in seats) or "nobody"
+
+
+def _quote_blocks(lines: Sequence[Line]) -> str:
+    """Today's lines, with runs of utterances inside BEGIN/END QUOTED TALK blocks."""
+    out: list[str] = []
+    in_block = False
+    for line in lines:
+        if line.speaker is not None:
+            if not in_block:
+                out.append("BEGIN QUOTED TALK")
+                in_block = True
+            tag = " (whisper)" if line.channel == "whisper" else ""
+            out.append(f'{line.speaker}{tag}: "{line.text}"')
+        else:
+            if in_block:
+                out.append("END QUOTED TALK")
+                in_block = False
+            out.append(line.text)
+    if in_block:
+        out.append("END QUOTED TALK")
+    return "\n".join(out)
+
+
+class PromptBuilder:
+    """Builds the messages for one seat's request within a token budget."""
+
+    def __init__(
+        self,
+        library: PromptLibrary,
+        style: Style,
+        *,
+        persona: str | None = None,
+        max_prompt_tokens: int = 1536,
+        count: TokenCount = estimate_tokens,
+    ) -> None:
+        self.library = library
+        self.style = style
+        self.persona = neutralise(persona, 200) if persona else ""
+        self.max_prompt_tokens = max_prompt_tokens
+        self.count = count
+        self.memory = SeatMemory()
+        self._costs: dict[str, int] = {}
+
+    def _cost(self, text: str) -> int:
+        """Tokens of one line (cached: a line's count never changes)."""
+        cost = self._costs.get(text)
+        if cost is None:
+            if len(self._costs) > 20_000:
+                self._costs.clear()
+            cost = self._costs[text] = self.count(text)
+        return cost
+
+    def system(self, view: View) -> str:
+        """The system prompt: who this seat is; the same for every call of one game."""
+        lib = self.library
+        wolves = [w for w in view.wolves() if w != view.seat]
+        wolf_text = _names(view, wolves) if wolves else "none (you are the only werewolf)"
+        role_text = lib.render(f"role_{view.role.value}", wolves=wolf_text, name=neutralise(view.name, 40))
+        counts = ", ".join(f"{view.rules.roles[r]} {r.value}" for r in Role if r in view.rules.roles)
+        text = lib.render(
+            "system",
+            name=neutralise(view.name, 40),
+            n_players=view.n_players,
+            players=_names(view, range(view.n_players)),
+            role_counts=counts,
+            role=view.role.value,
+            role_text=role_text,
+            persona=f"Your manner of speaking: {self.persona}" if self.persona else "",
+            wolves=wolf_text,
+        )
+        return "\n".join(line for line in text.splitlines() if line.strip())
+
+    def task(self, view: View, request: Request) -> str:
+        """The instruction for this request, with the answer format and any retry note last."""
+        lib = self.library
+        kind = request.kind
+        fmt = ""
+        if kind in ("talk", "whisper"):
+            fmt = lib.render(f"format_{self.style}_talk")
+        elif kind != "bid":
+            fmt = lib.render(f"format_{self.style}_choose")
+        targets = [view.names[t] for t in request.targets]
+        if request.can_pass:
+            targets.append("none")
+        rules = ""
+        if request.is_talk and request.info.get("no_repeat"):
+            rules = " Never repeat a sentence you said before."
+        witch = next(iter(reversed([e for e in view.events if isinstance(e, WitchWoken)])), None)
+        victim = request.info.get("attacked", witch.attacked if witch else None)
+        guards = [e for e in view.events if isinstance(e, Guarded)]
+        last_guard = ""
+        if kind == "guard" and guards:
+            repeat = "" if view.rules.options.guardian_repeat else " (you may not protect the same one twice in a row)"
+            last_guard = f"Last time you protected {neutralise(view.names[guards[-1].target], 40)}{repeat}."
+        wolves = [w for w in view.wolves() if w != view.seat]
+        text = lib.render(
+            f"task_{kind}",
+            name=neutralise(view.name, 40),
+            day=view.day,
+            targets=", ".join(neutralise(t, 40) for t in targets),
+            max_length=request.max_length or 200,
+            talk_rules=rules,
+            format=fmt,
+            victim=neutralise(view.names[victim], 40) if isinstance(victim, int) else "nobody",
+            cures=witch.cures if witch else 0,
+            poisons=witch.poisons if witch else 0,
+            last_guard=last_guard,
+            wolves=_names(view, wolves) if wolves else "only you",
+        )
+        if request.attempt > 0 and request.error:
+            text += "\n" + lib.render("retry", error=neutralise(request.error, 300))
+        return text
+
+    def build(self, view: View, request: Request) -> Prompt:
+        """The messages for `request`, fitted to `max_prompt_tokens`.
+
+        When over budget, the oldest notes go first (notes keep at least 40% of the room if they
+        need it), then today's oldest utterances, and today's other events (deaths, votes,
+        results) only last; a line says how many were left out. The newest lines always stay.
+        """
+        system = self.system(view)
+        task = self.task(view, request)
+        notes = self.memory.notes(view)
+        today = self.memory.today(view)
+        alive = _names(view, view.living())
+        dropped: set[int] = set()
+        recent = max(0, len(today) - KEEP_RECENT)
+        drop_order = [i for i in range(recent) if today[i].speaker is not None]
+        drop_order += [i for i in range(recent) if today[i].speaker is None]
+        drop_order += list(range(recent, len(today)))
+
+        def render(n_keep: int) -> str:
+            kept_notes = notes[len(notes) - n_keep :]
+            note_text = "\n".join(
+                ([f"({len(notes) - n_keep} older notes left out)"] if n_keep < len(notes) else []) + kept_notes
+            )
+            today_text = _quote_blocks([line for i, line in enumerate(today) if i not in dropped])
+            if dropped:
+                today_text = f"({len(dropped)} earlier lines of today left out)\n" + today_text
+            return self.library.render(
+                "context",
+                notes=note_text or "(none yet)",
+                today=today_text or "(nothing yet)",
+                day=view.day,
+                alive=alive,
+                task=task,
+            )
+
+        def size(user: str) -> int:
+            return self.count(system) + self.count(user) + 2 * MESSAGE_OVERHEAD
+
+        budget = self.max_prompt_tokens
+        dropped.update(range(len(today)))
+        room = budget - size(render(0))  # with every optional line left out
+        dropped.clear()
+        note_cost = [self._cost(n) + 1 for n in notes]
+        line_cost = [self._cost(line.text) + 4 for line in today]
+        n_keep = len(notes)
+        notes_total, today_total = sum(note_cost), sum(line_cost)
+        if notes_total + today_total > room:
+            note_room = max(room - today_total, int(room * 0.4))
+            while n_keep and notes_total > note_room:
+                notes_total -= note_cost[len(notes) - n_keep]
+                n_keep -= 1
+            for i in drop_order:
+                if today_total <= room - notes_total or len(dropped) >= recent:
+                    break
+                dropped.add(i)
+                today_total -= line_cost[i]
+        user = render(n_keep)
+        total = size(user)
+        while total > budget and (n_keep or len(dropped) < len(today)):
+            if n_keep:
+                n_keep -= 1
+            else:
+                dropped.add(next(i for i in drop_order if i not in dropped))
+            user = render(n_keep)
+            total = size(user)
+        messages: list[Message] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return Prompt(messages, total, (len(notes) - n_keep) + len(dropped))

@@ -1,0 +1,103 @@
+"""A scripted `ChatModel` for tests: answers come from a function of the request, streamed in pieces."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from lycan.models.base import ChatRequest, ChatResult, ModelError, Usage
+
+HANG = object()
+"""Return this from a responder to make the call never finish (the engine's timeout ends it)."""
+
+Responder = Callable[[ChatRequest], Any]
+
+
+def seat_of(request: ChatRequest) -> int:
+    """The seat a request is for, from its session `scope:seat`."""
+    return int(request.session.rsplit(":", 1)[1])
+
+
+def task_text(request: ChatRequest) -> str:
+    return request.messages[-1]["content"]
+
+
+def is_talk(request: ChatRequest) -> bool:
+    return request.json_schema is None
+
+
+def legal_options(request: ChatRequest) -> list[str]:
+    assert request.json_schema is not None
+    return list(request.json_schema["properties"]["target"]["enum"])
+
+
+def sensible(request: ChatRequest, rng: random.Random | None = None) -> str:
+    """A well-formed answer in whatever format the request asks for."""
+    rng = rng or random.Random(request.seed)
+    schema = request.json_schema
+    if schema is None:
+        words = f"I have a feeling about this table, note {rng.randrange(10**6)}."
+        text = task_text(request)
+        if '"Action:"' in text:
+            return f"Thought: I should sound calm and careful.\nAction: {words}"
+        if "Speech:" in text:
+            return (
+                "Contemplation: I know little yet.\nFirst-order: they think I am quiet.\n"
+                f"Second-order: I want them to trust me.\nSpeech: {words}"
+            )
+        return words
+    if "bid" in schema["properties"]:
+        return json.dumps({"bid": rng.randrange(4)})
+    options = [o for o in legal_options(request) if o != "none"] or ["none"]
+    if "thought" in schema["properties"]:
+        return json.dumps({"thought": "weighing it up", "target": rng.choice(options)})
+    return json.dumps({"target": rng.choice(options), "reason": "a hunch"})
+
+
+class ScriptedModel:
+    """Answers with `responder(request)`: a string, an exception to raise, or `HANG`.
+
+    `stream` yields the answer in pieces of `piece` characters. Every request is kept in
+    `requests`. With `count_tokens` set, the model exposes a tokenizer-like counter.
+    """
+
+    name = "scripted"
+
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        *,
+        piece: int = 3,
+        count_tokens: Callable[[str], int] | None = None,
+    ) -> None:
+        self.responder: Responder = responder or sensible
+        self.piece = piece
+        self.requests: list[ChatRequest] = []
+        if count_tokens is not None:
+            self.count_tokens = count_tokens
+
+    async def _answer(self, request: ChatRequest) -> str:
+        self.requests.append(request)
+        out = self.responder(request)
+        if out is HANG:
+            await asyncio.sleep(3600)
+        if isinstance(out, BaseException):
+            raise out
+        return str(out)
+
+    async def chat(self, request: ChatRequest) -> ChatResult:
+        text = await self._answer(request)
+        return ChatResult(text=text, usage=Usage(prompt_tokens=0, completion_tokens=0), model=self.name)
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[str]:
+        text = await self._answer(request)
+        for i in range(0, len(text), self.piece):
+            await asyncio.sleep(0)
+            yield text[i : i + self.piece]
+
+
+def failing(message: str = "backend unreachable") -> ModelError:
+    return ModelError(message)
