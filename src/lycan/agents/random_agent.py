@@ -7,6 +7,7 @@ import random
 from lycan.agents.base import SyncAgent
 from lycan.engine.actions import OVER, Action, Request
 from lycan.engine.view import View
+from lycan.rules.roles import Role
 
 
 class RandomAgent(SyncAgent):
@@ -25,4 +26,12 @@ class RandomAgent(SyncAgent):
                 other = self.rng.choice(view.living_others() or [view.seat])
                 return Action.speak(f"I am watching {view.names[other]}.")
             return OVER
+        if request.kind == "probe":
+            return self.probe(request)
         return self.rng.choice(request.legal_actions())
+
+    def probe(self, request: Request) -> Action:
+        """Guess a uniformly random role (of those in the game) for every asked seat."""
+        roles = list(request.info.get("roles") or [r.value for r in Role])
+        p = 1.0 / len(roles)
+        return Action.probe((seat, self.rng.choice(roles), p) for seat in request.targets)

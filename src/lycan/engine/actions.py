@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid"]
-ActionKind = Literal["speak", "over", "skip", "choose", "pass", "bid"]
+from lycan.rules.roles import Role, parse_role
+
+RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe"]
+ActionKind = Literal["speak", "over", "skip", "choose", "pass", "bid", "probe"]
+Guess = tuple[int, Role, float | None]
+"""One answer to a probe: (seat, the role guessed for it, probability or None)."""
 TALK_KINDS = frozenset({"talk", "whisper"})
 MAX_BID = 3
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A seat's answer. Speech (`text`) is the only free-text field."""
+    """A seat's answer. Speech (`text`) is the only free-text field.
+
+    `guesses` is used only by `probe` answers (see `Action.probe`).
+    """
 
     kind: ActionKind
     target: int | None = None
     text: str = ""
     amount: int = 0
+    guesses: tuple[Guess, ...] = ()
 
     @staticmethod
     def speak(text: str) -> Action:
@@ -29,6 +38,22 @@ class Action:
     def choose(target: int) -> Action:
         """Pick seat `target` (vote, attack, divine, guard, potion, shot)."""
         return Action("choose", target=target)
+
+    @staticmethod
+    def probe(guesses: Iterable[tuple[int, Role | str, float | None]]) -> Action:
+        """Answer a `probe` request: for each seat, the role you think it holds.
+
+        Each guess is `(seat, role, probability)`; the probability (0..1) that `seat` holds
+        `role` may be None. Several guesses for one seat (different roles) form a distribution;
+        the most probable one counts as the answer for that seat.
+
+        Raises:
+            ValueError: a role name that is no role.
+        """
+        out: list[Guess] = []
+        for seat, role, prob in guesses:
+            out.append((int(seat), role if isinstance(role, Role) else parse_role(role), prob))
+        return Action("probe", guesses=tuple(out))
 
     def describe(self, names: tuple[str, ...] | None = None) -> str:
         """Short human-readable form, e.g. `choose Player 3` or `speak 'hello'`."""
@@ -50,6 +75,8 @@ class Action:
             out["text"] = self.text
         if self.amount:
             out["amount"] = self.amount
+        if self.guesses:
+            out["guesses"] = [[seat, role.value, prob] for seat, role, prob in self.guesses]
         return out
 
 
@@ -81,6 +108,10 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         target=data.get("target"),
         text=str(data.get("text", "")),
         amount=int(data.get("amount", 0)),
+        guesses=tuple(
+            (int(seat), parse_role(str(role)), None if prob is None else float(prob))
+            for seat, role, prob in data.get("guesses", ())
+        ),
     )
 
 
@@ -117,6 +148,8 @@ class Request:
             return [OVER, SKIP] if self.can_skip else [OVER]
         if self.kind == "bid":
             return [Action("bid", amount=a) for a in range(MAX_BID + 1)]
+        if self.kind == "probe":
+            return [PASS]
         acts = [Action.choose(t) for t in self.targets]
         return [*acts, PASS] if self.can_pass else acts
 
@@ -135,10 +168,31 @@ class Request:
             if kind == "bid" and 0 <= answer.amount <= MAX_BID:
                 return None
             return f"bid an amount from 0 to {MAX_BID}"
+        if self.kind == "probe":
+            return self._check_probe(answer)
         if kind == "pass":
             return None if self.can_pass else f"{self.kind} needs a target; passing is not allowed"
         if kind != "choose":
             return f"{self.kind} needs a target, not {kind}"
         if answer.target not in self.targets:
             return f"seat {answer.target} is not a legal {self.kind} target; choose one of {list(self.targets)}"
+        return None
+
+    def _check_probe(self, answer: Action) -> str | None:
+        if answer.kind == "pass":
+            return None
+        if answer.kind != "probe":
+            return f"answer a probe with guesses (Action.probe) or pass, not {answer.kind}"
+        roles = set(self.info.get("roles", ()))
+        seen: set[tuple[int, Role]] = set()
+        for seat, role, prob in answer.guesses:
+            if seat not in self.targets:
+                return f"seat {seat} is not asked about; guess for seats {list(self.targets)}"
+            if roles and role.value not in roles:
+                return f"{role.value} is not in this game; guess one of {sorted(roles)}"
+            if prob is not None and not 0.0 <= prob <= 1.0:
+                return f"probability {prob} for seat {seat} is outside 0..1"
+            if (seat, role) in seen:
+                return f"seat {seat} is guessed as {role.value} twice"
+            seen.add((seat, role))
         return None

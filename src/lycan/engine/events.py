@@ -236,6 +236,20 @@ class Fault(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ProbeAnswered(Event):
+    """Record only: a seat's answer to a measurement probe (never shown to any seat).
+
+    `guesses` holds `(seat, role, probability or None)` triples; `error` says why there are
+    none (the seat passed, failed, or answered illegally).
+    """
+
+    kind: ClassVar[str] = "probe_answered"
+    seat: int
+    guesses: tuple[tuple[int, Role, float | None], ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameOver(Event):
     """Public: the winner and every seat's role (the full reveal)."""
 
@@ -269,6 +283,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PeacefulNight,
         HunterShot,
         Fault,
+        ProbeAnswered,
         GameOver,
     )
 }
@@ -293,6 +308,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = None if value is None else sorted(value)
         elif f.name == "role_counts":
             value = [[r.value, c] for r, c in value]
+        elif f.name == "guesses":
+            value = [[s, r.value, p] for s, r, p in value]
         elif isinstance(value, tuple):
             value = list(value)
         out[f.name] = value
@@ -322,6 +339,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             value = None if value is None else frozenset(int(v) for v in value)
         elif name == "role_counts":
             value = tuple((Role(r), int(c)) for r, c in value)
+        elif name == "guesses":
+            value = tuple((int(s), Role(r), None if p is None else float(p)) for s, r, p in value)
         elif name == "roles":
             value = tuple(Role(r) for r in value)
         elif name == "role":

@@ -37,6 +37,7 @@ from lycan.engine.events import (
     Phase,
     PhaseStarted,
     PotionUsed,
+    ProbeAnswered,
     RoleAssigned,
     Talk,
     Visibility,
@@ -75,10 +76,19 @@ class GameEnded(Exception):
 
 
 class Game:
-    """One game: rules, seed, names; `play()` runs it; `events` is the log."""
+    """One game: rules, seed, names; `play()` runs it; `events` is the log.
 
-    def __init__(self, rules: RuleSet, seed: int, names: Iterable[str] | None = None) -> None:
+    `probe_days` is a measurement hook outside the rules: after the talk of each of those days
+    (before the vote) every living seat gets a `probe` request asking the role of every other
+    seat. Answers are recorded as `ProbeAnswered` events that no seat can see; a pass, failure
+    or illegal answer is recorded with its reason and is never retried or counted as a fault.
+    """
+
+    def __init__(
+        self, rules: RuleSet, seed: int, names: Iterable[str] | None = None, *, probe_days: Iterable[int] = ()
+    ) -> None:
         self.rules = rules
+        self.probe_days = tuple(sorted(set(probe_days)))
         self.options = rules.options
         self.seed = seed
         self.rng = random.Random(seed)
@@ -299,6 +309,8 @@ class Game:
                     yield from self._hunter(seat)
             self._check_winner()
             yield from self._discuss("talk", self.living())
+            if self.day in self.probe_days:
+                yield from self._probe()
             yield from self._vote()
             self._check_winner()
 
@@ -441,6 +453,29 @@ class Game:
             deaths=tuple(deaths),
         )
         return deaths, set(poisoned)
+
+    # ----------------------------------------------------------------- measurement
+    def _probe(self) -> Generator[list[Request], Answers, None]:
+        living = self.living()
+        roles = [r.value for r in Role if r in self.rules.roles]
+        batch = [
+            self.request(
+                s,
+                "probe",
+                targets=tuple(t for t in range(len(self.names)) if t != s),
+                can_pass=True,
+                info={"roles": roles},
+            )
+            for s in living
+        ]
+        answers = yield batch
+        for req in batch:
+            answer = answers.get(req.id, _NO_ANSWER)
+            err = self._judge(req, answer)
+            if err is None and isinstance(answer, Action) and answer.kind == "probe":
+                self.emit(ProbeAnswered, audience=(), seat=req.seat, guesses=answer.guesses)
+            else:
+                self.emit(ProbeAnswered, audience=(), seat=req.seat, guesses=(), error=err or "passed")
 
     # ----------------------------------------------------------------- day vote
     def _vote(self) -> Generator[list[Request], Answers, None]:

@@ -58,9 +58,12 @@ class GameRecord:
         finished_at: float = 0.0,
         meta: dict[str, Any] | None = None,
     ) -> GameRecord:
-        """Freeze a finished `game`."""
+        """Freeze a finished `game` (its `probe_days`, if any, go into `meta` for replay)."""
         if game.winner is None:
             raise ValueError("the game has not finished")
+        meta = dict(meta or {})
+        if game.probe_days:
+            meta["probe_days"] = list(game.probe_days)
         return cls(
             game_id=game_id or new_game_id(),
             rules=game.rules,
@@ -73,7 +76,7 @@ class GameRecord:
             decisions=tuple(game.decisions),
             started_at=started_at,
             finished_at=finished_at,
-            meta=dict(meta or {}),
+            meta=meta,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -88,9 +88,10 @@ def run_sync(
     names: Sequence[str] | None = None,
     on_event: EventHook | None = None,
     game_id: str | None = None,
+    probe_days: Sequence[int] = (),
 ) -> GameRecord:
-    """Play one game with players that all answer synchronously."""
-    game = Game(rules, seed, names)
+    """Play one game with players that all answer synchronously (`probe_days`: see `Game`)."""
+    game = Game(rules, seed, names, probe_days=probe_days)
     _check_seats(rules, players)
     started = time.time()
     gen = game.play()
@@ -117,9 +118,13 @@ async def run_async(
     names: Sequence[str] | None = None,
     on_event: EventHook | None = None,
     game_id: str | None = None,
+    probe_days: Sequence[int] = (),
 ) -> GameRecord:
-    """Play one game; simultaneous decisions are requested concurrently, each under its timeout."""
-    game = Game(rules, seed, names)
+    """Play one game; simultaneous decisions are requested concurrently, each under its timeout.
+
+    `probe_days`: see `Game`.
+    """
+    game = Game(rules, seed, names, probe_days=probe_days)
     _check_seats(rules, players)
     started = time.time()
     gen = game.play()
@@ -161,7 +166,8 @@ def replay(record: GameRecord) -> Game:
         ReplayMismatch: the engine asked for something the record has no answer to.
 
     """
-    game = Game(record.rules, record.seed, record.names)
+    probe_days = [int(d) for d in record.meta.get("probe_days", ())]
+    game = Game(record.rules, record.seed, record.names, probe_days=probe_days)
     by_id: dict[int, Decision] = {d.request: d for d in record.decisions}
     gen = game.play()
     try:

@@ -1,0 +1,1 @@
+"""Measurement: statistics, metrics, tournaments and reports, all derived from game records."""

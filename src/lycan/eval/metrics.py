@@ -1,0 +1,523 @@
+"""Metrics computed from game records: every figure comes with its N and a 95% interval.
+
+Proportions carry Wilson intervals (`Rate`), means carry bootstrap intervals (`Mean`).
+An *agent* is the label a record gives a seat (`record.agents[seat]`, e.g. `random` or
+`llm:qwen2.5-0.5b`); seats labelled `human` are people. A seat *wins* when the record's winner is
+its role's team; a draw is a win for nobody.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from lycan.engine.events import Died, PhaseStarted, ProbeAnswered, VoteCast
+from lycan.engine.record import GameRecord
+from lycan.eval.estimates import Mean, bootstrap_mean
+from lycan.eval.stats import Rate
+from lycan.rules.roles import KEY_ROLES, Role, Team, team_of
+
+HUMAN = "human"
+
+
+# ----------------------------------------------------------------------------- basics
+def seat_won(record: GameRecord, seat: int) -> bool:
+    """Whether `seat` is on the winning team (False on a draw)."""
+    return record.winner == team_of(record.roles[seat]).value
+
+
+def seats_of(record: GameRecord, team: Team) -> list[int]:
+    """The seats whose role is on `team`."""
+    return [s for s, r in enumerate(record.roles) if team_of(r) is team]
+
+
+def _agents(records: Iterable[GameRecord]) -> list[str]:
+    seen: dict[str, None] = {}
+    for rec in records:
+        for a in rec.agents:
+            seen.setdefault(a, None)
+    return list(seen)
+
+
+# ----------------------------------------------------------------------------- win rates
+@dataclass(frozen=True, slots=True)
+class SideRates:
+    """Win rates of one agent against one opponent, by the side it played (seed 002, Table 1)."""
+
+    agent: str
+    opponent: str
+    village: Rate
+    werewolf: Rate
+
+    @property
+    def overall(self) -> Rate:
+        """Both sides pooled (equal to the mean of the two when both have the same N)."""
+        return Rate(self.village.wins + self.werewolf.wins, self.village.n + self.werewolf.n)
+
+
+def side_win_rates(records: Iterable[GameRecord], agent: str, opponent: str | None = None) -> SideRates:
+    """Win rate of `agent` when it plays a whole team against `opponent` playing the other team.
+
+    A game counts for the village side when every village-team seat is `agent` and every
+    werewolf-team seat is `opponent` (any other label when `opponent` is None), and the other
+    way round for the werewolf side. Games with mixed teams are not counted.
+    """
+    wins = {Team.VILLAGE: 0, Team.WEREWOLF: 0}
+    games = {Team.VILLAGE: 0, Team.WEREWOLF: 0}
+    for rec in records:
+        for side, other in ((Team.VILLAGE, Team.WEREWOLF), (Team.WEREWOLF, Team.VILLAGE)):
+            mine = {rec.agents[s] for s in seats_of(rec, side)}
+            theirs = {rec.agents[s] for s in seats_of(rec, other)}
+            if mine != {agent}:
+                continue
+            if (opponent is not None and theirs != {opponent}) or (opponent is None and agent in theirs):
+                continue
+            games[side] += 1
+            wins[side] += rec.winner == side.value
+    return SideRates(
+        agent,
+        opponent or "any",
+        Rate(wins[Team.VILLAGE], games[Team.VILLAGE]),
+        Rate(wins[Team.WEREWOLF], games[Team.WEREWOLF]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RoleTable:
+    """Win rate per agent and role (seed 000, Tables 2 and 3); a cell with N = 0 is N/A."""
+
+    roles: tuple[Role, ...]
+    rows: dict[str, dict[Role, Rate]]
+    overall: dict[str, Rate]
+    average: dict[Role, Rate]
+
+
+def win_rates_by_role(records: Sequence[GameRecord]) -> RoleTable:
+    """Win rate of every agent in every role, each agent overall, and each role pooled over agents."""
+    cells: dict[str, dict[Role, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    roles_seen: set[Role] = set()
+    for rec in records:
+        for seat, (agent, role) in enumerate(zip(rec.agents, rec.roles, strict=True)):
+            cell = cells[agent][role]
+            cell[0] += seat_won(rec, seat)
+            cell[1] += 1
+            roles_seen.add(role)
+    roles = tuple(r for r in Role if r in roles_seen)
+    rows = {a: {r: Rate(*cells[a].get(r, [0, 0])) for r in roles} for a in _agents(records)}
+    overall = {a: Rate(sum(x.wins for x in row.values()), sum(x.n for x in row.values())) for a, row in rows.items()}
+    average = {
+        r: Rate(sum(row[r].wins for row in rows.values()), sum(row[r].n for row in rows.values())) for r in roles
+    }
+    return RoleTable(roles, rows, overall, average)
+
+
+def win_rates(records: Sequence[GameRecord]) -> dict[str, Rate]:
+    """Win rate of every agent over all the seats it played."""
+    return win_rates_by_role(records).overall
+
+
+def team_win_rates(records: Sequence[GameRecord]) -> dict[str, Rate]:
+    """How often each team won, over all games (`village`, `werewolf`, `draw`)."""
+    n = len(records)
+    return {w: Rate(sum(1 for r in records if r.winner == w), n) for w in ("village", "werewolf", "draw")}
+
+
+# ----------------------------------------------------------------------------- votes
+@dataclass(frozen=True, slots=True)
+class VoteStats:
+    """Votes an agent received per game, from everyone and from human seats (seed 002, Table 4)."""
+
+    agent: str
+    received: Mean
+    from_humans: Mean
+    win: Rate
+
+
+def votes_received(records: Sequence[GameRecord], *, revotes: bool = False) -> dict[str, VoteStats]:
+    """Per agent: mean votes received per game, mean votes from human seats, and win rate.
+
+    Each seat in each game is one sample.
+    Only first-round votes count unless `revotes` is True (a tie's revote would count the same
+    voters twice). `from_humans` is over games that had at least one human seat other than the
+    agent's own; it is NaN with N = 0 where there were none.
+    """
+    received: dict[str, list[float]] = defaultdict(list)
+    human: dict[str, list[float]] = defaultdict(list)
+    wins: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        got = [0] * len(rec.agents)
+        got_h = [0] * len(rec.agents)
+        for e in rec.events:
+            if isinstance(e, VoteCast) and (revotes or e.round == 0):
+                got[e.target] += 1
+                if rec.agents[e.actor] == HUMAN:
+                    got_h[e.target] += 1
+        for seat, agent in enumerate(rec.agents):
+            received[agent].append(got[seat])
+            if any(a == HUMAN for s, a in enumerate(rec.agents) if s != seat):
+                human[agent].append(got_h[seat])
+            wins[agent][0] += seat_won(rec, seat)
+            wins[agent][1] += 1
+    return {
+        a: VoteStats(a, bootstrap_mean(received[a]), bootstrap_mean(human.get(a, [])), Rate(*wins[a]))
+        for a in _agents(records)
+    }
+
+
+def vote_success(records: Iterable[GameRecord], *, by_role: bool = False) -> dict[str, Rate]:
+    """Vote success (VSS): the share of votes an agent cast, on village-team seats, at werewolves.
+
+    Every vote counts (revotes included). With `by_role`, keys are `agent/role` and every role
+    counts, werewolf-team roles included (for them a vote at a werewolf is a vote at a partner).
+    """
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        for e in rec.events:
+            if not isinstance(e, VoteCast):
+                continue
+            role = rec.roles[e.actor]
+            if by_role:
+                key = f"{rec.agents[e.actor]}/{role.value}"
+            elif team_of(role) is Team.VILLAGE:
+                key = rec.agents[e.actor]
+            else:
+                continue
+            tally[key][0] += rec.roles[e.target] is Role.WEREWOLF
+            tally[key][1] += 1
+    return {k: Rate(*v) for k, v in tally.items()}
+
+
+# ----------------------------------------------------------------------------- survival
+@dataclass(frozen=True, slots=True)
+class Survival:
+    """Key-role survival (KSR): alive at the start of each day, and at the end of the game."""
+
+    role: Role
+    by_day: dict[int, Rate]
+    at_end: Rate
+
+
+def key_role_survival(records: Iterable[GameRecord], roles: Iterable[Role] = KEY_ROLES) -> dict[Role, Survival]:
+    """For each key role present: the share of its holders alive when each day begins, and at the end.
+
+    "When day d begins" is after the night's deaths are announced; N is the holders in games that
+    reached day d.
+    """
+    wanted = set(roles)
+    by_day: dict[Role, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    end: dict[Role, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        holders = [(s, r) for s, r in enumerate(rec.roles) if r in wanted]
+        if not holders:
+            continue
+        dead: set[int] = set()
+        for e in rec.events:
+            if isinstance(e, PhaseStarted) and e.phase == "day" and e.day >= 1:
+                for s, r in holders:
+                    cell = by_day[r][e.day]
+                    cell[0] += s in e.alive
+                    cell[1] += 1
+            elif isinstance(e, Died):
+                dead.add(e.target)
+        for s, r in holders:
+            end[r][0] += s not in dead
+            end[r][1] += 1
+    return {
+        r: Survival(r, {d: Rate(*c) for d, c in sorted(by_day[r].items())}, Rate(*end[r])) for r in Role if r in end
+    }
+
+
+# ----------------------------------------------------------------------------- identification
+def _top_guesses(probe: ProbeAnswered) -> dict[int, tuple[Role, float | None]]:
+    """The guess that counts for each seat: the most probable (the first when none has one)."""
+    best: dict[int, tuple[Role, float | None]] = {}
+    for seat, role, prob in probe.guesses:
+        old = best.get(seat)
+        if old is None or (prob is not None and (old[1] is None or prob > old[1])):
+            best[seat] = (role, prob)
+    return best
+
+
+def identification_precision(records: Iterable[GameRecord]) -> dict[str, Rate]:
+    """Identification precision (IRP, as in the Kaggle werewolf arena), for village-team seats.
+
+    For each village-team seat in each game, the *accused* set is the distinct seats it voted for
+    (any day, any round) together with the seats its probe answers named werewolf (the top guess
+    per seat). IRP is the number of accused seats that were werewolves over the number accused,
+    pooled over all seats and games an agent played. (The Wilson interval treats accusations as
+    independent, which they are not quite.)
+    """
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        accused: dict[int, set[int]] = defaultdict(set)
+        for e in rec.events:
+            if isinstance(e, VoteCast):
+                accused[e.actor].add(e.target)
+            elif isinstance(e, ProbeAnswered):
+                for seat, (role, _) in _top_guesses(e).items():
+                    if role is Role.WEREWOLF:
+                        accused[e.seat].add(seat)
+        for seat, targets in accused.items():
+            if team_of(rec.roles[seat]) is not Team.VILLAGE:
+                continue
+            cell = tally[rec.agents[seat]]
+            cell[0] += sum(1 for t in targets if rec.roles[t] is Role.WEREWOLF)
+            cell[1] += len(targets)
+    return {k: Rate(*v) for k, v in tally.items()}
+
+
+def majority_role(record: GameRecord) -> Role:
+    """The most common role of the deck (ties go to the first in `Role` order)."""
+    counts = record.rules.roles
+    return max((r for r in Role if r in counts), key=lambda r: counts[r])
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeStats:
+    """Role-identification probe results of one agent (seed 002, Table 2).
+
+    `accuracy`: correct top guesses over every seat asked about, in probes the agent answered
+    (a seat left out counts as wrong). `baseline`: what always answering the deck's most common
+    role would score on the same questions. `answered`: probes answered over probes asked.
+    """
+
+    agent: str
+    accuracy: Rate
+    baseline: Rate
+    answered: Rate
+
+
+def probe_accuracy(records: Iterable[GameRecord], *, team: Team | None = None) -> dict[str, ProbeStats]:
+    """Accuracy of every agent's probe answers beside the majority-role baseline.
+
+    With `team`, only probes answered by seats of that team count (werewolves know their
+    partners, so `team=Team.VILLAGE` is the fairer test).
+    """
+    acc: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # correct, baseline hits, questions
+    asked: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        major = majority_role(rec)
+        for e in rec.events:
+            if not isinstance(e, ProbeAnswered):
+                continue
+            if team is not None and team_of(rec.roles[e.seat]) is not team:
+                continue
+            agent = rec.agents[e.seat]
+            asked[agent][1] += 1
+            if e.error is not None:
+                continue
+            asked[agent][0] += 1
+            top = _top_guesses(e)
+            cell = acc[agent]
+            for t in range(len(rec.roles)):
+                if t == e.seat:
+                    continue
+                guess = top.get(t)
+                cell[0] += guess is not None and guess[0] is rec.roles[t]
+                cell[1] += rec.roles[t] is major
+                cell[2] += 1
+    out = {}
+    for agent, (answered, n) in asked.items():
+        c, b, q = acc.get(agent, [0, 0, 0])
+        out[agent] = ProbeStats(agent, Rate(c, q), Rate(b, q), Rate(answered, n))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationBin:
+    """Forecasts whose probability fell in [lo, hi): how many, their mean, how often they were right."""
+
+    lo: float
+    hi: float
+    count: int
+    mean_prob: float
+    frequency: float
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Scores of the probabilities in probe answers: Brier score, log-loss and reliability bins.
+
+    Every `(seat, role, p)` guess with a probability is one binary forecast "seat holds role"
+    with probability p; the outcome is 1 when it does. Lower Brier and log-loss are better.
+    """
+
+    agent: str
+    brier: Mean
+    log_loss: Mean
+    bins: tuple[CalibrationBin, ...] = field(default=())
+
+
+def calibration(records: Iterable[GameRecord], n_bins: int = 10, eps: float = 1e-6) -> dict[str, Calibration]:
+    """Brier score, log-loss and `n_bins` equal-width calibration bins per agent.
+
+    Over probe guesses that carry a probability; log-loss clips probabilities to [eps, 1 - eps].
+    """
+    pairs: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for rec in records:
+        for e in rec.events:
+            if isinstance(e, ProbeAnswered) and e.error is None:
+                for seat, role, prob in e.guesses:
+                    if prob is not None:
+                        pairs[rec.agents[e.seat]].append((prob, int(rec.roles[seat] is role)))
+    out = {}
+    for agent, ps in pairs.items():
+        brier = [(p - y) ** 2 for p, y in ps]
+        ll = [-math.log(min(max(p if y else 1 - p, eps), 1 - eps)) for p, y in ps]
+        bins = []
+        for i in range(n_bins):
+            lo, hi = i / n_bins, (i + 1) / n_bins
+            inside = [(p, y) for p, y in ps if lo <= p < hi or (i == n_bins - 1 and p == 1.0)]
+            if inside:
+                k = len(inside)
+                bins.append(CalibrationBin(lo, hi, k, sum(p for p, _ in inside) / k, sum(y for _, y in inside) / k))
+        out[agent] = Calibration(agent, bootstrap_mean(brier), bootstrap_mean(ll), tuple(bins))
+    return out
+
+
+# ----------------------------------------------------------------------------- faults
+@dataclass(frozen=True, slots=True)
+class FaultStats:
+    """Faults of one agent: per seat and game (mean), and per 100 decisions (with N decisions)."""
+
+    agent: str
+    faults: int
+    decisions: int
+    per_game: Mean
+
+    @property
+    def per_100(self) -> tuple[float, float, float]:
+        """Faults per 100 decisions with its Wilson 95% interval: (value, lo, hi)."""
+        rate = Rate(min(self.faults, self.decisions), self.decisions)
+        lo, hi = rate.interval
+        return 100 * rate.value, 100 * lo, 100 * hi
+
+
+def decisions_by_seat(record: GameRecord) -> list[int]:
+    """Answers each seat gave in play (retries included, probe answers not)."""
+    out = [0] * len(record.agents)
+    for d in record.decisions:
+        if d.kind != "probe":
+            out[d.seat] += 1
+    return out
+
+
+def fault_stats(records: Sequence[GameRecord]) -> dict[str, FaultStats]:
+    """Faults (fallbacks after two bad answers) per agent: total, per seat-game, per 100 decisions."""
+    per_game: dict[str, list[float]] = defaultdict(list)
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        faults = [0] * len(rec.agents)
+        for e in rec.events:
+            if e.kind == "fault":
+                faults[e.seat] += 1  # type: ignore[attr-defined]
+        for seat, n in enumerate(decisions_by_seat(rec)):
+            agent = rec.agents[seat]
+            per_game[agent].append(faults[seat])
+            totals[agent][0] += faults[seat]
+            totals[agent][1] += n
+    return {a: FaultStats(a, totals[a][0], totals[a][1], bootstrap_mean(per_game[a])) for a in _agents(records)}
+
+
+# ----------------------------------------------------------------------------- usage and cost
+@dataclass(frozen=True, slots=True)
+class Price:
+    """Price of a model in currency units per million tokens."""
+
+    prompt: float = 0.0
+    completion: float = 0.0
+
+
+Prices = Mapping[str, Price]
+
+
+@dataclass(frozen=True, slots=True)
+class UsageStats:
+    """Model use of one agent, per seat and game (means) and per decision (pooled ratios)."""
+
+    agent: str
+    calls: Mean
+    tokens: Mean
+    latency_s: Mean
+    cost: Mean
+    decisions: int
+    total_calls: int
+    total_tokens: int
+    total_latency_s: float
+    total_cost: float
+
+    @property
+    def tokens_per_decision(self) -> float:
+        """Prompt plus completion tokens per decision."""
+        return self.total_tokens / self.decisions if self.decisions else math.nan
+
+    @property
+    def latency_per_decision(self) -> float:
+        """Seconds of model latency per decision."""
+        return self.total_latency_s / self.decisions if self.decisions else math.nan
+
+    @property
+    def cost_per_decision(self) -> float:
+        """Cost per decision."""
+        return self.total_cost / self.decisions if self.decisions else math.nan
+
+
+def seat_usage(record: GameRecord, seat: int) -> dict[str, float] | None:
+    """The usage entry of `seat` in `record.meta["usage"]` (keyed by seat, as int or str), if any."""
+    usage = record.meta.get("usage")
+    if not isinstance(usage, Mapping):
+        return None
+    entry = usage.get(str(seat), usage.get(seat))
+    return dict(entry) if isinstance(entry, Mapping) else None
+
+
+def _model_of(record: GameRecord, seat: int, entry: Mapping[str, object]) -> str:
+    model = entry.get("model")
+    if isinstance(model, str) and model:
+        return model
+    label = record.agents[seat]
+    return label.split(":", 1)[1] if ":" in label else label
+
+
+def usage_stats(records: Sequence[GameRecord], prices: Prices | None = None) -> dict[str, UsageStats]:
+    """Calls, tokens, latency and cost per game and per decision for every agent with usage.
+
+    Reads `record.meta["usage"]`: `{seat: {"calls", "prompt_tokens", "completion_tokens",
+    "latency_s", optional "model"}}`. The price of a seat's calls is looked up in `prices` by the
+    entry's `model`, else by the part of the agent label after `:`; unknown models cost 0.
+    """
+    prices = prices or {}
+    cols: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    decisions: dict[str, int] = defaultdict(int)
+    for rec in records:
+        dec = decisions_by_seat(rec)
+        for seat, agent in enumerate(rec.agents):
+            entry = seat_usage(rec, seat)
+            if entry is None:
+                continue
+            price = prices.get(_model_of(rec, seat, entry), Price())
+            pt = float(entry.get("prompt_tokens", 0) or 0)
+            ct = float(entry.get("completion_tokens", 0) or 0)
+            c = cols[agent]
+            c["calls"].append(float(entry.get("calls", 0) or 0))
+            c["tokens"].append(pt + ct)
+            c["latency"].append(float(entry.get("latency_s", 0.0) or 0.0))
+            c["cost"].append((pt * price.prompt + ct * price.completion) / 1e6)
+            decisions[agent] += dec[seat]
+    return {
+        a: UsageStats(
+            a,
+            bootstrap_mean(c["calls"]),
+            bootstrap_mean(c["tokens"]),
+            bootstrap_mean(c["latency"]),
+            bootstrap_mean(c["cost"]),
+            decisions[a],
+            int(sum(c["calls"])),
+            int(sum(c["tokens"])),
+            sum(c["latency"]),
+            sum(c["cost"]),
+        )
+        for a, c in cols.items()
+    }

@@ -1,0 +1,461 @@
+"""Reports: terminal tables (rich), a Markdown + HTML report with PNG plots, and run comparisons.
+
+Every number in a table carries its N and 95% interval, as the metrics give them.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from lycan.engine.record import GameRecord
+from lycan.eval.estimates import Mean, ProportionTest, two_proportion_test
+from lycan.eval.metrics import (
+    Prices,
+    calibration,
+    fault_stats,
+    identification_precision,
+    key_role_survival,
+    probe_accuracy,
+    seat_won,
+    team_win_rates,
+    usage_stats,
+    vote_success,
+    votes_received,
+    win_rates_by_role,
+)
+from lycan.eval.stats import Rate
+from lycan.rules.roles import Team, team_of
+
+TableData = tuple[str, list[str], list[list[str]]]
+"""A titled table: (title, header, rows of cells)."""
+
+
+def _pct(r: Rate) -> str:
+    if r.n == 0:
+        return "N/A"
+    lo, hi = r.interval
+    return f"{r.value:.1%} [{lo:.0%}, {hi:.0%}] N={r.n}"
+
+
+def _mean(m: Mean, fmt: str = ".2f") -> str:
+    if m.n == 0 or math.isnan(m.value):
+        return "N/A"
+    return f"{m.value:{fmt}} [{m.lo:{fmt}}, {m.hi:{fmt}}] N={m.n}"
+
+
+def side_rates_by_agent(records: Sequence[GameRecord]) -> dict[str, dict[str, Rate]]:
+    """Per agent: win rate on village seats, on werewolf-team seats, and overall."""
+    cells: dict[str, dict[str, list[int]]] = {}
+    for rec in records:
+        for seat, agent in enumerate(rec.agents):
+            side = team_of(rec.roles[seat]).value
+            row = cells.setdefault(agent, {"village": [0, 0], "werewolf": [0, 0], "overall": [0, 0]})
+            won = seat_won(rec, seat)
+            for key in (side, "overall"):
+                row[key][0] += won
+                row[key][1] += 1
+    return {a: {k: Rate(*v) for k, v in row.items()} for a, row in cells.items()}
+
+
+def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: int = 200) -> list[TableData]:
+    """Every results table for `records`, as plain cells (used by the terminal, Markdown and HTML)."""
+    from lycan.eval.ratings import bradley_terry, matches, openskill_ratings
+
+    out: list[TableData] = []
+    teams = team_win_rates(records)
+    out.append(
+        ("Team win rates", ["team", "win rate"], [[t, _pct(r)] for t, r in teams.items() if r.wins or t != "draw"])
+    )
+    sides = side_rates_by_agent(records)
+    out.append(
+        (
+            "Win rate by side (seat-level)",
+            ["agent", "village", "werewolf", "overall"],
+            [[a, _pct(r["village"]), _pct(r["werewolf"]), _pct(r["overall"])] for a, r in sides.items()],
+        )
+    )
+    rt = win_rates_by_role(records)
+    rows = [[a, *(_pct(row[r]) for r in rt.roles), _pct(rt.overall[a])] for a, row in rt.rows.items()]
+    rows.append(["Average", *(_pct(rt.average[r]) for r in rt.roles), ""])
+    out.append(("Win rate per role and agent", ["agent", *(r.value for r in rt.roles), "overall"], rows))
+    votes = votes_received(records)
+    vss, irp = vote_success(records), identification_precision(records)
+    out.append(
+        (
+            "Votes and identification",
+            ["agent", "votes received / game", "from humans / game", "vote success (VSS)", "precision (IRP)"],
+            [
+                [a, _mean(v.received), _mean(v.from_humans), _pct(vss.get(a, Rate(0, 0))), _pct(irp.get(a, Rate(0, 0)))]
+                for a, v in votes.items()
+            ],
+        )
+    )
+    ksr = key_role_survival(records)
+    if ksr:
+        days = sorted({d for s in ksr.values() for d in s.by_day})[:5]
+        out.append(
+            (
+                "Key-role survival (alive when the day begins)",
+                ["role", *(f"day {d}" for d in days), "at end"],
+                [[r.value, *(_pct(s.by_day.get(d, Rate(0, 0))) for d in days), _pct(s.at_end)] for r, s in ksr.items()],
+            )
+        )
+    probes = probe_accuracy(records)
+    if probes:
+        village = probe_accuracy(records, team=Team.VILLAGE)
+        out.append(
+            (
+                "Role-identification probe",
+                ["agent", "accuracy", "majority baseline", "accuracy (village seats)", "answered"],
+                [
+                    [
+                        a,
+                        _pct(p.accuracy),
+                        _pct(p.baseline),
+                        _pct(village[a].accuracy if a in village else Rate(0, 0)),
+                        _pct(p.answered),
+                    ]
+                    for a, p in probes.items()
+                ],
+            )
+        )
+    cal = calibration(records)
+    if cal:
+        out.append(
+            (
+                "Calibration of probe probabilities",
+                ["agent", "Brier", "log-loss"],
+                [[a, _mean(c.brier, ".3f"), _mean(c.log_loss, ".3f")] for a, c in cal.items()],
+            )
+        )
+    faults = fault_stats(records)
+    out.append(
+        (
+            "Faults",
+            ["agent", "faults / seat-game", "per 100 decisions", "decisions"],
+            [
+                [a, _mean(f.per_game), "{:.2f} [{:.2f}, {:.2f}]".format(*f.per_100), str(f.decisions)]
+                for a, f in faults.items()
+            ],
+        )
+    )
+    usage = usage_stats(records, prices)
+    if usage:
+        out.append(
+            (
+                "Model use per seat-game",
+                ["agent", "calls", "tokens", "latency s", "cost", "tokens / decision"],
+                [
+                    [
+                        a,
+                        _mean(u.calls, ".1f"),
+                        _mean(u.tokens, ".0f"),
+                        _mean(u.latency_s),
+                        _mean(u.cost, ".4f"),
+                        f"{u.tokens_per_decision:.0f}",
+                    ]
+                    for a, u in usage.items()
+                ],
+            )
+        )
+    ms = matches(records)
+    bt = bradley_terry(ms, n_boot=n_boot)
+    skill = {r.agent: r for r in openskill_ratings(ms)}
+    out.append(
+        (
+            f"Ratings (Bradley-Terry logits, village side advantage {bt.village_advantage:+.2f}; OpenSkill)",
+            ["agent", "Bradley-Terry", "OpenSkill mu ± sigma", "ordinal"],
+            [
+                [
+                    s.agent,
+                    f"{s.value:+.2f} [{s.lo:+.2f}, {s.hi:+.2f}] N={s.games}",
+                    f"{skill[s.agent].mu:.1f} ± {skill[s.agent].sigma:.1f}" if s.agent in skill else "",
+                    f"{skill[s.agent].ordinal:.1f}" if s.agent in skill else "",
+                ]
+                for s in bt.strengths
+            ],
+        )
+    )
+    return out
+
+
+def print_summary(
+    records: Sequence[GameRecord], console: Console | None = None, prices: Prices | None = None, n_boot: int = 200
+) -> None:
+    """Print every results table of `records` in the terminal (`n_boot`: rating bootstrap resamples)."""
+    console = console or Console()
+    console.print(f"[bold]{len(records)} games[/]")
+    for title, header, rows in tables(records, prices, n_boot=n_boot):
+        t = Table(title=title, title_justify="left")
+        for h in header:
+            t.add_column(h)
+        for row in rows:
+            t.add_row(*row)
+        console.print(t)
+
+
+# ----------------------------------------------------------------------------- plots
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _err(r: Rate) -> tuple[float, float]:
+    lo, hi = r.interval
+    return max(0.0, r.value - lo), max(0.0, hi - r.value)
+
+
+def plot_win_rates(records: Sequence[GameRecord], path: Path) -> Path:
+    """Bars of each agent's win rate on village seats, werewolf seats and overall, with 95% intervals."""
+    plt = _plt()
+    sides = side_rates_by_agent(records)
+    agents = list(sides)
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(agents) + 2), 4.5), dpi=110)
+    width = 0.27
+    for k, (key, colour) in enumerate((("village", "#2e7d32"), ("werewolf", "#b71c1c"), ("overall", "#1565c0"))):
+        xs = [i + (k - 1) * width for i in range(len(agents))]
+        vals = [sides[a][key].value for a in agents]
+        errs = [[_err(sides[a][key])[0] for a in agents], [_err(sides[a][key])[1] for a in agents]]
+        ax.bar(xs, vals, width, yerr=errs, capsize=3, color=colour, label=key)
+    ax.set_xticks(range(len(agents)), agents, rotation=20, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(f"Win rate by side ({len(records)} games)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def plot_ratings(records: Sequence[GameRecord], path: Path, n_boot: int = 200) -> Path:
+    """Bradley-Terry strengths with bootstrap 95% intervals, best at the top."""
+    from lycan.eval.ratings import bradley_terry, matches
+
+    plt = _plt()
+    bt = bradley_terry(matches(records), n_boot=n_boot)
+    ss = list(reversed(bt.strengths))
+    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.6 * len(ss) + 1.5)), dpi=110)
+    ys = range(len(ss))
+    ax.errorbar(
+        [s.value for s in ss],
+        ys,
+        xerr=[[s.value - s.lo for s in ss], [s.hi - s.value for s in ss]],
+        fmt="o",
+        color="#4527a0",
+        capsize=4,
+    )
+    ax.axvline(0, color="grey", lw=1, ls="--")
+    ax.set_yticks(list(ys), [s.agent for s in ss])
+    ax.set_xlabel("Bradley-Terry strength (logits, 95% bootstrap interval)")
+    ax.set_title(f"Ratings; village side advantage {bt.village_advantage:+.2f}")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def plot_calibration(records: Sequence[GameRecord], path: Path) -> Path | None:
+    """Reliability diagram of probe probabilities per agent (None when no answer has one)."""
+    cal = calibration(records)
+    if not cal:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5.5, 5), dpi=110)
+    ax.plot([0, 1], [0, 1], color="grey", ls="--", lw=1, label="perfect")
+    for agent, c in cal.items():
+        ax.plot(
+            [b.mean_prob for b in c.bins],
+            [b.frequency for b in c.bins],
+            marker="o",
+            label=f"{agent} (Brier {c.brier.value:.3f})",
+        )
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("stated probability")
+    ax.set_ylabel("observed frequency")
+    ax.set_title("Calibration of role probabilities")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def plot_cost_vs_win(records: Sequence[GameRecord], path: Path, prices: Prices | None = None) -> Path | None:
+    """Cost (or tokens, without prices) per seat-game against win rate, per agent (None without usage)."""
+    usage = usage_stats(records, prices)
+    if not usage:
+        return None
+    plt = _plt()
+    wins = side_rates_by_agent(records)
+    use_cost = any(u.total_cost > 0 for u in usage.values())
+    fig, ax = plt.subplots(figsize=(6.5, 4.5), dpi=110)
+    for agent, u in usage.items():
+        x = u.cost if use_cost else u.tokens
+        r = wins[agent]["overall"]
+        lo, hi = _err(r)
+        ax.errorbar(
+            [x.value], [r.value], xerr=[[x.value - x.lo], [x.hi - x.value]], yerr=[[lo], [hi]], fmt="o", capsize=3
+        )
+        ax.annotate(agent, (x.value, r.value), textcoords="offset points", xytext=(6, 6))
+    ax.set_xlabel("cost per seat-game" if use_cost else "tokens per seat-game")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.set_title("Cost against win rate")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+# ----------------------------------------------------------------------------- documents
+def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _html_table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}"
+    "table{border-collapse:collapse;margin:0.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:0.25rem 0.6rem;"
+    "text-align:left;font-size:0.9rem}th{background:#f3f3f3}img{max-width:100%;margin:0.5rem 0}"
+)
+
+
+def build_report(
+    records: Sequence[GameRecord],
+    out_dir: str | Path,
+    *,
+    title: str = "Lycan results",
+    prices: Prices | None = None,
+    n_boot: int = 200,
+) -> Path:
+    """Write `report.md`, `report.html` and PNG plots of `records` into `out_dir`.
+
+    Plots: win rates by side with intervals, Bradley-Terry ratings, calibration (when probe
+    answers carry probabilities) and cost against win rate (when records carry usage).
+
+    Returns:
+        The path of `report.html` (`report.md` lies beside it).
+
+    Raises:
+        ValueError: no records.
+    """
+    if not records:
+        raise ValueError("no games to report on; play a tournament first")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    plots = [
+        plot_win_rates(records, out / "win_rates.png"),
+        plot_ratings(records, out / "ratings.png", n_boot=n_boot),
+        plot_calibration(records, out / "calibration.png"),
+        plot_cost_vs_win(records, out / "cost_vs_win.png", prices),
+    ]
+    images = [p for p in plots if p is not None]
+    data = tables(records, prices, n_boot=n_boot)
+    md = [f"# {title}", "", f"{len(records)} games. Intervals are 95% (Wilson for rates, bootstrap for means).", ""]
+    doc = [f"<h1>{html.escape(title)}</h1>", f"<p>{len(records)} games. Intervals are 95%.</p>"]
+    for name, header, rows in data:
+        md += [f"## {name}", "", _markdown_table(header, rows), ""]
+        doc += [f"<h2>{html.escape(name)}</h2>", _html_table(header, rows)]
+    md.append("## Plots\n")
+    doc.append("<h2>Plots</h2>")
+    for img in images:
+        md.append(f"![{img.stem}]({img.name})\n")
+        doc.append(f'<img src="{img.name}" alt="{img.stem}">')
+    (out / "report.md").write_text("\n".join(md))
+    page = out / "report.html"
+    page.write_text(
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{_CSS}</style></head><body>{''.join(doc)}</body></html>"
+    )
+    return page
+
+
+# ----------------------------------------------------------------------------- comparison
+@dataclass(frozen=True, slots=True)
+class ComparisonRow:
+    """One quantity in two runs, with a two-proportion z-test of the difference (a - b)."""
+
+    name: str
+    a: Rate
+    b: Rate
+    test: ProportionTest
+
+
+@dataclass(frozen=True, slots=True)
+class ComparisonTable:
+    """Run A against run B: win rates per agent and per team, each with its test."""
+
+    rows: list[ComparisonRow]
+
+    def to_markdown(self) -> str:
+        """The table in Markdown."""
+        return _markdown_table(*self._cells())
+
+    def to_rich(self) -> Table:
+        """The table for a rich console."""
+        header, rows = self._cells()
+        t = Table(title="Run A against run B (two-proportion z-test)", title_justify="left")
+        for h in header:
+            t.add_column(h)
+        for row in rows:
+            t.add_row(*row)
+        return t
+
+    def _cells(self) -> tuple[list[str], list[list[str]]]:
+        header = ["win rate of", "run A", "run B", "difference", "p-value", "significant"]
+        rows = [
+            [
+                r.name,
+                _pct(r.a),
+                _pct(r.b),
+                f"{r.test.diff:+.1%}",
+                f"{r.test.p_value:.3g}",
+                "yes" if r.test.significant else "no",
+            ]
+            for r in self.rows
+        ]
+        return header, rows
+
+
+def compare_runs(records_a: Sequence[GameRecord], records_b: Sequence[GameRecord]) -> ComparisonTable:
+    """Compare two runs: each agent's win rate (agents in both runs) and the team win rates.
+
+    Each row holds both rates and a two-sided two-proportion z-test of their difference
+    (significant when p < 0.05; seats of one game are not independent, so read p as a guide).
+    """
+    wa, wb = win_rates_by_role(records_a).overall, win_rates_by_role(records_b).overall
+    rows = [
+        ComparisonRow(a, wa[a], wb[a], two_proportion_test(wa[a].wins, wa[a].n, wb[a].wins, wb[a].n))
+        for a in wa
+        if a in wb
+    ]
+    ta, tb = team_win_rates(records_a), team_win_rates(records_b)
+    for team in ("village", "werewolf"):
+        a, b = ta[team], tb[team]
+        rows.append(ComparisonRow(f"team {team}", a, b, two_proportion_test(a.wins, a.n, b.wins, b.n)))
+    return ComparisonTable(rows)

@@ -1,0 +1,251 @@
+"""Metrics on hand-built event logs, checked against values computed by hand (see comments)."""
+
+import math
+from typing import Any
+
+import pytest
+
+from lycan.engine import Action, Decision, GameRecord
+from lycan.engine.events import (
+    Died,
+    Event,
+    Executed,
+    Fault,
+    GameOver,
+    PeacefulNight,
+    PhaseStarted,
+    ProbeAnswered,
+    VoteCast,
+)
+from lycan.eval.estimates import bootstrap_mean, two_proportion_test
+from lycan.eval.metrics import (
+    Price,
+    calibration,
+    fault_stats,
+    identification_precision,
+    key_role_survival,
+    probe_accuracy,
+    side_win_rates,
+    team_win_rates,
+    usage_stats,
+    vote_success,
+    votes_received,
+    win_rates_by_role,
+)
+from lycan.eval.stats import Rate
+from lycan.rules import Role, Team, get_preset
+
+W, S, G, V = Role.WEREWOLF, Role.SEER, Role.GUARDIAN, Role.VILLAGER
+RULES = get_preset("guardian5")
+
+
+class Log:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.day = 0
+        self.phase: Any = "night"
+
+    def add(self, cls: type[Event], **kw: Any) -> None:
+        aud = kw.pop("audience", None)
+        self.events.append(cls(id=len(self.events), day=self.day, phase=self.phase, audience=aud, **kw))
+
+    def start(self, phase: str, day: int, alive: tuple[int, ...]) -> None:
+        self.day, self.phase = day, phase
+        self.add(PhaseStarted, alive=alive)
+
+    def votes(self, pairs: list[tuple[int, int]], rnd: int = 0) -> None:
+        for a, t in pairs:
+            self.add(VoteCast, actor=a, target=t, round=rnd)
+
+
+def record(
+    gid: str, roles: list[Role], agents: list[str], winner: Any, log: Log, decisions: list[tuple[int, str]], **meta: Any
+) -> GameRecord:
+    log.phase = "end"
+    log.add(GameOver, winner=winner, roles=tuple(roles), reason="test")
+    return GameRecord(
+        game_id=gid,
+        rules=RULES,
+        seed=0,
+        names=tuple(f"P{i}" for i in range(5)),
+        agents=tuple(agents),
+        roles=tuple(roles),
+        winner=winner,
+        events=tuple(log.events),
+        decisions=tuple(Decision(i, s, k, Action.choose(0)) for i, (s, k) in enumerate(decisions)),  # type: ignore[arg-type]
+        meta=meta,
+    )
+
+
+def game1(agents: list[str] | None = None) -> GameRecord:
+    """No-kill night, a tie on day 1, revote executes the werewolf: village wins on day 1."""
+    log = Log()
+    log.start("night", 0, (0, 1, 2, 3, 4))
+    log.start("day", 1, (0, 1, 2, 3, 4))
+    log.add(PeacefulNight)
+    log.votes([(0, 1), (1, 0), (2, 0), (3, 1), (4, 3)], 0)
+    log.votes([(0, 1), (1, 0), (2, 0), (3, 0), (4, 1)], 1)
+    log.add(Executed, target=0, votes=3)
+    log.add(Died, target=0, cause="executed")
+    decisions = [(s, "vote") for s in range(5)] * 2
+    return record("g1", [W, S, G, V, V], agents or ["A", "B", "A", "human", "B"], "village", log, decisions)
+
+
+def game2(agents: list[str] | None = None) -> GameRecord:
+    """Seer dies night 0; probe on day 1; guardian executed; werewolves win at dawn of day 2."""
+    log = Log()
+    log.start("night", 0, (0, 1, 2, 3, 4))
+    log.start("day", 1, (0, 2, 3, 4))
+    log.add(Died, target=1, cause="night")
+    log.add(ProbeAnswered, audience=frozenset(), seat=4, guesses=((0, W, 0.8), (0, V, 0.2), (1, S, 0.5), (2, V, 0.6)))
+    log.add(ProbeAnswered, audience=frozenset(), seat=3, guesses=(), error="passed")
+    log.add(
+        ProbeAnswered, audience=frozenset(), seat=0, guesses=((1, S, None), (2, G, None), (3, V, None), (4, S, None))
+    )
+    log.add(Fault, audience=frozenset({0}), seat=0, request="vote", reasons=("x", "y"), fallback="choose P2")
+    log.votes([(0, 2), (2, 3), (3, 2), (4, 2)])
+    log.add(Executed, target=2, votes=3)
+    log.add(Died, target=2, cause="executed")
+    log.start("night", 1, (0, 3, 4))
+    log.start("day", 2, (0, 4))
+    log.add(Died, target=3, cause="night")
+    decisions = [
+        (0, "vote"),
+        (0, "vote"),
+        (2, "vote"),
+        (3, "vote"),
+        (4, "vote"),
+        (4, "probe"),
+        (3, "probe"),
+        (0, "probe"),
+    ]
+    usage = {
+        "1": {"calls": 2, "prompt_tokens": 100, "completion_tokens": 20, "latency_s": 1.0, "model": "m1"},
+        "4": {"calls": 3, "prompt_tokens": 300, "completion_tokens": 30, "latency_s": 2.0},
+    }
+    return record(
+        "g2", [W, S, G, V, V], agents or ["B", "A", "human", "B", "A"], "werewolf", log, decisions, usage=usage
+    )
+
+
+def game3(agents: list[str] | None = None) -> GameRecord:
+    """A villager dies night 0; the werewolf is executed on day 1 with no tie."""
+    log = Log()
+    log.start("night", 0, (0, 1, 2, 3, 4))
+    log.start("day", 1, (1, 2, 3, 4))
+    log.add(Died, target=0, cause="night")
+    log.votes([(1, 2), (2, 1), (3, 1), (4, 1)])
+    log.add(Executed, target=1, votes=3)
+    log.add(Died, target=1, cause="executed")
+    decisions = [(s, "vote") for s in range(1, 5)]
+    return record("g3", [V, W, S, G, V], agents or ["A", "A", "B", "B", "human"], "village", log, decisions)
+
+
+GAMES = [game1(), game2(), game3()]
+
+
+def rate(r: Rate) -> tuple[int, int]:
+    return r.wins, r.n
+
+
+def test_win_rates_by_role_and_team() -> None:
+    t = win_rates_by_role(GAMES)
+    assert t.roles == (W, S, G, V)
+    assert {r: rate(x) for r, x in t.rows["A"].items()} == {W: (0, 2), S: (0, 1), G: (1, 1), V: (1, 2)}
+    assert {r: rate(x) for r, x in t.rows["B"].items()} == {W: (1, 1), S: (2, 2), G: (1, 1), V: (1, 2)}
+    assert {r: rate(x) for r, x in t.rows["human"].items()} == {W: (0, 0), S: (0, 0), G: (0, 1), V: (2, 2)}
+    assert {a: rate(x) for a, x in t.overall.items()} == {"A": (2, 6), "B": (5, 6), "human": (2, 3)}
+    assert {r: rate(x) for r, x in t.average.items()} == {W: (1, 3), S: (2, 3), G: (2, 3), V: (4, 6)}
+    teams = team_win_rates(GAMES)
+    assert rate(teams["village"]) == (2, 3) and rate(teams["werewolf"]) == (1, 3) and rate(teams["draw"]) == (0, 3)
+
+
+def test_side_win_rates_count_only_whole_teams() -> None:
+    recs = [
+        game1(["Y", "X", "X", "X", "X"]),  # X village, won
+        game2(["Y", "X", "X", "X", "X"]),  # X village, lost
+        game3(["X", "Y", "X", "X", "X"]),  # X village, won
+        game2(["X", "Y", "Y", "Y", "Y"]),  # X werewolf, won
+        game1(["Y", "X", "X", "X", "Z"]),  # mixed village team: not counted
+    ]
+    sr = side_win_rates(recs, "X", "Y")
+    assert rate(sr.village) == (2, 3) and rate(sr.werewolf) == (1, 1) and rate(sr.overall) == (3, 4)
+    assert rate(side_win_rates(recs, "X").village) == (2, 3)
+    assert rate(side_win_rates(recs, "Y", "X").werewolf) == (1, 3)
+
+
+def test_votes_received_first_round_and_from_humans() -> None:
+    v = votes_received(GAMES)
+    assert v["A"].received.value == pytest.approx(5 / 6) and v["A"].received.n == 6
+    assert v["A"].from_humans.value == pytest.approx(1 / 6)
+    assert v["B"].received.value == pytest.approx(4 / 6)
+    assert v["B"].from_humans.value == pytest.approx(2 / 6)
+    assert v["human"].received.value == pytest.approx(4 / 3)
+    assert v["human"].from_humans.n == 0 and math.isnan(v["human"].from_humans.value)
+    assert rate(v["B"].win) == (5, 6)
+    lo, hi = v["A"].received.interval
+    assert lo <= 5 / 6 <= hi and lo < hi
+    assert votes_received(GAMES, revotes=True)["A"].received.value == pytest.approx(8 / 6)
+
+
+def test_vote_success_and_identification_precision() -> None:
+    vss = vote_success(GAMES)
+    assert {k: rate(x) for k, x in vss.items()} == {"A": (2, 3), "B": (4, 7), "human": (2, 4)}
+    by_role = vote_success(GAMES, by_role=True)
+    assert rate(by_role["A/werewolf"]) == (0, 3)  # g1 seat 0 twice, g3 seat 1 once
+    assert rate(by_role["B/seer"]) == (3, 3)
+    irp = identification_precision(GAMES)
+    assert {k: rate(x) for k, x in irp.items()} == {"A": (2, 3), "B": (3, 6), "human": (2, 4)}
+
+
+def test_key_role_survival_per_day() -> None:
+    ksr = key_role_survival(GAMES)
+    assert set(ksr) == {S, G}
+    assert {d: rate(x) for d, x in ksr[S].by_day.items()} == {1: (2, 3), 2: (0, 1)}
+    assert {d: rate(x) for d, x in ksr[G].by_day.items()} == {1: (3, 3), 2: (0, 1)}
+    assert rate(ksr[S].at_end) == (2, 3) and rate(ksr[G].at_end) == (2, 3)
+
+
+def test_probe_accuracy_baseline_and_calibration() -> None:
+    p = probe_accuracy(GAMES)
+    assert rate(p["A"].accuracy) == (2, 4) and rate(p["A"].baseline) == (1, 4) and rate(p["A"].answered) == (1, 1)
+    assert rate(p["B"].accuracy) == (3, 4) and rate(p["B"].baseline) == (2, 4) and rate(p["B"].answered) == (1, 2)
+    village = probe_accuracy(GAMES, team=Team.VILLAGE)
+    assert rate(village["B"].accuracy) == (0, 0) and rate(village["B"].answered) == (0, 1)
+    cal = calibration(GAMES)
+    assert set(cal) == {"A"}
+    assert cal["A"].brier.value == pytest.approx(0.69 / 4)
+    ll = -(2 * math.log(0.8) + math.log(0.5) + math.log(0.4)) / 4
+    assert cal["A"].log_loss.value == pytest.approx(ll)
+    assert [(b.lo, b.count, b.frequency) for b in cal["A"].bins] == [
+        (pytest.approx(0.2), 1, 0.0),
+        (pytest.approx(0.5), 1, 1.0),
+        (pytest.approx(0.6), 1, 0.0),
+        (pytest.approx(0.8), 1, 1.0),
+    ]
+
+
+def test_faults_and_usage() -> None:
+    f = fault_stats(GAMES)
+    assert (f["B"].faults, f["B"].decisions) == (1, 9)
+    assert f["B"].per_100[0] == pytest.approx(100 / 9)
+    assert f["B"].per_game.value == pytest.approx(1 / 6) and f["B"].per_game.n == 6
+    assert (f["A"].faults, f["A"].decisions) == (0, 6)
+    u = usage_stats(GAMES, {"m1": Price(1.0, 2.0), "A": Price(10.0, 10.0)})
+    assert set(u) == {"A"}
+    a = u["A"]
+    assert a.calls.value == pytest.approx(2.5) and a.calls.n == 2
+    assert a.tokens.value == pytest.approx(225)
+    assert a.cost.value == pytest.approx((140e-6 + 3300e-6) / 2)
+    assert a.latency_s.value == pytest.approx(1.5)
+    assert a.decisions == 1 and a.tokens_per_decision == pytest.approx(450)
+
+
+def test_estimates() -> None:
+    m = bootstrap_mean([0, 1] * 50)
+    assert m.value == pytest.approx(0.5) and 0.38 < m.lo < 0.45 and 0.55 < m.hi < 0.62
+    assert bootstrap_mean([3.0]).interval == (3.0, 3.0)
+    assert bootstrap_mean([]).n == 0
+    t = two_proportion_test(60, 100, 40, 100)
+    assert t.z == pytest.approx(2.828, abs=1e-3) and t.p_value == pytest.approx(0.00468, abs=1e-4) and t.significant
+    assert two_proportion_test(0, 0, 1, 2).p_value == 1.0

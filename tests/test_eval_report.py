@@ -1,0 +1,58 @@
+from pathlib import Path
+
+from rich.console import Console
+
+from lycan.agents import RandomAgent
+from lycan.engine import GameRecord, run_sync
+from lycan.eval.metrics import Price
+from lycan.eval.report import build_report, compare_runs, print_summary
+from lycan.rules import get_preset
+
+
+def _records(n: int, seed0: int = 0) -> list[GameRecord]:
+    rules = get_preset("guardian7")
+    out = []
+    for seed in range(seed0, seed0 + n):
+        rec = run_sync(rules, [RandomAgent(seed * 10 + s) for s in range(7)], seed, probe_days=(2,))
+        agents = tuple("alpha" if s % 2 else "beta:m1" for s in range(7))
+        usage = {
+            str(s): {"calls": 5 + s, "prompt_tokens": 400 * (1 + s % 2), "completion_tokens": 50} for s in range(7)
+        }
+        out.append(
+            GameRecord.from_dict({**rec.to_dict(), "agents": list(agents), "meta": {**rec.meta, "usage": usage}})
+        )
+    return out
+
+
+def _check_png(path: Path) -> None:
+    from matplotlib.image import imread
+
+    assert path.exists() and path.stat().st_size > 5_000, path
+    img = imread(path)
+    assert img.reshape(-1, img.shape[-1]).std(axis=0).max() > 0.01, f"{path} is a single colour"
+
+
+def test_report_renders(tmp_path: Path) -> None:
+    recs = _records(30)
+    page = build_report(recs, tmp_path / "out", prices={"m1": Price(1.0, 2.0)}, n_boot=30)
+    assert page.name == "report.html"
+    html = page.read_text()
+    md = (page.parent / "report.md").read_text()
+    for name in ("win_rates", "ratings", "calibration", "cost_vs_win"):
+        _check_png(page.parent / f"{name}.png")
+        assert f"{name}.png" in html and f"{name}.png" in md
+    assert "Role-identification probe" in md and "majority baseline" in md and "N=" in md
+    console = Console(record=True, width=200)
+    print_summary(recs, console, n_boot=20)
+    text = console.export_text()
+    assert "Win rate per role and agent" in text and "alpha" in text
+
+
+def test_compare_runs() -> None:
+    a, b = _records(20), _records(20, seed0=100)
+    table = compare_runs(a, b)
+    names = [r.name for r in table.rows]
+    assert names == ["beta:m1", "alpha", "team village", "team werewolf"]
+    same = compare_runs(a, a)
+    assert all(r.test.p_value == 1.0 or abs(r.test.diff) < 1e-12 for r in same.rows)
+    assert "p-value" in table.to_markdown()

@@ -1,0 +1,167 @@
+import collections
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lycan.eval.tournament import (
+    LocalExecutor,
+    RayExecutor,
+    load_config,
+    plan,
+    run_tournament,
+)
+from lycan.rules import ConfigError, Role
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _tiny_store import TinyStore
+
+TESTS = Path(__file__).parent
+
+
+def test_config_errors_are_one_sentence(tmp_path: Path) -> None:
+    bad = tmp_path / "t.yaml"
+    bad.write_text("run: x\nsettings:\n  - rules: guardian5\n    village: nosuchagent\n    werewolf: random\n")
+    with pytest.raises(ConfigError, match=r"settings\.0\.village.*unknown agent type 'nosuchagent'"):
+        load_config(bad)
+    bad.write_text("run: x\nsettings:\n  - rules: guardian5\n    seats: [random, random]\n")
+    with pytest.raises(ConfigError, match="guardian5 has 5 seats but the lineup lists 2"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="preset"):
+        load_config(tmp_path / "missing.yaml")
+    toml = tmp_path / "t.toml"
+    toml.write_text('run = "r"\ngames = 3\n[[settings]]\nrules = "guardian5"\nvillage = "random"\nwerewolf = "random"')
+    assert load_config(toml).games == 3
+    assert load_config("smoke").run == "smoke"
+
+
+def test_plan_rotates_roles_and_mirrors_teams() -> None:
+    cfg = load_config(
+        {
+            "run": "r",
+            "games": 10,
+            "settings": [
+                {"name": "rot", "rules": "aiwolf5", "seats": [{"agent": "random", "label": f"p{i}"} for i in range(5)]},
+                {
+                    "name": "teams",
+                    "rules": "guardian7",
+                    "village": {"agent": "random", "label": "A"},
+                    "werewolf": "random",
+                },
+            ],
+        }
+    )
+    jobs = plan(cfg)
+    assert len(jobs) == 10 + 20
+    assert len({j.game_id for j in jobs}) == 30
+    assert [j.game_id for j in plan(cfg)] == [j.game_id for j in jobs]  # deterministic
+    from lycan.engine import Game
+
+    roles: dict[str, collections.Counter[Role]] = collections.defaultdict(collections.Counter)
+    seats: dict[str, set[int]] = collections.defaultdict(set)
+    for j in jobs[:10]:
+        deal = Game(j.rules, j.seed).roles
+        for seat, spec in enumerate(j.seats):
+            roles[spec.name][deal[seat]] += 1
+            seats[spec.name].add(seat)
+    for name in ("p0", "p1", "p2", "p3", "p4"):  # aiwolf5 deck: werewolf, possessed, seer, 2 villagers
+        assert roles[name] == {Role.WEREWOLF: 2, Role.POSSESSED: 2, Role.SEER: 2, Role.VILLAGER: 4}
+        assert len(seats[name]) >= 3
+    first, mirror = jobs[10], jobs[20]
+    assert first.seed == mirror.seed
+    assert [s.name for s in first.seats] == ["random" if s.name == "A" else "A" for s in mirror.seats]
+
+
+def test_local_tournament_resumes_and_skips(tmp_path: Path) -> None:
+    store = TinyStore(tmp_path / "db.sqlite")
+    cfg = load_config("smoke")
+    first = run_tournament(cfg, store=store, executor=LocalExecutor(concurrency=3), progress=False)
+    assert (first.planned, first.skipped, first.played) == (4, 0, 4)
+    again = run_tournament(cfg, store=store, executor="local", progress=True)
+    assert (again.skipped, again.played) == (4, 0)
+    assert store.rows("smoke") == 4
+    recs = list(store.iter_records("smoke"))
+    assert {r.meta["setting"] for r in recs} == {"random-guardian5"}
+    assert all(r.meta["probe_days"] == [2] for r in recs)
+    store.close()
+
+
+def test_process_pool_executor(tmp_path: Path) -> None:
+    store = TinyStore(tmp_path / "db.sqlite")
+    res = run_tournament("smoke", store=store, executor=LocalExecutor(processes=2), progress=False)
+    assert res.played == 4 and len(store.game_ids("smoke")) == 4
+    store.close()
+
+
+SCRIPT = """
+import asyncio, sys
+sys.path.insert(0, {tests!r})
+from _tiny_store import TinyStore
+from lycan.agents import AGENT_KINDS, RandomAgent
+from lycan.eval.tournament import LocalExecutor, load_config, run_tournament
+
+
+class Slow(RandomAgent):
+    async def act(self, view, request):
+        await asyncio.sleep(0.01)
+        return self.decide(view, request)
+
+
+AGENT_KINDS["slow"] = lambda seed: Slow(seed)
+cfg = load_config({{"run": "kill", "games": 12, "settings": [
+    {{"name": "slow", "rules": "guardian5", "village": "slow", "werewolf": "random"}}]}})
+res = run_tournament(cfg, store=TinyStore({db!r}), executor=LocalExecutor(concurrency=3), progress=False,
+                     on_record=lambda r: print("saved", r.game_id, flush=True))
+print("done", res.skipped, res.played, flush=True)
+"""
+
+
+def test_sigkill_mid_run_then_resume(tmp_path: Path) -> None:
+    db = tmp_path / "kill.sqlite"
+    script = tmp_path / "play.py"
+    script.write_text(textwrap.dedent(SCRIPT.format(tests=str(TESTS), db=str(db))))
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    saved = 0
+    deadline = time.monotonic() + 30
+    while saved < 4 and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        saved += line.startswith("saved")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    assert saved >= 4
+    store = TinyStore(db)
+    after_kill = store.rows("kill")
+    assert 4 <= after_kill < 24
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
+    last = out.stdout.strip().splitlines()[-1].split()
+    assert last[0] == "done" and int(last[1]) == after_kill and int(last[1]) + int(last[2]) == 24
+    assert store.rows("kill") == 24 and len(store.game_ids("kill")) == 24
+    assert all(r.winner in ("village", "werewolf") for r in store.iter_records("kill"))
+    store.close()
+
+
+def test_ray_executor(tmp_path: Path) -> None:
+    ray: Any = pytest.importorskip("ray")
+    store = TinyStore(tmp_path / "db.sqlite")
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        res = run_tournament("smoke", store=store, executor=RayExecutor(max_in_flight=3), progress=False)
+    finally:
+        ray.shutdown()
+    assert res.played == 4 and len(store.game_ids("smoke")) == 4
+    local = TinyStore(tmp_path / "local.sqlite")
+    run_tournament("smoke", store=local, progress=False)
+    by_id = {r.game_id: r for r in local.iter_records("smoke")}
+    for r in store.iter_records("smoke"):
+        assert r.events == by_id[r.game_id].events  # same games whichever executor plays them
+    store.close()
+    local.close()
