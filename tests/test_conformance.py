@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import pytest
 
@@ -29,14 +28,12 @@ def test_presets_conform(name: str) -> None:
 
 @pytest.mark.slow
 def test_ten_thousand_games_per_preset() -> None:
-    started = time.perf_counter()
     reports = check_presets(PRESETS, games=10_000, seed=0)
-    elapsed = time.perf_counter() - started
     for report in reports.values():
         print(report.summary())
         assert report.ok, report.summary()
         assert report.games == 10_000
-    assert elapsed < 600, f"{elapsed:.0f} s"
+        assert report.wins["village"] > 1000 and report.wins["werewolf"] > 1000
 
 
 def test_agents_by_name_and_by_factory() -> None:

@@ -192,7 +192,8 @@ class _Monitor:
         self.roles: list[Role | None] = [None] * n
         self.wolves: frozenset[int] = _NOBODY
         self.alive = [True] * n
-        self.shown = [0] * n  # events a seat may see so far
+        self.public = 0  # public events so far
+        self.shown = [0] * n  # private events each seat may see so far
         self.checked = [0] * n  # events of each seat's view already checked
         self.last_guard: dict[int, int] = {}
         self.attacked: int | None = None
@@ -205,8 +206,7 @@ class _Monitor:
         self.may.append(may_see(e, self.wolves))
         aud = e.audience
         if aud is None:
-            for s in range(len(self.shown)):
-                self.shown[s] += 1
+            self.public += 1
         else:
             for s in aud:
                 if 0 <= s < len(self.shown):
@@ -285,8 +285,8 @@ class _Monitor:
     def _check_view(self, view: View, seat: int, where: str) -> None:
         events = view.events
         n = len(events)
-        if n != self.shown[seat]:
-            self.out.append(f"{where}: the view holds {n} events, the seat may see {self.shown[seat]}")
+        if n != self.public + self.shown[seat]:
+            self.out.append(f"{where}: the view holds {n} events, the seat may see {self.public + self.shown[seat]}")
         log, may = self.log, self.may
         last = events[self.checked[seat] - 1].id if self.checked[seat] else -1
         for e in events[self.checked[seat] :]:
@@ -314,12 +314,18 @@ class _Watched:
         self.monitor = monitor
         self.label = str(getattr(player, "label", type(player).__name__))
 
+    def _check(self, view: View, request: Request) -> None:
+        try:
+            self.monitor.check(view, request)
+        except Exception as err:  # a view too broken to read is itself a violation
+            self.monitor.out.append(f"request {request.id} cannot be checked: {type(err).__name__}: {err}")
+
     def decide(self, view: View, request: Request) -> Action:
-        self.monitor.check(view, request)
+        self._check(view, request)
         return self.player.decide(view, request)  # type: ignore[attr-defined, no-any-return]
 
     async def act(self, view: View, request: Request) -> Action:
-        self.monitor.check(view, request)
+        self._check(view, request)
         return await self.player.act(view, request)
 
 
@@ -397,6 +403,8 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
         out.append(f"game_over says {over.winner}, the record says {record.winner}")
     wolves = frozenset(s for s, r in enumerate(roles) if r is Role.WEREWOLF)
     may = secrecy if secrecy is not None and len(secrecy) == len(events) else [may_see(e, wolves) for e in events]
+    public_ids = {i for i, m in enumerate(may) if m is None}
+    private = [(i, m) for i, m in enumerate(may) if m is not None]
     assigned: dict[int, Role] = {}
 
     # ---- one pass over the log
@@ -575,13 +583,13 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
     elif record.winner != outcome:
         out.append(f"winner {record.winner}, but alive {final} means {outcome}")
     # ---- hidden information, through the one read path
+    before_end = events[: over.id]
     for seat in range(n):
-        for e in visible(events, seat):
-            if e.id >= over.id:
-                break
-            m = may[e.id]
-            if m is not None and seat not in m:
-                out.append(f"visible(log, {seat}) shows {_describe(e)}")
+        allowed = public_ids.union(i for i, m in private if seat in m)
+        shown = [e.id for e in visible(before_end, seat)]
+        if not allowed.issuperset(shown):
+            for i in sorted(set(shown) - allowed):
+                out.append(f"visible(log, {seat}) shows {_describe(events[i])}")
 
 
 # --------------------------------------------------------------------------- driving
