@@ -8,7 +8,7 @@ nobody for facts kept for the record only). `vis` names the kind of visibility f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -299,21 +299,42 @@ def public(log: Iterable[Event]) -> list[Event]:
     return [e for e in log if e.audience is None]
 
 
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """A JSON-ready dict of `event`; `event_from_dict` inverts it exactly."""
     out: dict[str, Any] = {"kind": event.kind}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name == "audience":
+    for name in _field_names(type(event)):
+        value = getattr(event, name)
+        if name == "audience":
             value = None if value is None else sorted(value)
-        elif f.name == "role_counts":
+        elif name == "role_counts":
             value = [[r.value, c] for r, c in value]
-        elif f.name == "guesses":
+        elif name == "guesses":
             value = [[s, r.value, p] for s, r, p in value]
         elif isinstance(value, tuple):
             value = list(value)
-        out[f.name] = value
+        out[name] = value
     return out
+
+
+_ACCEPTED: dict[type[Event], frozenset[str]] = {}
+_DECODE: dict[str, Callable[[Any], Any]] = {
+    "audience": lambda v: None if v is None else frozenset(int(x) for x in v),
+    "role_counts": lambda v: tuple((Role(r), int(c)) for r, c in v),
+    "roles": lambda v: tuple(Role(r) for r in v),
+    "role": lambda v: None if v is None else Role(v),
+    "result": Species,
+    "guesses": lambda v: tuple((int(s), Role(r), None if p is None else float(p)) for s, r, p in v),
+}
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -327,29 +348,21 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    extra = set(data) - set(fields) - {"kind"}
-    if extra:
+    allowed = _ACCEPTED.get(cls)
+    if allowed is None:
+        allowed = _ACCEPTED[cls] = frozenset(_field_names(cls)) | {"kind"}
+    if not allowed.issuperset(data):
+        extra = set(data) - allowed
         raise ValueError(f"event kind {kind!r} has no field(s) {', '.join(sorted(extra))}")
     kwargs: dict[str, Any] = {}
     for name, value in data.items():
-        if name == "kind":
-            continue
-        if name == "audience":
-            value = None if value is None else frozenset(int(v) for v in value)
-        elif name == "role_counts":
-            value = tuple((Role(r), int(c)) for r, c in value)
-        elif name == "guesses":
-            value = tuple((int(s), Role(r), None if p is None else float(p)) for s, r, p in value)
-        elif name == "roles":
-            value = tuple(Role(r) for r in value)
-        elif name == "role":
-            value = None if value is None else Role(value)
-        elif name == "result":
-            value = Species(value)
+        decode = _DECODE.get(name)
+        if decode is not None:
+            value = decode(value)
         elif isinstance(value, list):
             value = tuple(value)
         kwargs[name] = value
+    del kwargs["kind"]
     try:
         return cls(**kwargs)
     except TypeError as err:

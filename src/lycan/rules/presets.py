@@ -50,8 +50,8 @@ def aiwolf13() -> RuleSet:
 
 def witch(n: int = 6) -> RuleSet:
     """Seed 001: 2 werewolves, seer, witch (1 cure, 1 poison), villagers; night wolves, seer, witch."""
-    if n < 6:
-        raise ConfigError(f"witch presets need at least 6 players, not {n}; use witch6 or more")
+    if not 6 <= n <= 50:
+        raise ConfigError(f"witch presets need 6 to 50 players, not {n}; use e.g. witch6")
     roles = {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.VILLAGER: n - 4}
     return RuleSet(name=f"witch{n}", roles=roles, options=RuleOptions())
 
@@ -121,6 +121,8 @@ def rules_from_dict(data: dict[str, Any], *, source: str = "config") -> RuleSet:
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}; use preset, name, roles, options")
     base = get_preset(str(data["preset"])) if "preset" in data else None
+    if not isinstance(data.get("options") or {}, dict):
+        raise ConfigError(f"{source}: options must be a table of settings, e.g. options = {{tie_break = 'random'}}")
     try:
         options: dict[str, Any] = base.options.model_dump() if base else {}
         options.update(data.get("options") or {})
@@ -131,6 +133,8 @@ def rules_from_dict(data: dict[str, Any], *, source: str = "config") -> RuleSet:
         return RuleSet(name=name, roles=roles, options=RuleOptions(**options))
     except ValidationError as err:
         raise ConfigError(f"{source}: {_one_sentence(err)}") from None
+    except ConfigError:
+        raise
     except ValueError as err:
         raise ConfigError(f"{source}: {err}") from None
 
@@ -163,14 +167,16 @@ def load_rules_file(path: str | Path) -> RuleSet:
         text = p.read_text(encoding="utf-8")
     except OSError as err:
         raise ConfigError(f"cannot read rules file {p}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"cannot read rules file {p}: it is not UTF-8 text") from None
     try:
         data = tomllib.loads(text) if p.suffix.lower() == ".toml" else yaml.safe_load(text)
     except (tomllib.TOMLDecodeError, yaml.YAMLError) as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ConfigError(f"{p} is not valid {'TOML' if p.suffix == '.toml' else 'YAML'}: {first}") from None
-    if "rules" in (data or {}) and isinstance(data["rules"], dict):
+    if isinstance(data, dict) and isinstance(data.get("rules"), dict):
         data = data["rules"]
-    return rules_from_dict(data or {}, source=str(p))
+    return rules_from_dict({} if data is None else data, source=str(p))
 
 
 def resolve_rules(spec: str) -> RuleSet:

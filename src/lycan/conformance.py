@@ -1,0 +1,692 @@
+"""The conformance kit: play many games from many seeds and check every invariant of the engine.
+
+`check_rules(rules, games, seed)` plays `games` games with the named agents (random by default),
+each seat wrapped so that every request it gets is checked against the game as the event log
+tells it: the seat is alive, the view is its own and shows nothing it may not know, the targets
+are legal. After each game the record is checked as a whole (`check_record`): role counts, ids,
+deaths per night, potions, the guardian's rule, hunter shots, executions, the winner, hidden
+information in `visible(log, seat)`, replay and the JSON round trip. Violations are collected,
+never raised, so one run reports every problem it finds.
+
+Use it when adding a role, an option or a protocol::
+
+    report = check_rules(get_preset("guardian7"), games=1000)
+    assert report.ok, report.summary()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from lycan.agents import make_agent, parse_lineup
+from lycan.engine.actions import Action, Request
+from lycan.engine.events import (
+    AttackChosen,
+    AttackVote,
+    BidPlaced,
+    Died,
+    Divined,
+    Event,
+    Executed,
+    Fault,
+    GameOver,
+    GameStarted,
+    Guarded,
+    HunterShot,
+    MediumResult,
+    NightResolved,
+    NoExecution,
+    PeacefulNight,
+    PhaseStarted,
+    PotionUsed,
+    RoleAssigned,
+    Talk,
+    VoteCast,
+    WitchWoken,
+    WolfPack,
+    visible,
+)
+from lycan.engine.record import GameRecord
+from lycan.engine.runner import Player, SyncPlayer, replay, run_async, run_sync
+from lycan.engine.view import View
+from lycan.rules.presets import get_preset
+from lycan.rules.roles import Role, species_of
+from lycan.rules.ruleset import RuleSet
+
+PlayerFactory = Callable[[int, int], Player]
+"""Builds the player of a seat: `(seat, seed) -> Player`."""
+
+#: Request kinds and the one role that may be asked them (talk and vote: anyone).
+_ROLE_OF_REQUEST: dict[str, Role] = {
+    "whisper": Role.WEREWOLF,
+    "attack": Role.WEREWOLF,
+    "divine": Role.SEER,
+    "guard": Role.GUARDIAN,
+    "cure": Role.WITCH,
+    "poison": Role.WITCH,
+    "shoot": Role.HUNTER,
+}
+_NOBODY: frozenset[int] = frozenset()
+
+
+@dataclass
+class ConformanceReport:
+    """What a conformance run found.
+
+    Attributes:
+        rules: the rule set's name.
+        agents: the agents that played.
+        games: games played.
+        violations: `(seed, description)` for every broken invariant, in the order found.
+        seconds: wall time of the run.
+        wins: games won per side (`village`, `werewolf`, `draw`).
+        faults: fallbacks used in all games (illegal or late answers).
+
+    """
+
+    rules: str
+    agents: str
+    games: int = 0
+    violations: list[tuple[int, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    wins: Counter[str] = field(default_factory=Counter)
+    faults: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """Whether no invariant was broken."""
+        return not self.violations
+
+    @property
+    def games_per_second(self) -> float:
+        """Throughput of the run, checks included."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self, limit: int = 10) -> str:
+        """A short text: counts, speed, outcome shares and the first `limit` violations."""
+        n = max(self.games, 1)
+        shares = ", ".join(f"{side} {self.wins[side] / n:.0%}" for side in ("village", "werewolf", "draw"))
+        head = (
+            f"{self.rules} with {self.agents}: {self.games} games in {self.seconds:.1f} s "
+            f"({self.games_per_second:.0f} games/s); {shares}; {self.faults} faults; "
+            f"{len(self.violations)} violation(s)"
+        )
+        lines = [head]
+        for seed, text in self.violations[:limit]:
+            lines.append(f"  seed {seed}: {text}")
+        if len(self.violations) > limit:
+            lines.append(f"  ... and {len(self.violations) - limit} more")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- who may see what
+_PUBLIC, _WOLVES, _ACTOR, _SEAT, _NOONE, _TALK = range(6)
+_SECRECY: dict[type[Event], int] = {
+    **dict.fromkeys(
+        (GameStarted, PhaseStarted, BidPlaced, VoteCast, Executed, NoExecution, Died, PeacefulNight, HunterShot),
+        _PUBLIC,
+    ),
+    GameOver: _PUBLIC,
+    Talk: _TALK,
+    **dict.fromkeys((WolfPack, AttackVote, AttackChosen), _WOLVES),
+    **dict.fromkeys((Divined, MediumResult, Guarded, WitchWoken, PotionUsed), _ACTOR),
+    RoleAssigned: _SEAT,
+    Fault: _SEAT,
+    NightResolved: _NOONE,
+}
+
+
+def may_see(event: Event, wolves: frozenset[int]) -> frozenset[int] | None:
+    """The seats that may know `event` by the rules of the game (None: everyone).
+
+    Decided from the event's meaning, not from its `audience` field, so that an event filed
+    under the wrong audience is caught. `wolves` are the werewolves' seats. An event type this
+    kit does not know keeps its own audience.
+    """
+    rule = _SECRECY.get(type(event))
+    if rule is None:
+        return event.audience
+    if rule == _PUBLIC:
+        return None
+    if rule == _TALK:
+        return wolves if event.channel == "whisper" else None  # type: ignore[attr-defined]
+    if rule == _WOLVES:
+        return wolves
+    if rule == _ACTOR:
+        return frozenset((event.actor,))  # type: ignore[attr-defined]
+    if rule == _SEAT:
+        return frozenset((event.seat,))  # type: ignore[attr-defined]
+    return _NOBODY
+
+
+def _win(alive: Iterable[int], roles: Sequence[Role]) -> str | None:
+    wolves = others = 0
+    for s in alive:
+        if roles[s] is Role.WEREWOLF:
+            wolves += 1
+        else:
+            others += 1
+    if wolves == 0:
+        return "village"
+    if wolves >= others:
+        return "werewolf"
+    return None
+
+
+# --------------------------------------------------------------------------- during play
+class _Monitor:
+    """Shadow state of one game, rebuilt from the event stream alone, and the request checks."""
+
+    def __init__(self, rules: RuleSet, out: list[str]) -> None:
+        n = rules.n_players
+        self.rules = rules
+        self.opts = rules.options
+        self.out = out
+        self.log: list[Event] = []
+        self.may: list[frozenset[int] | None] = []
+        self.roles: list[Role | None] = [None] * n
+        self.wolves: frozenset[int] = _NOBODY
+        self.alive = [True] * n
+        self.public = 0  # public events so far
+        self.shown = [0] * n  # private events each seat may see so far
+        self.checked = [0] * n  # events of each seat's view already checked
+        self.last_guard: dict[int, int] = {}
+        self.attacked: int | None = None
+        self.over = False
+
+    def on_event(self, e: Event) -> None:
+        if e.id != len(self.log):
+            self.out.append(f"event {e.kind} has id {e.id}, expected {len(self.log)}")
+        self.log.append(e)
+        self.may.append(may_see(e, self.wolves))
+        aud = e.audience
+        if aud is None:
+            self.public += 1
+        else:
+            for s in aud:
+                if 0 <= s < len(self.shown):
+                    self.shown[s] += 1
+        if isinstance(e, RoleAssigned):
+            self.roles[e.seat] = e.role
+            if e.role is Role.WEREWOLF:
+                self.wolves = self.wolves | {e.seat}
+        elif isinstance(e, Died):
+            self.alive[e.target] = False
+        elif isinstance(e, Guarded):
+            self.last_guard[e.actor] = e.target
+        elif isinstance(e, AttackChosen):
+            self.attacked = e.target
+        elif isinstance(e, PhaseStarted) and e.phase == "night":
+            self.attacked = None
+        elif isinstance(e, GameOver):
+            self.over = True
+
+    def check(self, view: View, req: Request) -> None:
+        """Check one request and the view given with it; append what is wrong."""
+        seat = req.seat
+        out = self.out
+        where = f"request {req.id} ({req.kind} for seat {seat}, day {req.day})"
+        role = self.roles[seat]
+        if self.over:
+            out.append(f"{where} after the game ended")
+        if not self.alive[seat] and req.kind != "shoot":
+            out.append(f"{where}: the seat is dead")
+        wanted = _ROLE_OF_REQUEST.get(req.kind)
+        if wanted is not None and role is not wanted:
+            out.append(f"{where}: asked of a {role}, not a {wanted}")
+        if view.seat != seat or view.role is not role:
+            out.append(f"{where}: given the view of seat {view.seat} ({view.role})")
+        if tuple(view.alive) != tuple(self.alive):
+            out.append(f"{where}: the view's alive list differs from the log")
+        self._check_targets(req, role, where)
+        self._check_view(view, seat, where)
+
+    def _check_targets(self, req: Request, role: Role | None, where: str) -> None:
+        out = self.out
+        seat = req.seat
+        targets = req.targets
+        dead = [t for t in targets if not (0 <= t < len(self.alive) and self.alive[t])]
+        if dead:
+            out.append(f"{where}: dead or unknown seats {dead} among the targets")
+        if len(set(targets)) != len(targets):
+            out.append(f"{where}: repeated targets {list(targets)}")
+        kind = req.kind
+        if kind in ("talk", "whisper", "bid"):
+            if targets:
+                out.append(f"{where}: talk requests take no targets")
+            return
+        if not targets and not req.can_pass:
+            out.append(f"{where}: no target and no way to pass")
+        if kind == "vote" and seat in targets and not self.opts.allow_self_vote:
+            out.append(f"{where}: may vote for itself")
+        elif kind == "attack":
+            wolves = [t for t in targets if self.roles[t] is Role.WEREWOLF]
+            if wolves:
+                out.append(f"{where}: werewolves {wolves} may be attacked")
+        elif kind in ("divine", "poison") and seat in targets:
+            out.append(f"{where}: may {kind} itself")
+        elif kind == "guard":
+            if seat in targets and not self.opts.guardian_self:
+                out.append(f"{where}: the guardian may protect itself")
+            last = self.last_guard.get(seat)
+            if last is not None and last in targets and not self.opts.guardian_repeat:
+                out.append(f"{where}: may protect seat {last} twice in a row")
+        elif kind == "cure":
+            if targets != (self.attacked,):
+                out.append(f"{where}: cure targets {list(targets)}, not tonight's victim {self.attacked}")
+            if seat in targets and not self.opts.witch_self_save:
+                out.append(f"{where}: the witch may save itself")
+
+    def _check_view(self, view: View, seat: int, where: str) -> None:
+        events = view.events
+        n = len(events)
+        if n != self.public + self.shown[seat]:
+            self.out.append(f"{where}: the view holds {n} events, the seat may see {self.public + self.shown[seat]}")
+        log, may = self.log, self.may
+        last = events[self.checked[seat] - 1].id if self.checked[seat] else -1
+        for e in events[self.checked[seat] :]:
+            i = e.id
+            if not (last < i < len(log)) or log[i] is not e:
+                self.out.append(f"{where}: view event {e.kind} #{i} is not the log's, or out of order")
+            else:
+                m = may[i]
+                if m is not None and seat not in m:
+                    self.out.append(f"{where}: the view shows {_describe(e)}")
+            last = i
+        self.checked[seat] = n
+
+
+def _describe(e: Event) -> str:
+    fields = {k: getattr(e, k) for k in ("seat", "actor", "target", "channel") if hasattr(e, k)}
+    return f"{e.kind} #{e.id} {fields}"
+
+
+class _Watched:
+    """A player wrapped so that every request it gets is checked first."""
+
+    def __init__(self, player: Player, monitor: _Monitor) -> None:
+        self.player = player
+        self.monitor = monitor
+        self.label = str(getattr(player, "label", type(player).__name__))
+
+    def _check(self, view: View, request: Request) -> None:
+        try:
+            self.monitor.check(view, request)
+        except Exception as err:  # a view too broken to read is itself a violation
+            self.monitor.out.append(f"request {request.id} cannot be checked: {type(err).__name__}: {err}")
+
+    def decide(self, view: View, request: Request) -> Action:
+        self._check(view, request)
+        return self.player.decide(view, request)  # type: ignore[attr-defined, no-any-return]
+
+    async def act(self, view: View, request: Request) -> Action:
+        self._check(view, request)
+        return await self.player.act(view, request)
+
+
+# --------------------------------------------------------------------------- after play
+def check_record(
+    record: GameRecord,
+    *,
+    replay_game: bool = True,
+    round_trip: bool = True,
+    secrecy: Sequence[frozenset[int] | None] | None = None,
+) -> list[str]:
+    """Every invariant a finished game's record must satisfy; returns what is broken (empty: fine).
+
+    Args:
+        record: a finished game.
+        replay_game: also replay the record and compare the event logs.
+        round_trip: also check that the JSON round trip of the record is exact.
+        secrecy: `may_see` of every event, if already known (saves time).
+
+    """
+    out: list[str] = []
+    try:
+        _check_log(record, out, secrecy)
+    except Exception as err:  # a malformed log must be reported, not crash the kit
+        out.append(f"the log cannot be checked: {type(err).__name__}: {err}")
+    if replay_game:
+        try:
+            again = replay(record)
+            if tuple(again.events) != record.events:
+                first = next(
+                    (i for i, (a, b) in enumerate(zip(again.events, record.events, strict=False)) if a != b),
+                    min(len(again.events), len(record.events)),
+                )
+                out.append(f"replay differs from the record from event #{first} on")
+        except Exception as err:
+            out.append(f"replay failed: {type(err).__name__}: {err}")
+    if round_trip:
+        try:
+            back = GameRecord.from_dict(json.loads(json.dumps(record.to_dict())))
+            if back != record:
+                bad = [f for f in record.__dataclass_fields__ if getattr(back, f) != getattr(record, f)]
+                out.append(f"JSON round trip changes the record's {', '.join(bad)}")
+        except Exception as err:
+            out.append(f"JSON round trip failed: {type(err).__name__}: {err}")
+    return out
+
+
+def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[int] | None] | None) -> None:
+    rules = record.rules
+    opts = rules.options
+    roles = record.roles
+    events = record.events
+    n = rules.n_players
+    # ---- the deal
+    if Counter(roles) != Counter({r: c for r, c in rules.roles.items() if c}):
+        out.append(f"dealt roles {dict(Counter(roles))} do not match the rules {dict(rules.roles)}")
+    if len(roles) != n or len(record.names) != n:
+        out.append(f"{len(roles)} roles and {len(record.names)} names for {n} seats")
+    for i, e in enumerate(events):
+        if e.id != i:
+            out.append(f"event #{i} ({e.kind}) has id {e.id}")
+            break
+    if not events or not isinstance(events[0], GameStarted):
+        out.append("the log does not start with game_started")
+        return
+    if not isinstance(events[-1], GameOver):
+        out.append("the log does not end with game_over")
+        return
+    start, over = events[0], events[-1]
+    if dict(start.role_counts) != dict(rules.roles):
+        out.append(f"game_started announces {dict(start.role_counts)}, the rules say {dict(rules.roles)}")
+    if over.roles != roles:
+        out.append("game_over reveals other roles than were dealt")
+    if over.winner != record.winner:
+        out.append(f"game_over says {over.winner}, the record says {record.winner}")
+    wolves = frozenset(s for s, r in enumerate(roles) if r is Role.WEREWOLF)
+    may = secrecy if secrecy is not None and len(secrecy) == len(events) else [may_see(e, wolves) for e in events]
+    public_ids = {i for i, m in enumerate(may) if m is None}
+    private = [(i, m) for i, m in enumerate(may) if m is not None]
+    assigned: dict[int, Role] = {}
+
+    # ---- one pass over the log
+    alive = [True] * n
+    day = 0
+    last_guard: dict[int, int] = {}
+    cures: Counter[int] = Counter()
+    poisons: Counter[int] = Counter()
+    attacked: int | None = None
+    potions_tonight: dict[int, set[str]] = {}
+    resolved: NightResolved | None = None
+    last_executed: int | None = None
+    votes: Counter[int] = Counter()
+    vote_round = -1
+    just_died: set[int] = set()
+    poisoned_tonight: set[int] = set()
+    for e in events[1:]:
+        if e.day < day:
+            out.append(f"event #{e.id} goes back to day {e.day} from day {day}")
+        day = e.day
+        if e is not over and isinstance(e, GameOver):
+            out.append(f"a second game_over at #{e.id}")
+        if e.id < over.id:
+            m = may[e.id]
+            if e.audience is None and m is not None:
+                out.append(f"{_describe(e)} is public but only {sorted(m)} may see it")
+            elif e.audience is not None and m is not None and not e.audience <= m:
+                out.append(f"{_describe(e)} is shown to {sorted(e.audience - m)}, who may not see it")
+        actor = getattr(e, "actor", None)
+        if actor is not None and not (0 <= actor < n and alive[actor]) and not isinstance(e, HunterShot):
+            out.append(f"dead seat {actor} acts: {_describe(e)}")
+        if isinstance(e, Talk):
+            if e.channel == "whisper":
+                if e.actor not in wolves:
+                    out.append(f"seat {e.actor}, no werewolf, whispers")
+                if sum(alive[w] for w in wolves) < 2:
+                    out.append(f"whisper #{e.id} with fewer than 2 werewolves alive")
+            elif e.day == 0 and not opts.greeting:
+                out.append(f"talk on day 0 although the rules have no greeting: #{e.id}")
+        elif isinstance(e, RoleAssigned):
+            assigned[e.seat] = e.role
+            if roles[e.seat] is not e.role:
+                out.append(f"seat {e.seat} is told it is {e.role}, but was dealt {roles[e.seat]}")
+        elif isinstance(e, WolfPack):
+            if frozenset(e.members) != wolves:
+                out.append(f"the wolf pack {list(e.members)} is not the werewolves {sorted(wolves)}")
+        elif isinstance(e, PhaseStarted):
+            if e.phase == "night":
+                living = [s for s in range(n) if alive[s]]
+                if tuple(living) != e.alive:
+                    out.append(f"night {day} starts with alive {list(e.alive)}, the log says {living}")
+                if day > 0 and _win(living, roles):
+                    out.append(f"night {day} starts although {_win(living, roles)} has won")
+                attacked, potions_tonight, resolved = None, {}, None
+                poisoned_tonight = set()
+            elif day > 0:
+                expected = [s for s in range(n) if alive[s] and (resolved is None or s not in resolved.deaths)]
+                if tuple(expected) != e.alive:
+                    out.append(f"day {day} starts with alive {list(e.alive)}, expected {expected}")
+            vote_round = -1
+            votes = Counter()
+        elif isinstance(e, (AttackVote, AttackChosen)):
+            if isinstance(e, AttackVote) and e.actor not in wolves:
+                out.append(f"seat {e.actor}, no werewolf, votes to attack")
+            if e.target in wolves or not alive[e.target]:
+                out.append(f"{_describe(e)} targets a werewolf or a dead seat")
+            if e.day == 0 and not opts.first_night_attack:
+                out.append(f"an attack on the first night although the rules forbid it: #{e.id}")
+            if isinstance(e, AttackChosen):
+                attacked = e.target
+        elif isinstance(e, (Divined, MediumResult)):
+            if roles[e.actor] is not (Role.SEER if isinstance(e, Divined) else Role.MEDIUM):
+                out.append(f"{_describe(e)} by a {roles[e.actor]}")
+            if e.result is not species_of(roles[e.target]):
+                out.append(f"{_describe(e)} reports {e.result} for a {roles[e.target]}")
+            if isinstance(e, Divined) and e.target == e.actor:
+                out.append(f"seer {e.actor} divines itself")
+            if isinstance(e, MediumResult) and e.target != last_executed:
+                out.append(f"{_describe(e)} is not about the last executed seat {last_executed}")
+        elif isinstance(e, Guarded):
+            if roles[e.actor] is not Role.GUARDIAN:
+                out.append(f"{_describe(e)} by a {roles[e.actor]}")
+            if e.target == e.actor and not opts.guardian_self:
+                out.append(f"guardian {e.actor} protects itself on night {day}")
+            if last_guard.get(e.actor) == e.target and not opts.guardian_repeat:
+                out.append(f"guardian {e.actor} protects seat {e.target} twice in a row (night {day})")
+            if not alive[e.target]:
+                out.append(f"guardian protects dead seat {e.target}")
+            last_guard[e.actor] = e.target
+        elif isinstance(e, WitchWoken):
+            if roles[e.actor] is not Role.WITCH:
+                out.append(f"{_describe(e)} wakes a {roles[e.actor]}")
+            if e.attacked != attacked:
+                out.append(f"the witch is told seat {e.attacked} was attacked, not {attacked}")
+            if (e.cures, e.poisons) != (1 - cures[e.actor], 1 - poisons[e.actor]):
+                out.append(f"the witch is told of {e.cures} cures and {e.poisons} poisons left, which is wrong")
+        elif isinstance(e, PotionUsed):
+            used = potions_tonight.setdefault(e.actor, set())
+            used.add(e.potion)
+            if len(used) == 2 and not opts.witch_both_same_night:
+                out.append(f"witch {e.actor} uses both potions on night {day}")
+            if e.potion == "cure":
+                cures[e.actor] += 1
+                if e.target != attacked:
+                    out.append(f"witch cures seat {e.target}, who was not attacked")
+                if e.target == e.actor and not opts.witch_self_save:
+                    out.append(f"witch {e.actor} saves itself")
+            else:
+                poisons[e.actor] += 1
+                poisoned_tonight.add(e.target)
+                if e.target == e.actor:
+                    out.append(f"witch {e.actor} poisons itself")
+            if cures[e.actor] > 1 or poisons[e.actor] > 1:
+                out.append(f"witch {e.actor} uses a {e.potion} potion more than once")
+        elif isinstance(e, NightResolved):
+            resolved = e
+            if e.attacked != attacked:
+                out.append(f"night_resolved says seat {e.attacked} was attacked, the wolves chose {attacked}")
+            expected_deaths = set(e.poisoned) | (
+                {attacked} if attacked is not None and attacked not in e.guarded and attacked not in e.saved else set()
+            )
+            if set(e.deaths) != expected_deaths:
+                out.append(f"night {day} kills {list(e.deaths)}, the actions kill {sorted(expected_deaths)}")
+            if set(e.poisoned) != poisoned_tonight:
+                out.append(f"night {day}: poisoned {list(e.poisoned)}, potions say {sorted(poisoned_tonight)}")
+            witches = sum(1 for r in roles if r is Role.WITCH)
+            if len(e.deaths) > 1 + witches:
+                out.append(f"{len(e.deaths)} deaths on night {day}, at most {1 + witches} are possible")
+        elif isinstance(e, Died):
+            if not alive[e.target]:
+                out.append(f"seat {e.target} dies twice")
+            alive[e.target] = False
+            just_died.add(e.target)
+            want = roles[e.target] if opts.reveal_role_on_death else None
+            if e.role is not want:
+                out.append(f"the death of seat {e.target} reveals role {e.role}, expected {want}")
+            if e.cause == "night" and (resolved is None or e.target not in resolved.deaths):
+                out.append(f"seat {e.target} dies in the night but the night killed {resolved and resolved.deaths}")
+        elif isinstance(e, PeacefulNight):
+            if resolved is not None and resolved.deaths:
+                out.append(f"a peaceful night is announced, but {list(resolved.deaths)} died")
+        elif isinstance(e, HunterShot):
+            if roles[e.actor] is not Role.HUNTER or alive[e.actor] or e.actor not in just_died:
+                out.append(f"{_describe(e)}: only a hunter who just died may shoot")
+            if e.actor in poisoned_tonight and not opts.hunter_shoots_when_poisoned:
+                out.append(f"hunter {e.actor} shoots although poisoned")
+            if not alive[e.target]:
+                out.append(f"hunter shoots dead seat {e.target}")
+        elif isinstance(e, VoteCast):
+            if e.round != vote_round:
+                vote_round, votes = e.round, Counter()
+            votes[e.target] += 1
+            if not alive[e.target]:
+                out.append(f"seat {e.actor} votes for dead seat {e.target}")
+            if e.target == e.actor and not opts.allow_self_vote:
+                out.append(f"seat {e.actor} votes for itself")
+        elif isinstance(e, Executed):
+            top = max(votes.values(), default=0)
+            if votes[e.target] != top or e.votes != top:
+                out.append(f"seat {e.target} executed with {e.votes} votes; the tally was {dict(votes)}")
+            if not alive[e.target]:
+                out.append(f"dead seat {e.target} executed")
+            if opts.tie_break == "no_execution" and list(votes.values()).count(top) > 1:
+                out.append(f"seat {e.target} executed on a tie although ties mean no execution")
+            last_executed = e.target
+        if isinstance(e, (PhaseStarted, NightResolved)):
+            just_died = set()
+    if len(assigned) != n:
+        out.append(f"{len(assigned)} role_assigned events for {n} seats")
+    # ---- the winner
+    final = [s for s in range(n) if alive[s]]
+    outcome = _win(final, roles)
+    if outcome is None:
+        if record.winner != "draw" or day <= opts.max_days:
+            out.append(f"winner {record.winner} although nobody has won with alive {final}")
+    elif record.winner != outcome:
+        out.append(f"winner {record.winner}, but alive {final} means {outcome}")
+    # ---- hidden information, through the one read path
+    before_end = events[: over.id]
+    for seat in range(n):
+        allowed = public_ids.union(i for i, m in private if seat in m)
+        shown = [e.id for e in visible(before_end, seat)]
+        if not allowed.issuperset(shown):
+            for i in sorted(set(shown) - allowed):
+                out.append(f"visible(log, {seat}) shows {_describe(events[i])}")
+
+
+# --------------------------------------------------------------------------- driving
+def _factory(agents: str | PlayerFactory, n: int) -> tuple[str, PlayerFactory]:
+    if callable(agents):
+        return getattr(agents, "__name__", "custom players"), agents
+    kinds = parse_lineup(agents, n)
+
+    def build(seat: int, seed: int) -> Player:
+        return make_agent(kinds[seat], seed)
+
+    return agents, build
+
+
+def check_game(
+    rules: RuleSet,
+    seed: int,
+    players: Sequence[Player],
+    *,
+    replay_game: bool = True,
+    round_trip: bool = True,
+) -> tuple[GameRecord | None, list[str]]:
+    """Play one game with `players`, each wrapped and checked, then check its record.
+
+    Returns the record (None if the game could not be played) and what is broken.
+    """
+    out: list[str] = []
+    monitor = _Monitor(rules, out)
+    watched = [_Watched(p, monitor) for p in players]
+    try:
+        if all(isinstance(p, SyncPlayer) for p in players):
+            record = run_sync(rules, watched, seed, on_event=monitor.on_event)
+        else:
+            record = asyncio.run(run_async(rules, watched, seed, on_event=monitor.on_event))
+    except Exception as err:
+        out.append(f"the game crashed: {type(err).__name__}: {err}")
+        return None, out
+    if len(monitor.log) != len(record.events):
+        out.append(f"on_event saw {len(monitor.log)} events, the record has {len(record.events)}")
+    out += check_record(record, replay_game=replay_game, round_trip=round_trip, secrecy=monitor.may)
+    return record, out
+
+
+def check_rules(
+    rules: RuleSet,
+    games: int = 1000,
+    seed: int = 0,
+    *,
+    agents: str | PlayerFactory = "random",
+    round_trip_every: int = 1,
+) -> ConformanceReport:
+    """Play `games` games from seeds `seed, seed+1, ...` and check every invariant in each.
+
+    Args:
+        rules: the rule set under test.
+        games: how many games to play.
+        seed: the first game's seed.
+        agents: agent types by name for `lycan.agents.make_agent` (one, or a comma-separated
+            lineup that cycles over the seats), or a factory `(seat, seed) -> Player`.
+        round_trip_every: check the JSON round trip in every k-th game (1: every game).
+
+    Returns:
+        The report; `report.ok` is True when no invariant was broken.
+
+    """
+    n = rules.n_players
+    label, build = _factory(agents, n)
+    report = ConformanceReport(rules=rules.name, agents=label)
+    started = time.perf_counter()
+    for g in range(games):
+        game_seed = seed + g
+        players = [build(s, game_seed * 101 + s) for s in range(n)]
+        record, problems = check_game(
+            rules, game_seed, players, round_trip=round_trip_every > 0 and g % round_trip_every == 0
+        )
+        report.games += 1
+        report.violations.extend((game_seed, p) for p in problems)
+        if record is not None:
+            report.wins[record.winner] += 1
+            report.faults += record.faults
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def check_presets(
+    names: Iterable[str], games: int = 1000, seed: int = 0, *, agents: str | PlayerFactory = "random"
+) -> dict[str, ConformanceReport]:
+    """Run `check_rules` on each named preset; returns the reports by preset name."""
+    return {name: check_rules(get_preset(name), games, seed, agents=agents) for name in names}
+
+
+__all__ = [
+    "ConformanceReport",
+    "PlayerFactory",
+    "check_game",
+    "check_presets",
+    "check_record",
+    "check_rules",
+    "may_see",
+]
