@@ -62,7 +62,7 @@ class ClumsyAgent(RandomAgent):
 
 def play(rules: RuleSet, seed: int, clumsy: bool = False) -> GameRecord:
     players = [(ClumsyAgent if clumsy and s == 0 else WhisperingAgent)(seed * 97 + s) for s in range(rules.n_players)]
-    return run_sync(rules, players, seed)
+    return run_sync(rules, players, seed, probe_days=(2,))
 
 
 def lines_by_event(record: GameRecord, seat: int) -> list[tuple[Event, str]]:

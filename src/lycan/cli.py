@@ -1,17 +1,87 @@
-"""The `lycan` command."""
+"""The `lycan` command: play, simulate, check, replay, and move records in and out."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
-from lycan.agents import make_agent
-from lycan.engine import run_async
+from lycan.agents import SyncAgent, make_agent, parse_lineup
+from lycan.engine import GameRecord, Player, View, run_async, run_sync, visible
 from lycan.engine.events import Event
-from lycan.rules import ConfigError, resolve_rules
+from lycan.eval.stats import Rate
+from lycan.rules import ConfigError, RuleSet, preset_names, resolve_rules, team_of
+
+if TYPE_CHECKING:
+    from lycan.store import GameStore
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Werewolf for AI agents and people.")
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="preset name, ROLE=N list, or a .toml/.yaml rules file")]
+AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="agent type(s), cycled over the seats, e.g. heuristic")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="seed of the first game")]
+DbOpt = Annotated[Path | None, typer.Option("--db", help="SQLite file for game records [env LYCAN_DB]")]
+
+
+def fail(message: str) -> NoReturn:
+    """Print one clear sentence and exit with status 2."""
+    err_console.print(f"[bold red]error:[/] {message}", markup=True)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def clear_errors() -> Iterator[None]:
+    """Turn the expected kinds of bad input into one sentence and exit status 2."""
+    from lycan.store import JsonlError, StoreError
+
+    try:
+        yield
+    except (ConfigError, JsonlError, StoreError) as err:
+        fail(str(err))
+    except ValueError as err:
+        fail(str(err))
+
+
+def _rules(spec: str) -> RuleSet:
+    try:
+        return resolve_rules(spec)
+    except ConfigError as err:
+        fail(str(err))
+
+
+def _store(db: Path | None) -> GameStore:
+    from lycan.store import GameStore, default_db_path
+
+    return GameStore(db or default_db_path())
+
+
+def _players(rules: RuleSet, agents: str, seed: int) -> list[Player]:
+    try:
+        kinds = parse_lineup(agents, rules.n_players)
+        return [make_agent(kind, seed * 1_000 + seat) for seat, kind in enumerate(kinds)]
+    except ValueError as err:
+        fail(str(err))
+
+
+def _play_one(
+    rules: RuleSet, players: Sequence[Player], seed: int, on_event: Callable[[Event], None] | None = None
+) -> GameRecord:
+    if all(isinstance(p, SyncAgent) for p in players):
+        return run_sync(rules, players, seed, on_event=on_event)  # type: ignore[arg-type]
+    return asyncio.run(run_async(rules, players, seed, on_event=on_event))
 
 
 @app.callback()
@@ -20,21 +90,387 @@ def _root() -> None:
 
 
 @app.command()
-def game(preset: str = "guardian7", agents: str = "random", seed: int = 1) -> None:
-    """Play one game and print it as it happens."""
-    try:
-        rules = resolve_rules(preset)
-    except ConfigError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+def game(
+    preset: PresetOpt = "guardian7",
+    agents: AgentsOpt = "heuristic",
+    seed: SeedOpt = 1,
+    db: DbOpt = None,
+    save: Annotated[bool, typer.Option(help="store the finished game")] = True,
+) -> None:
+    """Play one game with AI players and narrate all of it as it happens."""
+    from lycan.render import describe_event, render_roles
 
-    def show(event: Event) -> None:
-        typer.echo(f"day {event.day} {event.phase:5} {event.kind}")
+    rules = _rules(preset)
+    players = _players(rules, agents, seed)
+    console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}", markup=True)
+    names: list[tuple[str, ...]] = []
 
-    rec = asyncio.run(
-        run_async(rules, [make_agent(agents, seed + s) for s in range(rules.n_players)], seed, on_event=show)
+    def narrate(event: Event) -> None:
+        if event.kind == "game_started":
+            names.append(event.names)  # type: ignore[attr-defined]
+        line = describe_event(event, names[0])
+        if line:
+            console.print(line, markup=False)
+
+    with clear_errors():
+        record = _play_one(rules, players, seed, narrate)
+        console.print(render_roles(record.roles, record.names), markup=False)
+        if save:
+            with _store(db) as store:
+                store.save(record)
+            console.print(f"saved as {record.game_id} (replay: lycan replay {record.game_id[:10]})")
+
+
+@app.command()
+def play(
+    preset: PresetOpt = "aiwolf5",
+    agents: AgentsOpt = "heuristic",
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed (random if omitted)")] = None,
+    seat: Annotated[int | None, typer.Option(help="your seat, 1-based (random if omitted)")] = None,
+    db: DbOpt = None,
+    save: Annotated[bool, typer.Option(help="store the finished game")] = True,
+) -> None:
+    """Play one seat yourself in the terminal against AI players."""
+    from lycan.agents.human import HumanAgent
+    from lycan.render import render_roles
+
+    rules = _rules(preset)
+    seed = seed if seed is not None else random.randrange(1_000_000)
+    players = _players(rules, agents, seed)
+    if seat is not None and not 1 <= seat <= rules.n_players:
+        fail(f"--seat must be between 1 and {rules.n_players}")
+    me = (seat - 1) if seat is not None else random.Random(seed).randrange(rules.n_players)
+    players[me] = HumanAgent()
+    console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}. Seed {seed}.", markup=True)
+    with clear_errors():
+        record = asyncio.run(run_async(rules, players, seed))
+        human = players[me]
+        assert isinstance(human, HumanAgent)
+        human.show_new(_final_view(record, me))
+        console.print(render_roles(record.roles, record.names), markup=False)
+        if save:
+            with _store(db) as store:
+                store.save(record)
+
+
+def _final_view(record: GameRecord, seat: int) -> View:
+
+    return View(
+        seat=seat,
+        role=record.roles[seat],
+        names=record.names,
+        rules=record.rules,
+        day=record.n_days,
+        phase="end",
+        alive=(),
+        events=visible(record.events, seat),
     )
-    typer.echo(f"winner: {rec.winner}")
+
+
+def _summarise(records: Sequence[GameRecord], seconds: float) -> None:
+    n = len(records)
+    sides = {"village": 0, "werewolf": 0, "draw": 0}
+    by_role: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_agent: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    faults = 0
+    for rec in records:
+        sides[rec.winner] += 1
+        faults += rec.faults
+        for seat, role in enumerate(rec.roles):
+            won = int(team_of(role).value == rec.winner)
+            by_role[role.value][0] += won
+            by_role[role.value][1] += 1
+            by_agent[rec.agents[seat]][0] += won
+            by_agent[rec.agents[seat]][1] += 1
+    table = Table(title=f"{n} games in {seconds:.2f} s ({n / max(seconds, 1e-9):,.0f} games/s)")
+    table.add_column("who")
+    table.add_column("win rate [95% CI]")
+    for side in ("village", "werewolf"):
+        table.add_row(f"{side} side", str(Rate(sides[side], n)))
+    if sides["draw"]:
+        table.add_row("draws", str(Rate(sides["draw"], n)))
+    for role_name, (won, count) in sorted(by_role.items()):
+        table.add_row(f"role {role_name}", str(Rate(won, count)))
+    if len(by_agent) > 1:
+        for agent, (won, count) in sorted(by_agent.items()):
+            table.add_row(f"agent {agent}", str(Rate(won, count)))
+    console.print(table)
+    console.print(f"faults: {faults} ({faults / max(n, 1):.2f} per game)")
+
+
+@app.command()
+def simulate(
+    preset: PresetOpt = "guardian7",
+    agents: AgentsOpt = "heuristic",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
+    seed: SeedOpt = 1,
+    db: DbOpt = None,
+    save: Annotated[bool, typer.Option(help="store every finished game")] = False,
+    run: Annotated[str | None, typer.Option(help="run name to store the games under")] = None,
+) -> None:
+    """Play many games and print team and per-role win rates with 95% intervals."""
+    rules = _rules(preset)
+    _players(rules, agents, seed)  # validate the lineup before starting
+    records: list[GameRecord] = []
+    store = _store(db) if save else None
+    started = time.perf_counter()
+    with clear_errors(), _progress() as progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            rec = _play_one(rules, _players(rules, agents, seed + i), seed + i)
+            records.append(rec)
+            if store is not None:
+                store.save(rec, run=run)
+            progress.advance(task)
+    if store is not None:
+        store.close()
+    _summarise(records, time.perf_counter() - started)
+
+
+@contextmanager
+def _progress() -> Iterator[Progress]:
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err_console, transient=True, disable=not sys.stderr.isatty()) as progress:
+        yield progress
+
+
+@app.command()
+def check(
+    preset: PresetOpt = "all",
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 1000,
+    seed: SeedOpt = 0,
+    agents: AgentsOpt = "random",
+) -> None:
+    """Run the conformance kit: play many games and check every invariant and hidden-information rule."""
+    from lycan.conformance import check_rules
+
+    names = preset_names() if preset == "all" else [p.strip() for p in preset.split(",")]
+    bad = 0
+    for name in names:
+        rules = _rules(name)
+        with clear_errors():
+            report = check_rules(rules, games=games, seed=seed, agents=agents)
+        console.print(report.summary(), markup=False)
+        bad += len(report.violations)
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
+def replay(
+    game_id: Annotated[str, typer.Argument(help="game id or a unique prefix of it")],
+    seat: Annotated[int | None, typer.Option("--as", help="show only what this seat (1-based) saw")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Print a stored game: all of it, or as one seat saw it."""
+    from lycan.render import render_log
+
+    with clear_errors(), _store(db) as store:
+        record = store.get(game_id)
+    if seat is not None and not 1 <= seat <= len(record.names):
+        fail(f"--as must be a seat from 1 to {len(record.names)}")
+    view_seat = None if seat is None else seat - 1
+    console.print(f"{record.game_id}  {record.rules.describe()}  seed {record.seed}", markup=False)
+    for line in render_log(record.events, record.names, seat=view_seat):
+        console.print(line, markup=False)
+
+
+@app.command()
+def games(
+    db: DbOpt = None,
+    limit: Annotated[int, typer.Option(min=1)] = 20,
+    run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
+) -> None:
+    """List stored games, newest first."""
+    with clear_errors(), _store(db) as store:
+        rows = store.list_games(run=run, limit=limit)
+    table = Table()
+    for col in ("game", "rules", "seed", "winner", "days", "faults", "agents"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            r.game_id, r.rules, str(r.seed), r.winner, str(r.n_days), str(r.faults), ",".join(sorted(set(r.agents)))
+        )
+    console.print(table)
+
+
+@app.command("export")
+def export_cmd(
+    out: Annotated[Path, typer.Argument(help="JSONL file to write")],
+    db: DbOpt = None,
+    run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
+) -> None:
+    """Export stored games as JSONL, one game per line."""
+    from lycan.store import export_jsonl
+
+    with clear_errors(), _store(db) as store:
+        records = list(store.iter_records(run=run))
+        export_jsonl(records, out)
+    console.print(f"wrote {len(records)} games to {out}")
+
+
+@app.command("import")
+def import_cmd(
+    src: Annotated[Path, typer.Argument(help="JSONL file to read")],
+    db: DbOpt = None,
+) -> None:
+    """Import games from JSONL; nothing is written unless every line is valid."""
+    from lycan.store import import_jsonl
+
+    with clear_errors():
+        records = import_jsonl(src)
+        with _store(db) as store:
+            store.import_records(records)
+    console.print(f"imported {len(records)} games from {src}")
+
+
+@app.command()
+def tournament(
+    config: Annotated[str, typer.Argument(help="tournament file (YAML/TOML) or a built-in name such as smoke")],
+    db: DbOpt = None,
+    executor: Annotated[str, typer.Option(help="local, or ray (RAY_ADDRESS for a cluster)")] = "local",
+) -> None:
+    """Play a tournament; re-running it resumes, skipping finished games."""
+    from lycan.eval.report import print_summary
+    from lycan.eval.tournament import run_tournament
+
+    with clear_errors(), _store(db) as store:
+        result = run_tournament(config, executor=executor, store=store, progress=sys.stderr.isatty())
+        records = list(store.iter_records(run=result.run))
+    console.print(
+        f"run {result.run}: {result.played} played, {result.skipped} already done, {result.faults} faults, "
+        f"{result.games_per_minute:,.0f} games/min"
+    )
+    print_summary(records, console)
+
+
+def _run_records(store: GameStore, run: str) -> list[GameRecord]:
+    records = list(store.iter_records(run=run))
+    if not records:
+        fail(f"no games stored under run {run!r}; see `lycan games` for what is stored")
+    return records
+
+
+@app.command()
+def report(
+    run: Annotated[str, typer.Argument(help="run name (as given in the tournament file)")],
+    out: Annotated[Path | None, typer.Option(help="folder for report.md, report.html and plots")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Print a run's tables and write a Markdown + HTML report with plots."""
+    from lycan.eval.report import build_report, print_summary
+
+    with clear_errors(), _store(db) as store:
+        records = _run_records(store, run)
+        print_summary(records, console)
+        path = build_report(records, out or Path(f"report-{run}"), title=f"Lycan run {run}")
+    console.print(f"report written to {path}")
+
+
+@app.command()
+def compare(
+    run_a: Annotated[str, typer.Argument(help="first run name")],
+    run_b: Annotated[str, typer.Argument(help="second run name")],
+    db: DbOpt = None,
+) -> None:
+    """Compare two runs' win rates with two-proportion significance tests."""
+    from lycan.eval.report import compare_runs
+
+    with clear_errors(), _store(db) as store:
+        table = compare_runs(_run_records(store, run_a), _run_records(store, run_b))
+    console.print(table.to_rich())
+
+
+@app.command("aiwolf-serve")
+def aiwolf_serve(
+    preset: Annotated[str, typer.Option("--preset", "-p", help="aiwolf5 or aiwolf13")] = "aiwolf5",
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port (0 for any free port)")] = 8080,
+    mixed: Annotated[bool, typer.Option("--mixed", help="fill games with different teams, not one team")] = False,
+    games: Annotated[int | None, typer.Option(help="stop after this many games (default: serve forever)")] = None,
+    timeout: Annotated[float, typer.Option(help="seconds an agent has per request")] = 60.0,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the first game")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Host AIWolf NLP games at ws://HOST:PORT/ws; finished games go into the store."""
+    from lycan.protocol.server import serve
+
+    _rules(preset)
+    with clear_errors(), _store(db) as store:
+
+        def ready(server: object) -> None:
+            console.print(f"AIWolf NLP server for {preset} at {getattr(server, 'url', '')}")
+
+        try:
+            records = asyncio.run(
+                serve(
+                    preset,
+                    host,
+                    port,
+                    self_match=not mixed,
+                    store=store,
+                    action_timeout=timeout,
+                    seed=seed,
+                    games=games,
+                    on_ready=ready,
+                )
+            )
+        except KeyboardInterrupt:
+            return
+        except OSError as err:
+            fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
+    for rec in records:
+        console.print(f"{rec.game_id}  winner {rec.winner}  faults {rec.faults}")
+
+
+@app.command("aiwolf-connect")
+def aiwolf_connect(
+    url: Annotated[str, typer.Argument(help="server address, e.g. ws://127.0.0.1:8080/ws")],
+    agent: Annotated[str, typer.Option("--agent", help="agent type to play with")] = "heuristic",
+    team: Annotated[str, typer.Option(help="team name sent to the server")] = "lycan",
+    index: Annotated[int, typer.Option(help="number after the team name")] = 1,
+    seed: SeedOpt = 0,
+) -> None:
+    """Play a Lycan agent as an AIWolf NLP client against any server speaking the protocol."""
+    from lycan.protocol.client import ProtocolError, connect
+
+    try:
+        player = make_agent(agent, seed)
+    except ValueError as err:
+        fail(str(err))
+    try:
+        played = asyncio.run(connect(url, player, team, index))
+    except ProtocolError as err:
+        fail(str(err))
+    console.print(f"played {len(played)} game(s) as {team}{index}")
+
+
+@app.command("aiwolf-log")
+def aiwolf_log(
+    action: Annotated[str, typer.Argument(help="import (CSV into the store) or export (a stored game to CSV)")],
+    target: Annotated[str, typer.Argument(help="CSV file to import, or game id to export")],
+    out: Annotated[Path | None, typer.Option(help="CSV file to write (export)")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Move games between the store and the AIWolf CSV game-log format."""
+    from lycan.protocol.aiwolf_log import read_log, write_log
+
+    with clear_errors(), _store(db) as store:
+        if action == "import":
+            record = read_log(target)
+            store.save(record, run="aiwolf-import")
+            console.print(f"imported {target} as {record.game_id}")
+        elif action == "export":
+            record = store.get(target)
+            path = write_log(record, out or Path(f"{record.game_id}.log"))
+            console.print(f"wrote {path}")
+        else:
+            fail(f"unknown action {action!r}; use import or export")
 
 
 def main() -> None:

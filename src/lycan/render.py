@@ -29,6 +29,7 @@ from lycan.engine.events import (
     PeacefulNight,
     PhaseStarted,
     PotionUsed,
+    ProbeAnswered,
     RoleAssigned,
     Talk,
     VoteCast,
@@ -216,6 +217,13 @@ def _fault(e: Fault, t: _Teller) -> str:
     return f"{_when(e)}{whose} {e.request} answer was refused twice ({reasons}); the game used: {e.fallback}"
 
 
+def _probe(e: ProbeAnswered, t: _Teller) -> str:
+    if not e.guesses:
+        return f"{_when(e)}{t.name(e.seat)} gave no role guesses ({e.error or 'no answer'})"
+    guesses = ", ".join(f"{t.seat(s)} {role.value}" + ("" if p is None else f" ({p:.0%})") for s, role, p in e.guesses)
+    return f"{_when(e)}{t.name(e.seat)} guesses: {guesses}"
+
+
 def _game_over(e: GameOver, t: _Teller) -> str:
     return f"{_WINNERS.get(e.winner, e.winner)}: {e.reason}. Roles: " + ", ".join(
         f"{t.seat(s)} {role.value}" for s, role in enumerate(e.roles)
@@ -244,6 +252,7 @@ _HANDLERS: dict[type[Event], Callable[..., str | None]] = {
     PeacefulNight: _peaceful,
     HunterShot: _hunter,
     Fault: _fault,
+    ProbeAnswered: _probe,
     GameOver: _game_over,
 }
 

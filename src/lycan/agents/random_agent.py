@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from lycan.agents.base import SyncAgent
-from lycan.engine.actions import OVER, Action, Request
+from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.view import View
 from lycan.rules.roles import Role
 
@@ -28,7 +28,13 @@ class RandomAgent(SyncAgent):
             return OVER
         if request.kind == "probe":
             return self.probe(request)
-        return self.rng.choice(request.legal_actions())
+        if request.kind == "bid":
+            return Action("bid", amount=self.rng.randint(0, 3))
+        n = len(request.targets) + (1 if request.can_pass else 0)
+        pick = self.rng.randrange(n) if n else 0
+        if pick < len(request.targets):
+            return Action("choose", target=request.targets[pick])
+        return PASS
 
     def probe(self, request: Request) -> Action:
         """Guess a uniformly random role (of those in the game) for every asked seat."""

@@ -58,11 +58,13 @@ def _decide(player: SyncPlayer, view: View, req: Request) -> Answer:
 
 
 async def _act(player: Player, view: View, req: Request) -> Answer:
+    # A player may set its own `timeout` (seconds, or None for no limit), e.g. a person at a terminal.
+    timeout = getattr(player, "timeout", req.timeout)
     try:
-        async with asyncio.timeout(req.timeout):
+        async with asyncio.timeout(timeout):
             return _checked(await player.act(view, req))
     except TimeoutError:
-        return Failure(f"no answer within {req.timeout:g} s")
+        return Failure(f"no answer within {timeout:g} s")
     except Exception as err:  # an agent's bug must not end the game
         return Failure(f"agent error: {type(err).__name__}: {err}")
 

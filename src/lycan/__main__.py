@@ -1,0 +1,5 @@
+"""`python -m lycan` runs the command line."""
+
+from lycan.cli import main
+
+main()
