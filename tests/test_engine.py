@@ -733,3 +733,20 @@ async def test_batches_run_concurrently() -> None:
     assert check_record(rec) == []
     # all three sleep on the day-1 vote, one batch: ~0.2 s together, not 0.6 s one after another
     assert 0.2 <= elapsed < 0.45, elapsed
+
+
+def test_abort_ends_the_game_as_a_draw_with_the_reason() -> None:
+    from lycan.engine.events import GameOver
+    from lycan.engine.game import Game
+    from lycan.rules import get_preset
+
+    game = Game(get_preset("guardian7"), seed=3)
+    gen = game.play()
+    batch = next(gen)
+    game.abort("the table was closed")
+    with pytest.raises(StopIteration):
+        gen.send({r.id: r.legal_actions()[0] for r in batch})
+    last = game.events[-1]
+    assert isinstance(last, GameOver)
+    assert last.winner == "draw" and last.reason == "the table was closed"
+    assert game.winner == "draw"

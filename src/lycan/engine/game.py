@@ -113,6 +113,7 @@ class Game:
         self._last_guard: dict[int, int] = {}
         self._said: dict[int, set[str]] = {}
         self._executed_today: int | None = None
+        self._aborted: str | None = None
 
     # ----------------------------------------------------------------- reading
     def view(self, seat: int) -> View:
@@ -136,6 +137,13 @@ class Game:
     def finished(self) -> bool:
         """Whether the game has a winner (or was drawn)."""
         return self.winner is not None
+
+    def abort(self, reason: str) -> None:
+        """End the game as a draw when the current batch's answers are sent (e.g. players errored).
+
+        The answers sent with it are ignored; `GameOver` records `reason`.
+        """
+        self._aborted = reason
 
     # ----------------------------------------------------------------- writing
     def emit(
@@ -175,6 +183,8 @@ class Game:
         if not requests:
             return {}
         answers = yield requests
+        if self._aborted is not None:
+            self._end("draw", self._aborted)
         out: dict[int, Action] = {}
         failed: list[tuple[Request, str]] = []
         for req in requests:
@@ -191,6 +201,8 @@ class Game:
             self._next_request += 1
             retries.append(replace(req, id=rid, attempt=req.attempt + 1, error=err))
         answers = yield retries
+        if self._aborted is not None:
+            self._end("draw", self._aborted)
         for (_, first), req in zip(failed, retries, strict=True):
             answer = answers.get(req.id, _NO_ANSWER)
             err = self._judge(req, answer)

@@ -34,7 +34,7 @@ from websockets.http11 import Response as HttpResponse
 
 from lycan.engine.actions import Answer, Failure, Request
 from lycan.engine.events import Fault
-from lycan.engine.game import Answers, Game, GameEnded
+from lycan.engine.game import Answers, Game
 from lycan.engine.record import GameRecord, new_game_id
 from lycan.engine.runner import Player
 from lycan.engine.view import View
@@ -274,11 +274,8 @@ class Table:
                 if len(errored) >= self.error_limit:
                     who = ", ".join(f"{game.names[s]} ({why})" for s, why in sorted(errored.items()))
                     aborted = f"aborted: {len(errored)} agent(s) errored: {who}"
-                    game.winner = "draw"
-                    game.end_reason = aborted
-                    batch = gen.throw(GameEnded())
-                else:
-                    batch = gen.send(answers)
+                    game.abort(aborted)
+                batch = gen.send(answers)
         except StopIteration:
             pass
         await self.broadcast("FINISH")
