@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_presets_conform(name: str) -> None:
 
 @pytest.mark.slow
 def test_ten_thousand_games_per_preset() -> None:
-    reports = check_presets(PRESETS, games=10_000, seed=0)
+    reports = check_presets(PRESETS, games=10_000, seed=0, jobs=os.cpu_count() or 1)
     for report in reports.values():
         print(report.summary())
         assert report.ok, report.summary()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import time
@@ -245,16 +246,18 @@ def check(
     games: Annotated[int, typer.Option("--games", "-n", min=1)] = 1000,
     seed: SeedOpt = 0,
     agents: AgentsOpt = "random",
+    jobs: Annotated[int, typer.Option(min=1, help="presets checked in parallel processes")] = os.cpu_count() or 1,
 ) -> None:
     """Run the conformance kit: play many games and check every invariant and hidden-information rule."""
-    from lycan.conformance import check_rules
+    from lycan.conformance import check_presets
 
     names = preset_names() if preset == "all" else [p.strip() for p in preset.split(",")]
-    bad = 0
     for name in names:
-        rules = _rules(name)
-        with clear_errors():
-            report = check_rules(rules, games=games, seed=seed, agents=agents)
+        _rules(name)
+    with clear_errors():
+        reports = check_presets(names, games=games, seed=seed, agents=agents, jobs=jobs)
+    bad = 0
+    for report in reports.values():
         console.print(report.summary(), markup=False)
         bad += len(report.violations)
     if bad:

@@ -17,10 +17,12 @@ Use it when adding a role, an option or a protocol::
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from lycan.agents import make_agent, parse_lineup
@@ -674,11 +676,46 @@ def check_rules(
     return report
 
 
+def _check_preset(name: str, games: int, seed: int, agents: str) -> ConformanceReport:
+    return check_rules(get_preset(name), games, seed, agents=agents)
+
+
 def check_presets(
-    names: Iterable[str], games: int = 1000, seed: int = 0, *, agents: str | PlayerFactory = "random"
+    names: Iterable[str],
+    games: int = 1000,
+    seed: int = 0,
+    *,
+    agents: str | PlayerFactory = "random",
+    jobs: int = 1,
 ) -> dict[str, ConformanceReport]:
-    """Run `check_rules` on each named preset; returns the reports by preset name."""
-    return {name: check_rules(get_preset(name), games, seed, agents=agents) for name in names}
+    """Run `check_rules` on each named preset; returns the reports by preset name.
+
+    With `jobs` > 1 (and agents given by name) the presets run in that many processes.
+    """
+    names = list(names)
+    if jobs <= 1 or not isinstance(agents, str) or games < 2 * jobs:
+        return {name: check_rules(get_preset(name), games, seed, agents=agents) for name in names}
+    # Split every preset's seeds into `jobs` chunks so that one long preset does not hold up the rest.
+    bounds = [games * i // jobs for i in range(jobs + 1)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = {
+            name: [
+                pool.submit(_check_preset, name, hi - lo, seed + lo, agents) for lo, hi in itertools.pairwise(bounds)
+            ]
+            for name in names
+        }
+        return {name: _merge([f.result() for f in futures]) for name, futures in parts.items()}
+
+
+def _merge(reports: list[ConformanceReport]) -> ConformanceReport:
+    merged = ConformanceReport(rules=reports[0].rules, agents=reports[0].agents)
+    for r in reports:
+        merged.games += r.games
+        merged.violations.extend(r.violations)
+        merged.seconds = max(merged.seconds, r.seconds)
+        merged.wins.update(r.wins)
+        merged.faults += r.faults
+    return merged
 
 
 __all__ = [
