@@ -188,3 +188,17 @@ async def test_streamed_espeak_starts_before_generation_ends():
     assert t.first_audio < t.last_token  # speech was ready while the text was still arriving
     assert sum(c.clip.duration for c in clips) > 3.0
     assert {c.clip.sample_rate for c in clips} == {22050}
+
+
+async def test_back_pressure_holds_synthesis_until_someone_listens():
+    tts = DelayedTTS(4, max_delay=0.001)
+    pipeline = SpeechPipeline(tts, AudioQueue(max_buffered=2), max_concurrency=2, min_chars=4)
+    utt = pipeline.speak(0, "One here, two here, three here, four here, five here, six here, seven here.")
+    await asyncio.sleep(0.2)
+    assert len(utt.clauses) == 7
+    assert 2 <= pipeline.queue.buffered <= 2 + 2  # the limit, plus clauses already in synthesis
+    assert utt.timing.done is None
+    closing = asyncio.create_task(pipeline.aclose())
+    items = [item async for item in pipeline.queue]
+    await closing
+    assert [i.clause for i in items] == list(range(7))

@@ -71,8 +71,9 @@ class SpeechPipeline:
         tts: the speech backend.
         queue: the table's audio queue (a new one when None).
         max_concurrency: how many clauses may be synthesized at once.
-        mode: `clauses` speaks clause by clause while text streams in; `whole` waits for the whole
-            text and speaks it in one call (generate-then-speak, for comparison).
+        mode: `clauses` speaks clause by clause while text streams in, each clause's audio streamed
+            in chunks; `whole` waits for the whole text and synthesizes it in one call
+            (generate-then-speak, for comparison).
         min_chars: the chunker's shortest clause.
         max_chars: the chunker's longest wait for punctuation.
     """
@@ -124,12 +125,16 @@ class SpeechPipeline:
             await utterance.wait()
 
     async def aclose(self, cancel: bool = False) -> None:
-        """Finish (or with `cancel`, abandon) the utterances in flight and close the queue."""
+        """Close the queue to new utterances and finish (or with `cancel`, abandon) those in flight.
+
+        A listener must be draining the queue meanwhile (e.g. `async for item in pipeline.queue` in
+        another task): back-pressure holds synthesis once `queue.max_buffered` clips are waiting.
+        """
+        await self.queue.close()
         if cancel:
             for utterance in self._utterances:
                 utterance.cancel()
         await asyncio.gather(*(u.wait() for u in self._utterances), return_exceptions=True)
-        await self.queue.close()
 
     async def _run(self, utt: Utterance, tokens: Tokens) -> None:
         clock = self.queue.clock
@@ -181,6 +186,11 @@ class SpeechPipeline:
         try:
             await queue.wait_room(utt.id, clause)
             async with self._slots:
+                if self.mode == "whole":
+                    clip = await self.tts.synthesize(text, utt.voice)
+                    if await queue.put(utt.id, clause, 0, clip, text):
+                        n_parts = 1
+                    return
                 async for clip in self.tts.stream(text, utt.voice):
                     if not clip.pcm:
                         continue

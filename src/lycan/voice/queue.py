@@ -92,6 +92,7 @@ class AudioQueue:
         self._utterances: list[UtteranceState] = []
         self._cursor = (0, 0, 0)  # utterance, clause, part to deliver next
         self._buffered = 0
+        self._admitted: set[tuple[int, int]] = set()  # clauses let in by wait_room, not yet ended
         self._closed = False
         self._changed = asyncio.Condition()
 
@@ -119,14 +120,18 @@ class AudioQueue:
         return self._cursor == (utterance, clause, part)
 
     async def wait_room(self, utterance: int, clause: int) -> None:
-        """Wait until the queue has room for clips of `clause` (at once if it is the next to play)."""
+        """Wait until the queue has room for clips of `clause` (at once if it is the next to play).
+
+        Room counts clips waiting plus clauses already let in and not yet ended (`end_clause`).
+        """
         async with self._changed:
             await self._changed.wait_for(lambda: self._has_room(utterance, clause))
+            self._admitted.add((utterance, clause))
 
     def _has_room(self, utterance: int, clause: int) -> bool:
         self._skip_finished()
         return (
-            self._buffered < self.max_buffered
+            self._buffered + len(self._admitted) < self.max_buffered
             or self._utterances[utterance].cancelled
             or self._cursor[:2] == (utterance, clause)
         )
@@ -151,6 +156,7 @@ class AudioQueue:
         """Say that `clause` has exactly `n_parts` chunks (0 if it produced no audio)."""
         state = self._utterances[utterance]
         state.n_parts[clause] = n_parts
+        self._admitted.discard((utterance, clause))
         if clause == 0 and n_parts == 0 and state.timing.first_audio is None and state.clips:
             state.timing.first_audio = self.clock()
         await self._notify()
@@ -167,6 +173,7 @@ class AudioQueue:
         if state.cancelled:
             return
         state.cancelled = True
+        self._admitted = {key for key in self._admitted if key[0] != utterance}
         self._buffered -= len(state.clips)
         state.clips.clear()
         if state.timing.done is None:
