@@ -303,3 +303,18 @@ def test_rng_variety_in_sensible_answers() -> None:
     picks = {json.loads(sensible(req, random.Random(i)))["target"] for i in range(30)}
     assert picks == {"A", "B", "C"}
     assert seat_of(ChatRequest(messages=[], session="g:3")) == 3
+
+
+def test_whispers_are_never_streamed_out() -> None:
+    """Streamed pieces go to every viewer, so only public talk may be streamed."""
+    rules = quick(get_preset("guardian7"), 5.0)
+    pieces: list[tuple[int, str]] = []
+    models = [ScriptedModel() for _ in range(rules.n_players)]
+    rec, _ = play(rules, models, 4, on_token=lambda seat, piece: pieces.append((seat, piece)))
+    whispers = [e for e in rec.events if isinstance(e, Talk) and e.channel == "whisper" and not e.over]
+    public_talk = [e for e in rec.events if isinstance(e, Talk) and e.channel == "talk" and not (e.over or e.skip)]
+    assert whispers and public_talk
+    streamed = "".join(p for _, p in pieces)
+    for talk in public_talk:
+        assert talk.text in streamed
+    assert len(streamed) == sum(len(t.text) for t in public_talk)

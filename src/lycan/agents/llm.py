@@ -115,8 +115,8 @@ class LLMAgent:
             (contemplation, first- and second-order perspectives, then the refined speech).
         persona: an optional manner of speaking (never a real person's name); `"auto"` picks one
             of `NEUTRAL_PERSONAS` by seed.
-        on_token: `on_token(seat, piece)` for each piece of spoken text as it streams (whispers
-            too: a caller that shows pieces to spectators must check the request's channel).
+        on_token: `on_token(seat, piece)` for each piece of public talk as it streams. Whispers
+            are never streamed: they reach werewolf seats only, as whole events.
         max_prompt_tokens: the prompt budget; older notes and lines are dropped to fit it.
         context_window: the model's window; prompt budget plus the largest completion cap must fit.
         prompt_dir: a folder whose `.txt` templates override the packaged ones by name.
@@ -252,6 +252,8 @@ class LLMAgent:
 
     async def _talk(self, view: View, request: Request, chat: ChatRequest, prompt_tokens: int) -> Action:
         reader = SpeechReader(self.style, view.name, request.max_length, view.names)
+        # Only public talk is streamed out: whisper text must reach werewolf seats alone, as whole events.
+        public = request.kind == "talk"
         started = time.perf_counter()
         self.usage.calls += 1
         self.usage.prompt_tokens += prompt_tokens
@@ -259,7 +261,7 @@ class LLMAgent:
         try:
             async for piece in stream:
                 new = reader.feed(piece)
-                if new:
+                if new and public:
                     await self._emit(view.seat, new)
                 if reader.closed:
                     break
@@ -275,7 +277,7 @@ class LLMAgent:
         except ParseError as err:
             self.exchanges.append(Exchange(request.id, request.kind, request.attempt, reader.raw, "", str(err)))
             raise
-        if rest and action.kind == "speak":
+        if rest and public and action.kind == "speak":
             await self._emit(view.seat, rest)
         self.exchanges.append(
             Exchange(request.id, request.kind, request.attempt, reader.raw, action.describe(view.names))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from lycan.engine.actions import Action, Answer, Failure, Request
@@ -76,9 +76,23 @@ def _flush(game: Game, sent: int, hook: EventHook | None) -> int:
     return len(game.events)
 
 
+def usage_of(player: object) -> dict[str, Any] | None:
+    """A player's model-usage counters as a dict (its `usage` attribute), or None if it has none."""
+    usage = getattr(player, "usage", None)
+    if usage is None:
+        return None
+    if hasattr(usage, "to_dict"):
+        usage = usage.to_dict()
+    return dict(usage) if isinstance(usage, Mapping) else None
+
+
 def _finish(game: Game, players: Sequence[object], started: float, **kw: Any) -> GameRecord:
+    meta: dict[str, Any] = dict(kw.pop("meta", None) or {})
+    usage = {str(s): u for s, p in enumerate(players) if (u := usage_of(p)) is not None}
+    if usage:
+        meta["usage"] = usage
     return GameRecord.from_game(
-        game, agents=[_label(p) for p in players], started_at=started, finished_at=time.time(), **kw
+        game, agents=[_label(p) for p in players], started_at=started, finished_at=time.time(), meta=meta, **kw
     )
 
 

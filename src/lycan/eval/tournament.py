@@ -38,6 +38,7 @@ from ulid import ULID
 
 from lycan.engine import GameRecord, Player, SyncPlayer, run_async, run_sync
 from lycan.engine.game import Game
+from lycan.engine.runner import usage_of
 from lycan.rules import ConfigError, RuleSet, resolve_rules
 from lycan.rules.roles import Team, team_of
 
@@ -321,19 +322,10 @@ def build_player(spec: AgentSpec, seed: int) -> Player:
         raise ConfigError(f"agent type {spec.agent!r} does not take {sorted(kwargs)}: {err}") from None
 
 
-def _usage_of(player: object) -> dict[str, Any] | None:
-    usage = getattr(player, "usage", None)
-    if usage is None:
-        return None
-    if hasattr(usage, "to_dict"):
-        usage = usage.to_dict()
-    return dict(usage) if isinstance(usage, Mapping) else None
-
-
 def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> GameRecord:
     meta = dict(record.meta)
     meta.update(run=job.run, setting=job.setting, index=job.index)
-    usage = {str(s): u for s, p in enumerate(players) if (u := _usage_of(p)) is not None}
+    usage = {str(s): u for s, p in enumerate(players) if (u := usage_of(p)) is not None}
     if usage:
         meta["usage"] = usage
     return replace(record, agents=tuple(s.name for s in job.seats), meta=meta)
