@@ -6,7 +6,6 @@ import os
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from lycan.render import describe_event
@@ -42,12 +41,21 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
             lobby = browser.new_page(viewport={"width": 900, "height": 900})
             lobby.goto(base + "/")
             lobby.wait_for_selector("#preset option[value='aiwolf5']", state="attached")
+            lobby.select_option("#preset", "aiwolf5")
+            lobby.fill("#humans", "1")
+            lobby.fill(".person-name", "Alice")
+            lobby.select_option("#ai", "heuristic")
+            lobby.click("details summary")
+            lobby.fill("#timeout", "8")
+            lobby.fill("#ai-delay", "0.05")
+            lobby.fill("#seed", "11")
+            lobby.click("button[type=submit]")
+            lobby.wait_for_selector("#links:not([hidden])")
             lobby.screenshot(path=str(ARTIFACTS / "lobby.png"))
-
-            created = httpx.post(
-                base + "/api/tables",
-                json={"preset": "aiwolf5", "humans": 1, "names": ["Alice"], "timeout": 8, "ai_delay": 0.05, "seed": 11},
-            ).json()
+            links = lobby.eval_on_selector_all("#link-list a", "els => els.map(a => a.getAttribute('href'))")
+            assert len(links) == 2
+            assert all(link.startswith(base) for link in links)
+            created = {"seats": [{"link": links[0][len(base) :]}], "spectator": links[1][len(base) :]}
             page = browser.new_page(viewport={"width": 1360, "height": 860})
             page.goto(base + created["seats"][0]["link"])
             watcher = browser.new_page(viewport={"width": 1360, "height": 860})
@@ -57,6 +65,7 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
             handled: set[str] = set()
             spoke = False
             shot = False
+            night_shot = False
             snapshots: list[dict[str, object]] = []
             deadline = time.time() + 50
             while time.time() < deadline:
@@ -82,6 +91,9 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
                     elif kind == "bid":
                         page.click("#choices button[data-amount='1']")
                     else:
+                        if not night_shot and page.evaluate("document.body.classList.contains('night')"):
+                            page.screenshot(path=str(ARTIFACTS / "table-night.png"))
+                            night_shot = True
                         page.locator("#choices button[data-target]").first.click()
                 time.sleep(0.05)
             else:

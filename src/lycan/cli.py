@@ -492,7 +492,7 @@ def serve(
     web_app = create_app(store_path=db or default_db_path(), model_spec=model)
     console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")
     try:
-        uvicorn.run(web_app, host=host, port=port, log_level="info", ws_max_size=1024 * 1024)
+        uvicorn.run(web_app, host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=1024 * 1024)
     except OSError as err:
         fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
 

@@ -123,6 +123,9 @@
     else if (["died", "executed", "hunter_shot"].includes(m.kind)) cls = "death";
     else if (m.kind === "game_over") cls = "phase";
     logLine(cls, m.text);
+    if (m.kind === "phase_started") {
+      document.querySelectorAll(".seat .bubble").forEach((b) => { b.hidden = true; });
+    }
     if (m.kind === "phase_started" || m.kind === "executed" || m.kind === "died" || m.kind === "peaceful_night") {
       $("center-note").textContent = m.text;
     }
