@@ -202,7 +202,8 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create_table(spec: TableRequest) -> dict[str, Any]:
         try:
-            model = await asyncio.to_thread(factory.model_loader) if factory.wants_model(spec) else None  # type: ignore[arg-type]
+            loader = factory.model_loader
+            model = await asyncio.to_thread(loader) if loader is not None and factory.wants_model(spec) else None
             table = factory.build(spec, model)
             tables.add(table)
         except TableError as err:

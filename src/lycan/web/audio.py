@@ -177,6 +177,11 @@ class AudioChannel:
             }
             self.deliver(message, clause.audience)
 
+    def cancel(self) -> None:
+        """Drop the queued clips and stop at once (the game was stopped)."""
+        if self._worker is not None and not self._worker.done():
+            self._worker.cancel()
+
     async def close(self) -> None:
         """Finish the queued clips, then stop the worker."""
         if self._worker is not None and not self._worker.done():

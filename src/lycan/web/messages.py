@@ -22,7 +22,8 @@ from lycan.engine.view import View
 from lycan.render import describe_event
 
 MAX_FRAME_BYTES = 16 * 1024
-"""The largest frame a browser may send; larger ones are refused with an error message."""
+"""The largest frame a browser may send; larger ones are refused with an error message (the server
+closes a connection whose frame is beyond its WebSocket limit, 1 MiB under `lycan serve`)."""
 
 ACTION_KINDS = ("speak", "over", "skip", "choose", "pass", "bid")
 

@@ -352,6 +352,7 @@ class Table:
             await self.audio.close()
         except asyncio.CancelledError:
             self.failure = "the server is shutting down; this game was stopped"
+            self.audio.cancel()
             raise
         except Exception as err:
             log.exception("table %s: the game stopped", self.id)

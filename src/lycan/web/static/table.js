@@ -38,6 +38,7 @@
     ring.querySelectorAll(".seat").forEach((e) => e.remove());
     S.seats = [];
     const n = S.names.length;
+    ring.classList.toggle("crowded", n >= 9);
     // put "you" at the bottom, others clockwise
     const offset = S.you === null ? 0 : S.you;
     S.names.forEach((name, seat) => {
@@ -52,6 +53,7 @@
       const ai = S.kinds[seat] !== "human";
       box.classList.add(ai ? "ai" : "human");
       if (seat === S.you) box.classList.add("you");
+      if (y < 40) box.classList.add("top-half");
       const pic = make("div", "avatar");
       if (ai) pic.appendChild(LycanAvatar.face(seat));
       else pic.appendChild(make("div", "initials", name.split(/\s+/).map((w) => w[0]).join("").slice(0, 2).toUpperCase()));
@@ -83,6 +85,8 @@
     const box = S.seats[seat];
     if (!box) return;
     const b = box.querySelector(".bubble");
+    // one speaker at a time: the newest words are the ones on show
+    document.querySelectorAll(".seat .bubble").forEach((o) => { if (o !== b && !o.classList.contains("live")) o.hidden = true; });
     b.textContent = text;
     b.classList.toggle("whisper", channel === "whisper");
     b.classList.toggle("live", !!live);
@@ -115,6 +119,9 @@
       logLine(cls, d.text, S.names[d.actor] + (d.channel === "whisper" ? " (whisper)" : ""));
       bubble(d.actor, d.text, d.channel, false);
       return;
+    }
+    if (m.kind === "wolf_pack" && S.you !== null) {
+      for (const w of d.members || []) if (w !== S.you && S.seats[w]) S.seats[w].classList.add("ally");
     }
     if (!m.text) return;
     let cls = "sys";
