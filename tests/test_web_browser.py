@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from lycan.render import describe_event
 from lycan.store import GameStore
 from lycan.web import create_app
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, live_server
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, ToneVoice, live_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/setup)")
@@ -136,3 +138,49 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
         assert not set(snap["kinds"]) & roles  # type: ignore[arg-type]
         assert snap["badge"] == "Spectator"
         assert snap["cards"] == 0
+
+
+SOUND_JS = """() => ({
+  played: [...window.LycanAudio.played],
+  speaking: document.querySelectorAll('.seat.speaking').length,
+  level: window.LycanAudio.level(),
+  finished: document.body.dataset.finished === '1',
+})"""
+
+
+def test_voices_play_in_order_and_move_the_speakers_mouth(tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    app = create_app(None, tts=ToneVoice(), ai_delay=0.2)
+    with live_server(app) as base, playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            created = httpx.post(base + "/api/tables", json={"preset": "aiwolf5", "humans": 0, "seed": 4}).json()
+            page = browser.new_page(viewport={"width": 1360, "height": 860})
+            page.goto(base + created["spectator"])
+            page.wait_for_selector("#sound:not([hidden])")
+            page.click("#sound")
+            assert page.inner_text("#sound") == "Sound on"
+            seen_speaking = 0
+            state: dict[str, Any] = {}
+            deadline = time.time() + 25
+            while time.time() < deadline:
+                state = page.evaluate(SOUND_JS)
+                if state["speaking"] and state["played"]:
+                    # with sound on, only the seat whose clip is playing moves its mouth
+                    assert state["speaking"] == 1, state
+                    seen_speaking += 1
+                    if seen_speaking == 3:
+                        page.screenshot(path=str(ARTIFACTS / "table-voices.png"))
+                if len(state["played"]) >= 6 and seen_speaking >= 3:
+                    break
+                time.sleep(0.05)
+        finally:
+            browser.close()
+    assert len(state["played"]) >= 6, state
+    assert seen_speaking >= 3
+    clauses: dict[str, list[int]] = {}
+    for entry in state["played"]:
+        seat, utterance, clause = entry.split(":")
+        clauses.setdefault(f"{seat}:{utterance}", []).append(int(clause))
+    for order in clauses.values():
+        assert order == list(range(order[0], order[0] + len(order)))

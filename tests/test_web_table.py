@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import struct
-import wave
-from io import BytesIO
 from typing import Any
 
 from lycan.agents import LLMAgent
@@ -15,35 +12,7 @@ from lycan.web.audio import AudioChannel, split_clauses
 from lycan.web.lobby import TableFactory, TableRequest
 from lycan.web.table import Connection
 from scripted import ScriptedModel
-
-
-class Clip:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def wav_bytes(self) -> bytes:
-        return self.data
-
-
-class ToneVoice:
-    """Writes one short WAV per clause, its length set by the text (the real voices are in lycan.voice)."""
-
-    def __init__(self) -> None:
-        self.spoken: list[tuple[str, Any]] = []
-
-    async def synthesize(self, text: str, voice: Any = None) -> Clip:
-        self.spoken.append((text, voice))
-        await asyncio.sleep(0.001 * (len(text) % 5))  # later clauses may finish first if not kept in order
-        buf = BytesIO()
-        with wave.open(buf, "wb") as out:
-            out.setnchannels(1)
-            out.setsampwidth(2)
-            out.setframerate(8000)
-            out.writeframes(struct.pack("<h", 1000) * (10 * len(text)))
-        return Clip(buf.getvalue())
-
-    def voice_for_seat(self, seat: int) -> str:
-        return f"voice-{seat}"
+from web_helpers import ToneVoice
 
 
 def drain(conn: Connection) -> list[dict[str, Any]]:

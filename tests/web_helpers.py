@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import struct
 import threading
 import time
+import wave
 from collections.abc import Iterator
 from contextlib import contextmanager
+from io import BytesIO
 from typing import Any
 
 import uvicorn
@@ -59,3 +63,33 @@ def legal_answer(request: dict[str, Any], text: str | None = None) -> dict[str, 
     if request["targets"]:
         return {**base, "action": "choose", "target": request["targets"][0]["seat"]}
     return {**base, "action": "pass"}
+
+
+class Clip:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def wav_bytes(self) -> bytes:
+        return self.data
+
+
+class ToneVoice:
+    """Writes one short WAV per clause, its length set by the text (the real voices are in lycan.voice)."""
+
+    def __init__(self) -> None:
+        self.spoken: list[tuple[str, Any]] = []
+
+    async def synthesize(self, text: str, voice: Any = None) -> Clip:
+        self.spoken.append((text, voice))
+        await asyncio.sleep(0.001 * (len(text) % 5))  # later clauses may finish first if not kept in order
+        buf = BytesIO()
+        with wave.open(buf, "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(8000)
+            wave_ = [8000 if (i // 10) % 2 else -8000 for i in range(80 * len(text))]  # a buzz, so mouths move
+            out.writeframes(struct.pack(f"<{len(wave_)}h", *wave_))
+        return Clip(buf.getvalue())
+
+    def voice_for_seat(self, seat: int) -> str:
+        return f"voice-{seat}"

@@ -7,6 +7,7 @@ window.LycanAudio = (() => {
   let samples = null;
   const queue = [];
   let playing = null; // {seat, utterance_id}
+  const played = []; // "seat:utterance:clause" of the clips played, newest last (kept short)
 
   function enable() {
     if (!ctx) {
@@ -47,6 +48,8 @@ window.LycanAudio = (() => {
       src.connect(analyser);
       src.onended = () => { playing = null; next(); };
       src.start();
+      played.push(`${clip.seat}:${clip.utterance_id}:${clip.clause_index}`);
+      if (played.length > 200) played.shift();
     } catch (err) {
       console.warn("could not play a clip", err);
       playing = null;
@@ -69,5 +72,5 @@ window.LycanAudio = (() => {
     return { seat: playing.seat, level: Math.min(1, Math.sqrt(sum / samples.length) * 4) };
   }
 
-  return { enable, disable, push, level, on };
+  return { enable, disable, push, level, on, played };
 })();

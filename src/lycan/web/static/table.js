@@ -370,12 +370,13 @@
   // ------------------------------------------------------------------ mouths
   function animate(now) {
     const audio = LycanAudio.level();
+    const voiced = !!(S.hello && S.hello.audio && LycanAudio.on()); // then only the sound moves mouths
     S.seats.forEach((box, seat) => {
       const svg = box.querySelector("svg.face");
       if (!svg) return;
       let open = 0;
       if (audio && audio.seat === seat) open = audio.level;
-      else if ((S.mouth[seat] || 0) > now) open = 0.35 + 0.35 * Math.sin(now / 55 + seat);
+      else if (!voiced && (S.mouth[seat] || 0) > now) open = 0.35 + 0.35 * Math.sin(now / 55 + seat);
       box.classList.toggle("speaking", open > 0.05);
       LycanAvatar.setMouth(svg, open);
     });
