@@ -96,7 +96,6 @@ def _links(table: Table) -> dict[str, Any]:
     return {
         "table": table.id,
         "preset": table.rules.name,
-        "seed": table.seed,
         "players": [{"seat": s, "name": n, "kind": table.kinds[s]} for s, n in enumerate(table.names)],
         "seats": [
             {"seat": s, "name": table.names[s], "token": token, "link": f"/tables/{table.id}/seats/{token}"}

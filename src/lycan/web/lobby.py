@@ -6,7 +6,7 @@ import random
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,9 +40,13 @@ class TableRequest(BaseModel):
 
     preset: str = Field("aiwolf5", max_length=40, description="aiwolf5, aiwolf13, guardian7, guardian5, witchN")
     humans: int = Field(1, ge=0, le=50, description="how many seats people take")
-    names: list[str] = Field(default_factory=list, max_length=50, description="the people's names, in seat order")
+    names: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=list, max_length=50, description="the people's names, in seat order"
+    )
     ai: str = Field("heuristic", max_length=20, description="agent type for the AI seats")
-    seed: int | None = Field(None, ge=0, le=2**31 - 1)
+    seed: int | None = Field(
+        None, ge=0, le=2**31 - 1, description="for replays and tests: whoever knows the seed can work out the deal"
+    )
     timeout: float | None = Field(None, gt=0, le=3600, description="seconds per decision, for every seat")
     ai_delay: float | None = Field(None, ge=0, le=10, description="seconds an AI seat pauses before it answers")
 
