@@ -303,6 +303,9 @@ def test_an_absent_person_times_out_to_the_fallback(client: TestClient, db: Path
     faults = [e for e in record.events if isinstance(e, Fault) and e.seat == 0]
     assert faults
     assert any("away" in reason for f in faults for reason in f.reasons)
+    listed = client.get("/api/games").json()
+    assert [g["game_id"] for g in listed] == [record.game_id]
+    assert client.get(f"/api/tables/{table['table']}").json()["finished"] is True
 
 
 def test_bad_table_requests_get_clear_errors(client: TestClient) -> None:
