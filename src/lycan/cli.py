@@ -476,6 +476,30 @@ def aiwolf_log(
             fail(f"unknown action {action!r}; use import or export")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8000,
+    db: DbOpt = None,
+    model: Annotated[str | None, typer.Option("--model", help="chat model for LLM seats (a load_model spec)")] = None,
+) -> None:
+    """Serve the browser table: create games where people and AI players play together."""
+    try:
+        import uvicorn
+
+        from lycan.web import create_app
+    except ImportError as err:
+        fail(f"the web table needs the web extra ({err.name} is missing): pip install 'lycan[web]'")
+    from lycan.store import default_db_path
+
+    web_app = create_app(store_path=db or default_db_path(), model_spec=model)
+    console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")
+    try:
+        uvicorn.run(web_app, host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=1024 * 1024)
+    except OSError as err:
+        fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
+
+
 def main() -> None:
     """Entry point of the `lycan` script."""
     app()

@@ -1,0 +1,280 @@
+"""The web app: a lobby to create tables, each seat's private page, spectators, replays.
+
+`create_app(store_path, tts=None, asr=None, model_spec=None)` builds a FastAPI app; `lycan serve`
+runs it with uvicorn. Pages are plain HTML, CSS and JavaScript shipped in `lycan/web/static`;
+nothing is fetched from the internet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from lycan.models.base import ChatModel
+from lycan.rules import get_preset, preset_names
+from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer, audio_problem
+from lycan.web.lobby import TableError, TableFactory, TableRequest
+from lycan.web.table import Connection, Table
+
+log = logging.getLogger("lycan.web")
+
+STATIC = Path(__file__).parent / "static"
+MAX_TABLES = 200
+"""Tables kept at once; the oldest finished ones make room for new ones."""
+
+
+def model_loader(spec: str | None) -> Callable[[], ChatModel] | None:
+    """A cached loader for the chat model `spec` names, or None if there is no spec or no loader."""
+    if not spec:
+        return None
+    try:
+        from lycan.models import load_model  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        log.warning("LLM seats are off: this installation has no lycan.models.load_model")
+        return None
+    lock = threading.Lock()
+    cache: list[ChatModel] = []
+
+    def load() -> ChatModel:
+        with lock:
+            if not cache:
+                cache.append(load_model(spec))
+            return cache[0]
+
+    return load
+
+
+class Tables:
+    """The tables of one app, by id."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Table] = {}
+
+    def add(self, table: Table) -> None:
+        """Keep `table`, making room by forgetting the oldest finished tables."""
+        if len(self.by_id) >= MAX_TABLES:
+            for old_id in [t for t, table in self.by_id.items() if table.finished]:
+                del self.by_id[old_id]
+                if len(self.by_id) < MAX_TABLES:
+                    break
+        if len(self.by_id) >= MAX_TABLES:
+            raise TableError(f"this server already runs {MAX_TABLES} tables; try again when a game has ended")
+        self.by_id[table.id] = table
+
+    def get(self, table_id: str) -> Table:
+        """The table `table_id`.
+
+        Raises:
+            HTTPException: 404, no such table.
+        """
+        table = self.by_id.get(table_id)
+        if table is None:
+            raise HTTPException(404, "there is no such table on this server (it may have ended long ago)")
+        return table
+
+    async def stop(self) -> None:
+        """Cancel every running game."""
+        tasks = [t.task for t in self.by_id.values() if t.task is not None and not t.task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with suppress(asyncio.CancelledError):
+                await task
+
+
+def _links(table: Table) -> dict[str, Any]:
+    return {
+        "table": table.id,
+        "preset": table.rules.name,
+        "players": [{"seat": s, "name": n, "kind": table.kinds[s]} for s, n in enumerate(table.names)],
+        "seats": [
+            {"seat": s, "name": table.names[s], "token": token, "link": f"/tables/{table.id}/seats/{token}"}
+            for s, token in sorted(table.tokens.items())
+        ],
+        "spectator": f"/tables/{table.id}/watch",
+    }
+
+
+async def _pump(ws: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.queue.get()
+        if message is None:
+            break
+        await ws.send_json(message)
+    with suppress(Exception):
+        await ws.close(1008, "too far behind")
+
+
+async def _serve(ws: WebSocket, table: Table | None, seat: int | None, problem: str | None) -> None:
+    await ws.accept()
+    if table is None or problem is not None:
+        await ws.send_json({"type": "error", "message": problem or "there is no such table", "fatal": True})
+        await ws.close(4404)
+        return
+    conn = table.connect(seat)
+    sender = asyncio.create_task(_pump(ws, conn))
+    try:
+        while not conn.closed:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            table.handle(conn, frame.get("text") if frame.get("text") is not None else frame.get("bytes"))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        table.disconnect(conn)
+        sender.cancel()
+        with suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+def create_app(
+    store_path: str | Path | None = None,
+    tts: SpeechSynthesizer | None = None,
+    asr: SpeechRecognizer | None = None,
+    model_spec: str | None = None,
+    *,
+    ai_delay: float = 1.0,
+) -> FastAPI:
+    """The web app.
+
+    Args:
+        store_path: SQLite file finished games are saved to (None: not saved).
+        tts: a speech synthesizer (e.g. a `lycan.voice` TTS backend): AI seats speak aloud.
+        asr: a speech recognizer (e.g. a `lycan.voice` ASR backend): people may talk instead of typing.
+        model_spec: the chat model for LLM seats (`lycan.models.load_model` spec); None: no LLM seats.
+        ai_delay: seconds an AI seat pauses before answering, so people can follow (a table may change it).
+    """
+    tables = Tables()
+    factory = TableFactory(store_path, tts, asr is not None, model_loader(model_spec), ai_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await tables.stop()
+
+    app = FastAPI(title="Lycan", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.tables = tables
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html")
+
+    @app.get("/tables/{table_id}/seats/{token}", include_in_schema=False)
+    async def seat_page(table_id: str, token: str) -> FileResponse:
+        table = tables.get(table_id)
+        if table.seat_for_token(token) is None:
+            raise HTTPException(404, "this link does not belong to a seat at this table")
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/tables/{table_id}/watch", include_in_schema=False)
+    async def watch_page(table_id: str) -> FileResponse:
+        tables.get(table_id)
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        presets = []
+        for name in preset_names():
+            rules = get_preset(name)
+            roles = {role.value: n for role, n in rules.roles.items()}
+            presets.append({"name": name, "players": rules.n_players, "roles": roles})
+        return {
+            "presets": presets,
+            "agents": factory.agent_kinds(),
+            "llm": factory.model_loader is not None,
+            "audio": tts is not None,
+            "asr": asr is not None,
+        }
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(spec: TableRequest) -> dict[str, Any]:
+        try:
+            loader = factory.model_loader
+            model = await asyncio.to_thread(loader) if loader is not None and factory.wants_model(spec) else None
+            table = factory.build(spec, model)
+            tables.add(table)
+        except TableError as err:
+            raise HTTPException(400, str(err)) from None
+        except Exception as err:  # e.g. a model that cannot be loaded
+            log.exception("could not create a table")
+            raise HTTPException(503, f"could not set up the table: {err}") from None
+        table.start()
+        log.info("table %s: %s created (%s)", table.id, table.rules.name, ", ".join(table.kinds))
+        return _links(table)
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        return [t.summary() for t in tables.by_id.values()]
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(table_id: str) -> dict[str, Any]:
+        return tables.get(table_id).summary()
+
+    @app.post("/api/tables/{table_id}/seats/{token}/transcribe")
+    async def transcribe(table_id: str, token: str, request: Request) -> JSONResponse:
+        table = tables.get(table_id)
+        seat = table.seat_for_token(token)
+        if seat is None:
+            raise HTTPException(403, "this link does not belong to a seat at this table")
+        if asr is None:
+            raise HTTPException(
+                503, "speech input is not available: this server was started without a speech recognizer; type instead"
+            )
+        mime = request.headers.get("content-type", "")
+        data = bytearray()
+        async for chunk in request.stream():
+            data.extend(chunk)
+            if len(data) > MAX_AUDIO_BYTES:
+                break
+        problem = audio_problem(bytes(data), mime)
+        if problem is not None:
+            log.warning("table %s: refused a recording from %s: %s", table.id, table.names[seat], problem)
+            raise HTTPException(413 if len(data) > MAX_AUDIO_BYTES else 415, problem)
+        try:
+            result = await asr.transcribe(bytes(data), mime.split(";")[0].strip())
+        except Exception as err:
+            log.warning("table %s: transcription failed: %s", table.id, err)
+            raise HTTPException(422, f"the recording could not be transcribed: {err}") from None
+        return JSONResponse({"text": result.text.strip()})
+
+    @app.websocket("/ws/tables/{table_id}/seats/{token}")
+    async def seat_socket(ws: WebSocket, table_id: str, token: str) -> None:
+        table = tables.by_id.get(table_id)
+        seat = table.seat_for_token(token) if table is not None else None
+        problem = None
+        if table is None:
+            problem = "there is no such table"
+        elif seat is None:
+            problem = "this link does not belong to a seat at this table"
+        await _serve(ws, table, seat, problem)
+
+    @app.websocket("/ws/tables/{table_id}/watch")
+    async def watch_socket(ws: WebSocket, table_id: str) -> None:
+        await _serve(ws, tables.by_id.get(table_id), None, None)
+
+    @app.get("/api/games")
+    async def stored_games(limit: int = 50) -> list[dict[str, Any]]:
+        if store_path is None or not Path(store_path).exists():
+            return []
+
+        def read() -> list[dict[str, Any]]:
+            from lycan.store import GameStore
+
+            with GameStore(store_path) as store:
+                return [asdict(s) for s in store.list_games(run="web", limit=min(limit, 500))]
+
+        return await asyncio.to_thread(read)
+
+    return app

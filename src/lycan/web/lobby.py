@@ -1,0 +1,164 @@
+"""Creating tables: validate what the creator asked for, deal seats, build the players."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lycan.agents import LLM_KINDS, make_agent
+from lycan.engine.runner import Player
+from lycan.models.base import ChatModel
+from lycan.rules import ConfigError, RuleSet, get_preset
+from lycan.web.audio import SpeechSynthesizer
+from lycan.web.seats import AISeat, HumanSeat
+from lycan.web.table import Table
+
+AI_NAMES = (
+    "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
+    "Kestrel", "Linden", "Moss", "Nettle", "Onyx", "Pippin", "Quill", "Rowan", "Sage", "Thistle",
+    "Umber", "Vale", "Willow", "Yarrow", "Zephyr",
+)  # fmt: skip
+"""Names for AI seats (fictional, never real people)."""
+
+BASIC_KINDS = ("heuristic", "random")
+MAX_NAME = 24
+
+
+class TableError(ValueError):
+    """A table that cannot be made as asked; the message says why, for the creator."""
+
+
+class TableRequest(BaseModel):
+    """What the creator of a table asks for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = Field("aiwolf5", max_length=40, description="aiwolf5, aiwolf13, guardian7, guardian5, witchN")
+    humans: int = Field(1, ge=0, le=50, description="how many seats people take")
+    names: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=list, max_length=50, description="the people's names, in seat order"
+    )
+    ai: str = Field("heuristic", max_length=20, description="agent type for the AI seats")
+    seed: int | None = Field(
+        None, ge=0, le=2**31 - 1, description="for replays and tests: whoever knows the seed can work out the deal"
+    )
+    timeout: float | None = Field(None, gt=0, le=3600, description="seconds per decision, for every seat")
+    ai_delay: float | None = Field(None, ge=0, le=10, description="seconds an AI seat pauses before it answers")
+
+
+def table_rules(spec: TableRequest) -> RuleSet:
+    """The preset `spec` names, with its shorter timeouts applied.
+
+    Raises:
+        TableError: an unknown preset (files and custom deals are not read from the web).
+    """
+    try:
+        rules = get_preset(spec.preset)
+    except ConfigError as err:
+        raise TableError(str(err)) from None
+    if spec.timeout is not None:
+        options = rules.options.model_copy(update={"talk_timeout": spec.timeout, "action_timeout": spec.timeout})
+        rules = rules.model_copy(update={"options": options})
+    return rules
+
+
+def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
+    """People's names first (given or `Guest N`), then AI names; all distinct.
+
+    Raises:
+        TableError: a name that is empty, too long, or given twice.
+    """
+    people: list[str] = []
+    for i in range(spec.humans):
+        name = " ".join(spec.names[i].split()) if i < len(spec.names) else ""
+        name = name or f"Guest {i + 1}"
+        if len(name) > MAX_NAME:
+            raise TableError(f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
+        if name.lower() in (p.lower() for p in people):
+            raise TableError(f"two people are called {name!r}; give each a different name")
+        people.append(name)
+    taken = {p.lower() for p in people}
+    pool = [a for a in AI_NAMES if a.lower() not in taken]
+    rng.shuffle(pool)
+    ai = pool[: n - len(people)]
+    k = 1
+    while len(ai) < n - len(people):
+        name = f"Player {k}"
+        if name.lower() not in taken:
+            ai.append(name)
+        k += 1
+    return people + ai
+
+
+class TableFactory:
+    """Builds tables with the app's settings (store, voices, model)."""
+
+    def __init__(
+        self,
+        store_path: str | Path | None,
+        tts: SpeechSynthesizer | None,
+        asr: bool,
+        model_loader: Callable[[], ChatModel] | None,
+        ai_delay: float,
+    ) -> None:
+        self.store_path = store_path
+        self.tts = tts
+        self.asr = asr
+        self.model_loader = model_loader
+        self.ai_delay = ai_delay
+
+    def agent_kinds(self) -> list[str]:
+        """The AI types a table may use here (LLM types only with a model configured)."""
+        return [*BASIC_KINDS, *(sorted(LLM_KINDS) if self.model_loader is not None else [])]
+
+    def wants_model(self, spec: TableRequest) -> bool:
+        """Whether the table `spec` asks for needs the chat model."""
+        return spec.ai.strip().lower() in LLM_KINDS and self.model_loader is not None
+
+    def build(self, spec: TableRequest, model: ChatModel | None = None) -> Table:
+        """A new table as `spec` asks, its game not yet started (`model` for LLM seats).
+
+        Raises:
+            TableError: the request cannot be met; the message says why.
+        """
+        rules = table_rules(spec)
+        n = rules.n_players
+        if spec.humans > n:
+            raise TableError(f"{rules.name} has {n} seats; {spec.humans} people do not fit")
+        ai_kind = spec.ai.strip().lower()
+        if spec.humans < n and ai_kind not in self.agent_kinds():
+            extra = "" if self.model_loader else " (LLM seats need the server started with --model)"
+            raise TableError(f"unknown AI type {spec.ai!r}; choose one of {', '.join(self.agent_kinds())}{extra}")
+        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+        rng = random.Random(seed)
+        names = seat_names(spec, n, rng)
+        kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
+        table = Table(
+            secrets.token_urlsafe(9),
+            rules,
+            names,
+            kinds,
+            seed,
+            store_path=self.store_path,
+            tts=self.tts,
+            asr=self.asr,
+        )
+        delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
+        players: list[Player] = []
+        for seat, kind in enumerate(kinds):
+            if kind == "human":
+                players.append(HumanSeat(table, seat))
+                continue
+            agent_seed = seed * 1_000 + seat
+            options: dict[str, Any] = {}
+            if kind in LLM_KINDS:
+                options = {"persona": "auto", "on_token": table.speech_piece, "scope": table.game_id}
+            agent = make_agent(kind, agent_seed, model=model, **options)
+            players.append(AISeat(table, seat, agent, kind, delay))
+        table.players = players
+        return table

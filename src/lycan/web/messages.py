@@ -1,0 +1,166 @@
+"""What travels over a table's WebSocket: the messages a browser may send, and those it receives.
+
+Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`):
+    `{"type": "act", "request_id": N, "action": "speak"|"over"|"skip"|"choose"|"pass"|"bid",
+    "target": SEAT, "text": "...", "amount": N}` answers the open request of the sender's seat;
+    `{"type": "ping"}` is answered with `{"type": "pong"}`.
+
+Server to browser: `hello`, `event`, `state`, `request`, `request_closed`, `activity`,
+`speech` (a piece of an utterance as it is spoken), `speech_end`, `audio`, `game_over`,
+`error`, `pong`. Every message to a seat is built from what that seat may see.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from lycan.engine.actions import Action, Request
+from lycan.engine.events import Event, event_to_dict
+from lycan.engine.view import View
+from lycan.render import describe_event
+
+MAX_FRAME_BYTES = 16 * 1024
+"""The largest frame a browser may send; larger ones are refused with an error message (the server
+closes a connection whose frame is beyond its WebSocket limit, 1 MiB under `lycan serve`)."""
+
+ACTION_KINDS = ("speak", "over", "skip", "choose", "pass", "bid")
+
+PROMPTS = {
+    "talk": "Your turn to speak",
+    "whisper": "Whisper to your pack",
+    "vote": "Vote to execute",
+    "attack": "Choose tonight's victim",
+    "divine": "Choose a player to divine",
+    "guard": "Choose a player to protect tonight",
+    "cure": "Use your cure on the victim?",
+    "poison": "Use your poison?",
+    "shoot": "You are dying: shoot someone?",
+    "bid": "How much do you want the floor?",
+    "probe": "Guess the others' roles",
+}
+
+
+class BadMessage(ValueError):
+    """A frame that cannot be used; the message says what was wrong, for the sender."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActMessage:
+    """An answer to request `request_id`."""
+
+    request_id: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """A keep-alive."""
+
+
+ClientMessage = ActMessage | Ping
+
+
+def _int(data: dict[str, Any], key: str, default: int | None = None) -> int | None:
+    value = data.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadMessage(f"{key!r} must be a whole number, got {json.dumps(value)[:40]}")
+    return value
+
+
+def parse_client_message(raw: str | bytes | None) -> ClientMessage:
+    """Read one frame from a browser.
+
+    Raises:
+        BadMessage: an oversized, binary or malformed frame, or an unknown message type.
+    """
+    if raw is None:
+        raise BadMessage("send JSON text frames, not binary frames")
+    if isinstance(raw, bytes):
+        raise BadMessage("send JSON text frames, not binary frames")
+    size = len(raw.encode("utf-8", "replace"))
+    if size > MAX_FRAME_BYTES:
+        raise BadMessage(f"the message is {size} bytes; the limit is {MAX_FRAME_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise BadMessage("the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadMessage("the message must be a JSON object with a 'type'")
+    kind = data.get("type")
+    if kind == "ping":
+        return Ping()
+    if kind != "act":
+        shown = json.dumps(kind)[:40] if kind is not None else "none"
+        raise BadMessage(f"unknown message type {shown}; send 'act' or 'ping'")
+    request_id = _int(data, "request_id")
+    if request_id is None:
+        raise BadMessage("an 'act' message needs the 'request_id' it answers")
+    action_kind = data.get("action")
+    if action_kind not in ACTION_KINDS:
+        raise BadMessage(f"'action' must be one of {', '.join(ACTION_KINDS)}")
+    text = data.get("text", "")
+    if not isinstance(text, str):
+        raise BadMessage("'text' must be a string")
+    target = _int(data, "target")
+    amount = _int(data, "amount", 0) or 0
+    if action_kind == "choose" and target is None:
+        raise BadMessage("'choose' needs a 'target' seat")
+    if action_kind == "speak" and not text.strip():
+        raise BadMessage("say something, or press Over")
+    return ActMessage(request_id, Action(action_kind, target=target, text=text.strip(), amount=amount))
+
+
+def spoken_length(text: str) -> int:
+    """Length the rules count: characters without spaces."""
+    return sum(1 for ch in text if not ch.isspace())
+
+
+def event_message(event: Event, names: tuple[str, ...], viewer: int | None) -> dict[str, Any]:
+    """An `event` message for `viewer` (None: a spectator, who is only ever sent public events)."""
+    return {
+        "type": "event",
+        "id": event.id,
+        "kind": event.kind,
+        "day": event.day,
+        "phase": event.phase,
+        "text": describe_event(event, names, viewer=viewer),
+        "data": event_to_dict(event),
+    }
+
+
+def request_message(request: Request, view: View, deadline_ms: int) -> dict[str, Any]:
+    """A `request` message: what is asked of the seat, with only the legal choices."""
+    return {
+        "type": "request",
+        "id": request.id,
+        "kind": request.kind,
+        "prompt": PROMPTS.get(request.kind, request.kind),
+        "day": request.day,
+        "targets": [{"seat": t, "name": view.names[t]} for t in request.targets],
+        "can_pass": request.can_pass,
+        "can_skip": request.can_skip,
+        "max_length": request.max_length,
+        "timeout": request.timeout,
+        "deadline_ms": deadline_ms,
+        "attempt": request.attempt,
+        "error": request.error,
+    }
+
+
+__all__ = [
+    "ACTION_KINDS",
+    "MAX_FRAME_BYTES",
+    "PROMPTS",
+    "ActMessage",
+    "BadMessage",
+    "ClientMessage",
+    "Ping",
+    "event_message",
+    "parse_client_message",
+    "request_message",
+    "spoken_length",
+]

@@ -1,0 +1,96 @@
+"""The players behind a web table's seats: a person answering from a browser, and an AI agent."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from lycan.engine.actions import Action, Request
+from lycan.engine.runner import Player
+from lycan.engine.view import View
+from lycan.web.messages import spoken_length
+
+if TYPE_CHECKING:
+    from lycan.web.table import Table
+
+
+class SeatAway(RuntimeError):
+    """The person at a seat is not connected; the engine falls back for them."""
+
+
+class HumanSeat:
+    """A person's seat: `act` shows the request in their browser and waits for their answer.
+
+    The request's own timeout applies (the rules' timeouts, or the table's shorter ones); when
+    it runs out the engine retries once and then falls back. If the person has left the table
+    by the retry, the retry is given up at once rather than waited out again.
+    """
+
+    label = "human"
+
+    def __init__(self, table: Table, seat: int) -> None:
+        self.table = table
+        self.seat = seat
+        self.pending: Request | None = None
+        self._answer: asyncio.Future[Action] | None = None
+
+    async def act(self, view: View, request: Request) -> Action:
+        """Ask the person; returns their legal answer."""
+        if request.attempt > 0 and not self.table.is_connected(self.seat):
+            raise SeatAway(f"{view.name} is away from the table")
+        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        self.pending, self._answer = request, future
+        deadline_ms = int((time.time() + request.timeout) * 1000)
+        self.table.open_request(self.seat, request, view, deadline_ms)
+        try:
+            return await future
+        finally:
+            self.pending, self._answer = None, None
+            self.table.close_request(self.seat, request, view)
+
+    def answer(self, request_id: int, action: Action) -> str | None:
+        """Take the person's answer to `request_id`; returns why it is refused, or None."""
+        request, future = self.pending, self._answer
+        if request is None or future is None or future.done():
+            return "it is not your turn: nothing is asked of you right now"
+        if request_id != request.id:
+            return f"that question is closed; answer the current one (request {request.id})"
+        if action.kind == "speak" and request.max_length and spoken_length(action.text) > request.max_length:
+            return (
+                f"your message is {spoken_length(action.text)} characters long (spaces not counted); "
+                f"the limit is {request.max_length}: please shorten it"
+            )
+        problem = request.check(action)
+        if problem is not None:
+            return problem
+        future.set_result(action)
+        return None
+
+
+class AISeat:
+    """An AI agent's seat: shows it thinking, and passes its speech on as it is spoken.
+
+    LLM agents stream their speech through `on_token` (wired to the table at creation); agents
+    that answer with whole sentences have them sent as one piece when they answer.
+    """
+
+    def __init__(self, table: Table, seat: int, agent: Player, kind: str, delay: float = 0.0) -> None:
+        self.table = table
+        self.seat = seat
+        self.agent = agent
+        self.label = kind
+        self.delay = delay
+
+    async def act(self, view: View, request: Request) -> Action:
+        """Ask the agent, with the table told what it is doing."""
+        self.table.start_activity(self.seat, request, view)
+        try:
+            if self.delay > 0:
+                await asyncio.sleep(self.delay)
+            action = await self.agent.act(view, request)
+            if request.is_talk and isinstance(action, Action) and action.kind == "speak":
+                self.table.speech_whole(self.seat, action.text)
+            return action
+        finally:
+            self.table.end_activity(self.seat)

@@ -1,0 +1,409 @@
+"""One web table: a game in progress, its seats (people and AI agents) and everyone watching.
+
+Every message to a seat is built from what that seat may see (`Game.view(seat)` and
+`Event.visible_to`), every message to a spectator from public events only, until the game ends
+and the whole record is revealed. All of it runs on the server's event loop; the game itself
+runs as one background task per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lycan.engine.actions import Request
+from lycan.engine.events import public
+from lycan.engine.game import Game
+from lycan.engine.record import GameRecord, new_game_id
+from lycan.engine.runner import Player, collect
+from lycan.engine.view import View
+from lycan.render import render_log
+from lycan.rules import RuleSet, team_of
+from lycan.web.audio import AudioChannel, SpeechSynthesizer
+from lycan.web.messages import BadMessage, Ping, event_message, parse_client_message, request_message
+from lycan.web.seats import HumanSeat
+
+log = logging.getLogger("lycan.web")
+
+PUBLIC_ACTIVITIES = frozenset({"talk", "vote", "bid"})
+"""Requests everyone may see being made; whose turn it is at night is known only to those acting."""
+
+MAX_QUEUED = 10_000
+"""Messages a connection may have waiting before it is considered dead and dropped."""
+
+
+def activity_audience(request: Request, view: View) -> frozenset[int] | None:
+    """Who may see that `request` is open (None: everyone), so that nobody learns a hidden role from it."""
+    if request.kind in PUBLIC_ACTIVITIES:
+        return None
+    if request.kind in ("whisper", "attack"):
+        return frozenset(view.wolves()) | {view.seat}
+    return frozenset({view.seat})
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open browser tab: a seat's (`seat`) or a spectator's (`seat` None)."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue `message` for this tab (dropped once the tab is gone)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            log.warning("dropping a connection that stopped reading (seat %s)", self.seat)
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        """Stop sending to this tab."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class _Speech:
+    utterance_id: int
+    channel: str
+    audience: frozenset[int] | None
+    streamed: bool = False
+
+
+class Table:
+    """A game table with its seats, links and live connections.
+
+    Args:
+        table_id: the table's unguessable id (part of every link).
+        rules: the rules (with the table's timeouts already applied).
+        names: one name per seat.
+        kinds: `human` or the AI agent type, per seat.
+        seed: the game's seed.
+        store_path: the SQLite file finished games are saved to (None: not saved).
+        tts: a speech synthesizer for AI voices (None: text only).
+        asr: whether speech input is available (for the page to offer push-to-talk).
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        rules: RuleSet,
+        names: Sequence[str],
+        kinds: Sequence[str],
+        seed: int,
+        *,
+        store_path: str | Path | None = None,
+        tts: SpeechSynthesizer | None = None,
+        asr: bool = False,
+    ) -> None:
+        self.id = table_id
+        self.rules = rules
+        self.seed = seed
+        self.game = Game(rules, seed, names)
+        self.names = self.game.names
+        self.kinds = list(kinds)
+        self.store_path = store_path
+        self.asr = asr
+        self.game_id = new_game_id()
+        self.tokens: dict[int, str] = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "human"}
+        self.players: list[Player] = []
+        self.connections: list[Connection] = []
+        self.audio = AudioChannel(tts, self.deliver)
+        self.record: GameRecord | None = None
+        self.failure: str | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._requests: dict[int, dict[str, Any]] = {}
+        self._activities: dict[int, tuple[dict[str, Any], frozenset[int] | None]] = {}
+        self._speech: dict[int, _Speech] = {}
+        self._game_over: dict[str, Any] | None = None
+
+    # ----------------------------------------------------------------- seats and links
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat `token` belongs to at this table, or None."""
+        found = None
+        for seat, own in self.tokens.items():
+            if secrets.compare_digest(own.encode(), token.encode()):
+                found = seat
+        return found
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (or stopped by an error)."""
+        return self.record is not None or self.failure is not None
+
+    def is_connected(self, seat: int) -> bool:
+        """Whether anyone has `seat`'s page open."""
+        return any(c.seat == seat and not c.closed for c in self.connections)
+
+    # ----------------------------------------------------------------- sending
+    def deliver(self, message: dict[str, Any], audience: frozenset[int] | None) -> None:
+        """Send `message` to the seats in `audience`, or to everyone (spectators too) if None."""
+        for conn in self.connections:
+            if audience is None or (conn.seat is not None and conn.seat in audience):
+                conn.send(message)
+
+    def _to_seat(self, seat: int, message: dict[str, Any]) -> None:
+        for conn in self.connections:
+            if conn.seat == seat:
+                conn.send(message)
+
+    def _state(self) -> dict[str, Any]:
+        game = self.game
+        return {"type": "state", "day": game.day, "phase": game.phase, "alive": list(game.alive)}
+
+    def _hello(self, seat: int | None) -> dict[str, Any]:
+        options = self.rules.options
+        message: dict[str, Any] = {
+            "type": "hello",
+            "table": self.id,
+            "preset": self.rules.name,
+            "names": list(self.names),
+            "kinds": self.kinds,
+            "you": seat,
+            "role_counts": [[role.value, n] for role, n in self.rules.roles.items()],
+            "max_length": options.talk.max_length,
+            "timeouts": {"talk": options.talk_timeout, "action": options.action_timeout},
+            "audio": self.audio.enabled,
+            "asr": self.asr and seat is not None,
+        }
+        if seat is not None:
+            role = self.game.view(seat).role
+            message["role"] = role.value
+            message["team"] = team_of(role).value
+        return message
+
+    def connect(self, seat: int | None) -> Connection:
+        """Open a tab for `seat` (None: a spectator) and queue everything it may know so far.
+
+        Nothing awaits between reading the history and joining the table, so the tab misses no
+        event and sees none twice.
+        """
+        conn = Connection(seat)
+        conn.send(self._hello(seat))
+        if seat is None:
+            for event in public(self.game.events):
+                conn.send(event_message(event, self.names, None))
+        else:
+            for event in self.game.view(seat).events:
+                conn.send(event_message(event, self.names, seat))
+        conn.send(self._state())
+        for message, audience in self._activities.values():
+            if audience is None or (seat is not None and seat in audience):
+                conn.send(message)
+        if seat is not None and seat in self._requests:
+            conn.send(self._requests[seat])
+        if self._game_over is not None:
+            conn.send(self._game_over)
+        elif self.failure is not None:
+            conn.send({"type": "error", "message": self.failure})
+        self.connections.append(conn)
+        log.info("table %s: %s joined", self.id, "a spectator" if seat is None else self.names[seat])
+        return conn
+
+    def disconnect(self, conn: Connection) -> None:
+        """Forget a closed tab."""
+        conn.close()
+        if conn in self.connections:
+            self.connections.remove(conn)
+
+    # ----------------------------------------------------------------- from browsers
+    def handle(self, conn: Connection, raw: str | bytes | None) -> None:
+        """Act on one frame from `conn`; bad input is answered with an error to that tab only."""
+        try:
+            message = parse_client_message(raw)
+        except BadMessage as err:
+            self._refuse(conn, str(err))
+            return
+        if isinstance(message, Ping):
+            conn.send({"type": "pong"})
+            return
+        if conn.seat is None:
+            self._refuse(conn, "spectators watch; only a seat's own link can act")
+            return
+        player = self.players[conn.seat]
+        if not isinstance(player, HumanSeat):
+            self._refuse(conn, "this seat is played by an AI agent")
+            return
+        if self.finished:
+            self._refuse(conn, "the game is over")
+            return
+        problem = player.answer(message.request_id, message.action)
+        if problem is not None:
+            self._refuse(conn, problem)
+
+    def _refuse(self, conn: Connection, reason: str) -> None:
+        who = "spectator" if conn.seat is None else self.names[conn.seat]
+        log.warning("table %s: refused a message from %s: %s", self.id, who, reason)
+        conn.send({"type": "error", "message": reason})
+
+    # ----------------------------------------------------------------- from seats
+    def open_request(self, seat: int, request: Request, view: View, deadline_ms: int) -> None:
+        """A person is asked `request`: show it on their tabs."""
+        self.start_activity(seat, request, view)
+        message = request_message(request, view, deadline_ms)
+        self._requests[seat] = message
+        self._to_seat(seat, message)
+
+    def close_request(self, seat: int, request: Request, view: View) -> None:
+        """The person's request is answered or timed out."""
+        self._requests.pop(seat, None)
+        self._to_seat(seat, {"type": "request_closed", "id": request.id})
+        self.end_activity(seat)
+
+    def start_activity(self, seat: int, request: Request, view: View) -> None:
+        """`seat` is deciding `request`: tell whoever may know."""
+        audience = activity_audience(request, view)
+        message = {"type": "activity", "seat": seat, "state": "thinking", "kind": request.kind}
+        self._activities[seat] = (message, audience)
+        if request.is_talk:
+            self._speech[seat] = _Speech(request.id, request.kind, audience)
+        self.deliver(message, audience)
+
+    def speech_piece(self, seat: int, piece: str) -> None:
+        """A piece of `seat`'s utterance as it is spoken (the `on_token` callback of LLM agents)."""
+        speech = self._speech.get(seat)
+        if speech is None or not piece:
+            return
+        speech.streamed = True
+        message = {
+            "type": "speech",
+            "seat": seat,
+            "utterance_id": speech.utterance_id,
+            "channel": speech.channel,
+            "piece": piece,
+        }
+        self.deliver(message, speech.audience)
+        self.audio.feed(seat, speech.utterance_id, piece, speech.audience)
+
+    def speech_whole(self, seat: int, text: str) -> None:
+        """An utterance given whole (not streamed): send it as one piece."""
+        speech = self._speech.get(seat)
+        if speech is not None and not speech.streamed:
+            self.speech_piece(seat, text)
+
+    def end_activity(self, seat: int) -> None:
+        """`seat` has answered (or run out of time)."""
+        speech = self._speech.pop(seat, None)
+        if speech is not None and speech.streamed:
+            end = {"type": "speech_end", "seat": seat, "utterance_id": speech.utterance_id}
+            self.deliver(end, speech.audience)
+            self.audio.finish(seat, speech.utterance_id, speech.audience)
+        entry = self._activities.pop(seat, None)
+        if entry is not None:
+            self.deliver({"type": "activity", "seat": seat, "state": "idle"}, entry[1])
+
+    # ----------------------------------------------------------------- the game
+    def _flush(self, sent: int) -> int:
+        events = self.game.events
+        for event in events[sent:]:
+            for conn in self.connections:
+                if conn.seat is None:
+                    if event.audience is None:
+                        conn.send(event_message(event, self.names, None))
+                elif event.visible_to(conn.seat):
+                    conn.send(event_message(event, self.names, conn.seat))
+        if len(events) > sent:
+            self.deliver(self._state(), None)
+        return len(events)
+
+    def start(self) -> None:
+        """Run the game as a background task on the running loop."""
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
+
+    async def run(self) -> None:
+        """Play the game to its end, then save and reveal it."""
+        game = self.game
+        started = time.time()
+        gen = game.play()
+        sent = 0
+        try:
+            try:
+                batch = next(gen)
+                while True:
+                    sent = self._flush(sent)
+                    answers = await collect(game, self.players, batch)
+                    batch = gen.send(answers)
+            except StopIteration:
+                pass
+            sent = self._flush(sent)
+            record = GameRecord.from_game(
+                game,
+                agents=self.kinds,
+                game_id=self.game_id,
+                started_at=started,
+                finished_at=time.time(),
+                meta={"source": "web", "table": self.id},
+            )
+            await self._save(record)
+            self.record = record
+            self._game_over = self._reveal(record)
+            self.deliver(self._game_over, None)
+            await self.audio.close()
+        except asyncio.CancelledError:
+            self.failure = "the server is shutting down; this game was stopped"
+            self.audio.cancel()
+            raise
+        except Exception as err:
+            log.exception("table %s: the game stopped", self.id)
+            self.failure = f"the game stopped because of a server error: {type(err).__name__}"
+            self.deliver({"type": "error", "message": self.failure}, None)
+
+    async def _save(self, record: GameRecord) -> None:
+        if self.store_path is None:
+            return
+        path = self.store_path
+
+        def save() -> None:
+            from lycan.store import GameStore
+
+            with GameStore(path) as store:
+                store.save(record, run="web")
+
+        try:
+            await asyncio.to_thread(save)
+        except Exception as err:  # a full disk must not hide the result from the players
+            log.error("table %s: could not save game %s: %s", self.id, record.game_id, err)
+
+    def _reveal(self, record: GameRecord) -> dict[str, Any]:
+        game = self.game
+        return {
+            "type": "game_over",
+            "game_id": record.game_id,
+            "winner": game.winner,
+            "reason": game.end_reason,
+            "roles": [
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "role": role.value,
+                    "team": team_of(role).value,
+                    "kind": self.kinds[s],
+                }
+                for s, role in enumerate(game.roles)
+            ],
+            "replay": render_log(game.events, self.names),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table, for lists."""
+        return {
+            "table": self.id,
+            "preset": self.rules.name,
+            "names": list(self.names),
+            "kinds": self.kinds,
+            "day": self.game.day,
+            "phase": self.game.phase,
+            "finished": self.finished,
+            "winner": self.game.winner if self.record is not None else None,
+        }

@@ -1,0 +1,186 @@
+"""End-to-end: a person plays a whole aiwolf5 game in chromium against heuristic AI seats."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lycan.render import describe_event
+from lycan.store import GameStore
+from lycan.web import create_app
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, ToneVoice, live_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/setup)")
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+STATE_JS = """() => {
+  const p = document.getElementById('action-panel');
+  return {over: document.body.dataset.finished === '1', id: p.dataset.requestId, kind: p.dataset.kind};
+}"""
+SPECTATOR_JS = """() => ({
+  log: [...document.querySelectorAll('#log li')].map(li => li.innerText),
+  kinds: [...document.querySelectorAll('.seat .kind')].map(e => e.innerText),
+  badge: document.querySelector('.role-badge') ? document.querySelector('.role-badge').innerText : '',
+  cards: document.querySelectorAll('#role-cards .role-card').length,
+  finished: document.body.dataset.finished === '1',
+})"""
+
+
+def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    db = tmp_path / "games.db"
+    app = create_app(db, ai_delay=0.05)
+    with live_server(app) as base, playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            lobby = browser.new_page(viewport={"width": 900, "height": 900})
+            lobby.goto(base + "/")
+            lobby.wait_for_selector("#preset option[value='aiwolf5']", state="attached")
+            lobby.select_option("#preset", "aiwolf5")
+            lobby.fill("#humans", "1")
+            lobby.fill(".person-name", "Alice")
+            lobby.select_option("#ai", "heuristic")
+            lobby.click("details summary")
+            lobby.fill("#timeout", "8")
+            lobby.fill("#ai-delay", "0.05")
+            lobby.fill("#seed", "11")
+            lobby.click("button[type=submit]")
+            lobby.wait_for_selector("#links:not([hidden])")
+            lobby.screenshot(path=str(ARTIFACTS / "lobby.png"))
+            links = lobby.eval_on_selector_all("#link-list a", "els => els.map(a => a.getAttribute('href'))")
+            assert len(links) == 2
+            assert all(link.startswith(base) for link in links)
+            created = {"seats": [{"link": links[0][len(base) :]}], "spectator": links[1][len(base) :]}
+            page = browser.new_page(viewport={"width": 1360, "height": 860})
+            page.goto(base + created["seats"][0]["link"])
+            watcher = browser.new_page(viewport={"width": 1360, "height": 860})
+            watcher.goto(base + created["spectator"])
+            page.wait_for_selector(".seat.you")
+
+            handled: set[str] = set()
+            spoke = False
+            shot = False
+            night_shot = False
+            snapshots: list[dict[str, object]] = []
+            deadline = time.time() + 50
+            while time.time() < deadline:
+                state = page.evaluate(STATE_JS)
+                if state["over"]:
+                    break
+                snap = watcher.evaluate(SPECTATOR_JS)
+                if not snap["finished"]:
+                    snapshots.append(snap)
+                request_id, kind = state["id"], state["kind"]
+                if request_id and request_id not in handled:
+                    handled.add(request_id)
+                    if kind in ("talk", "whisper"):
+                        if not spoke:
+                            page.fill("#talk-input", "Good evening everyone. I am a plain villager.")
+                            if not shot:
+                                page.screenshot(path=str(ARTIFACTS / "table-talk.png"))
+                                shot = True
+                            page.click("#say-btn")
+                            spoke = True
+                        else:
+                            page.click("#over-btn")
+                    elif kind == "bid":
+                        page.click("#choices button[data-amount='1']")
+                    else:
+                        if not night_shot and page.evaluate("document.body.classList.contains('night')"):
+                            page.screenshot(path=str(ARTIFACTS / "table-night.png"))
+                            night_shot = True
+                        page.locator("#choices button[data-target]").first.click()
+                time.sleep(0.05)
+            else:
+                pytest.fail("the game did not end within 50 s")
+
+            page.wait_for_selector("#game-over:not([hidden])")
+            winner = page.inner_text("#winner")
+            assert winner in ("The village wins", "The werewolves win", "A draw")
+            assert page.locator("#role-cards .role-card").count() == 5
+            assert "You were the" in page.inner_text("#your-result")
+            assert page.locator("#replay li").count() > 10
+            page.screenshot(path=str(ARTIFACTS / "game-over.png"))
+            page.click("#close-over")
+            page.screenshot(path=str(ARTIFACTS / "table-end.png"))
+            watcher.wait_for_selector("#game-over:not([hidden])")
+            watcher.screenshot(path=str(ARTIFACTS / "spectator-end.png"))
+            assert spoke, "the person never got to speak"
+        finally:
+            browser.close()
+
+    record = next(GameStore(db).iter_records(run="web"))
+    # The person's own utterance is in the record, said through the page.
+    talks = [e for e in record.events if e.kind == "talk" and getattr(e, "actor", None) == 0]
+    assert any("plain villager" in getattr(e, "text", "") for e in talks)
+    # The spectator page never showed a private line or a role before the end.
+    private = set()
+    for event in record.events:
+        if event.audience:
+            for seat in event.audience:
+                line = describe_event(event, record.names, viewer=seat)
+                if line:
+                    private.add(line)
+            neutral = describe_event(event, record.names)
+            if neutral:
+                private.add(neutral)
+    roles = {r.value for r in record.roles}
+    assert snapshots, "the spectator page was never read during the game"
+    for snap in snapshots:
+        assert not set(snap["log"]) & private  # type: ignore[arg-type]
+        assert not set(snap["kinds"]) & roles  # type: ignore[arg-type]
+        assert snap["badge"] == "Spectator"
+        assert snap["cards"] == 0
+
+
+SOUND_JS = """() => ({
+  played: [...window.LycanAudio.played],
+  speaking: document.querySelectorAll('.seat.speaking').length,
+  level: window.LycanAudio.level(),
+  finished: document.body.dataset.finished === '1',
+})"""
+
+
+def test_voices_play_in_order_and_move_the_speakers_mouth(tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    app = create_app(None, tts=ToneVoice(), ai_delay=0.2)
+    with live_server(app) as base, playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            created = httpx.post(base + "/api/tables", json={"preset": "aiwolf5", "humans": 0, "seed": 4}).json()
+            page = browser.new_page(viewport={"width": 1360, "height": 860})
+            page.goto(base + created["spectator"])
+            page.wait_for_selector("#sound:not([hidden])")
+            page.click("#sound")
+            assert page.inner_text("#sound") == "Sound on"
+            seen_speaking = 0
+            state: dict[str, Any] = {}
+            deadline = time.time() + 25
+            while time.time() < deadline:
+                state = page.evaluate(SOUND_JS)
+                if state["speaking"] and state["played"]:
+                    # with sound on, only the seat whose clip is playing moves its mouth
+                    assert state["speaking"] == 1, state
+                    seen_speaking += 1
+                    if seen_speaking == 3:
+                        page.screenshot(path=str(ARTIFACTS / "table-voices.png"))
+                if len(state["played"]) >= 6 and seen_speaking >= 3:
+                    break
+                time.sleep(0.05)
+        finally:
+            browser.close()
+    assert len(state["played"]) >= 6, state
+    assert seen_speaking >= 3
+    clauses: dict[str, list[int]] = {}
+    for entry in state["played"]:
+        seat, utterance, clause = entry.split(":")
+        clauses.setdefault(f"{seat}:{utterance}", []).append(int(clause))
+    for order in clauses.values():
+        assert order == list(range(order[0], order[0] + len(order)))
