@@ -482,6 +482,10 @@ def serve(
     port: Annotated[int, typer.Option(help="port")] = 8000,
     db: DbOpt = None,
     model: Annotated[str | None, typer.Option("--model", help="chat model for LLM seats (a load_model spec)")] = None,
+    voice: Annotated[
+        str, typer.Option(help="voices for AI seats: espeak, piper, kokoro, openai:VOICE@URL, gptsovits@URL or none")
+    ] = "espeak",
+    asr: Annotated[str, typer.Option(help="speech input: whisper (tiny.en, offline) or none")] = "whisper",
 ) -> None:
     """Serve the browser table: create games where people and AI players play together."""
     try:
@@ -492,7 +496,22 @@ def serve(
         fail(f"the web table needs the web extra ({err.name} is missing): pip install 'lycan[web]'")
     from lycan.store import default_db_path
 
-    web_app = create_app(store_path=db or default_db_path(), model_spec=model)
+    tts = asr_backend = None
+    if voice != "none" or asr != "none":
+        try:
+            from lycan.voice import WhisperASR, load_tts
+        except ImportError as err:
+            fail(f"voices need the voice extra ({err.name} is missing): pip install 'lycan[voice]', or --voice none")
+        if voice != "none":
+            try:
+                tts = load_tts(voice)
+            except Exception as err:  # each backend explains itself in one sentence
+                fail(f"{err} (or use --voice none)")
+        if asr == "whisper":
+            asr_backend = WhisperASR()
+        elif asr != "none":
+            fail(f"unknown --asr {asr!r}; use whisper or none")
+    web_app = create_app(store_path=db or default_db_path(), model_spec=model, tts=tts, asr=asr_backend)
     console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")
     try:
         uvicorn.run(web_app, host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=1024 * 1024)
