@@ -277,8 +277,12 @@ class OpenAIModel:
             try:
                 try:
                     return await call(mode)
-                except (openai.BadRequestError, openai.UnprocessableEntityError):
+                except openai.APIStatusError as error:
                     if not (mode == "json_schema" and self.schema_mode == "auto" and request.json_schema):
+                        raise
+                    # A 400/422, or a 5xx that names response_format (llama-cpp-python's server
+                    # answers its validation errors with 500): the server does not take json_schema.
+                    if error.status_code not in (400, 422) and "response_format" not in str(error):
                         raise
                     _JSON_OBJECT_SERVERS.add(self.base_url)
                     return await call("json_object")
