@@ -120,7 +120,7 @@ async def test_a_stream_closed_early_frees_the_model(tiny: LlamaCppModel) -> Non
 
 
 async def test_session_kv_cache_is_restored(tiny: LlamaCppModel) -> None:
-    log = " ".join(f"Day {i % 3}: player {i % 5} accused player {(i * 3) % 5} of lying." for i in range(20))
+    log = " ".join(f"Day {i % 3}: player {i % 5} accused player {(i * 3) % 5} of lying." for i in range(14))
     seat_a = "You are seat A in a Werewolf game. Game log: " + log
     seat_b = "You are seat B, a villager who trusts nobody. Notes: " + log[::-1]
     first = await tiny.chat(ask("Who is most suspicious?", seat_a, session="A", max_tokens=4))
@@ -129,7 +129,7 @@ async def test_session_kv_cache_is_restored(tiny: LlamaCppModel) -> None:
     loads = tiny.session_loads
     warm_result = await tiny.chat(ask("Who do you vote for?", seat_a, session="A", max_tokens=6))
     warm = tiny.last_prompt_evaluated
-    assert first.usage.prompt_tokens > 250 and cold > 250
+    assert first.usage.prompt_tokens > 200 and cold > 200
     assert tiny.session_loads == loads + 1 and warm < cold / 5
     await tiny.chat(ask("Anything else?", seat_b, session="B", max_tokens=4))  # B's prefix is live again
     recomputed = await tiny.chat(ask("Who do you vote for?", seat_a, max_tokens=6))
