@@ -30,6 +30,10 @@ MEMORY = ":memory:"
 class CachedModel:
     """Answers repeated requests from a cache instead of the model.
 
+    Sampled answers (temperature > 0) are cached too: within one scope a repeated request gets
+    the answer it got the first time, which keeps a re-run game reproducible. Give each game its
+    own scope (e.g. its game id) so that no answer crosses from one game into another.
+
     Args:
         model: the model to ask on a miss.
         path_or_memory: a SQLite file to keep answers in, or None / ":memory:" for this process only.

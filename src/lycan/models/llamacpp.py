@@ -56,7 +56,8 @@ class LlamaCppModel:
         n_ctx: context window in tokens.
         n_threads: CPU threads for decoding and prompt evaluation (default: half the cores).
         n_batch: prompt tokens evaluated per batch.
-        max_sessions: how many sessions' KV caches are kept in memory (least recently used go first).
+        max_sessions: how many sessions' KV caches are kept in memory (least recently used go
+            first; each costs its tokens' KV, about 12 KB a token for Qwen2.5-0.5B); 0 turns it off.
         verbose: let llama.cpp print its logs.
         **llama_options: passed on to `llama_cpp.Llama` (e.g. `n_threads_batch`, `n_gpu_layers`).
 
@@ -152,7 +153,7 @@ class LlamaCppModel:
         """Make `session`'s KV cache the live one (saving the one it replaces)."""
         if session == self._current_session:
             return
-        if self._current_session and llama.n_tokens > 0:
+        if self._current_session and llama.n_tokens > 0 and self.max_sessions > 0:
             self._save_session(llama, self._current_session)
         if session:
             self._load_session(llama, session)

@@ -369,6 +369,9 @@ class OpenAIModel:
                 first = await iterator.__anext__()
             except StopAsyncIteration:
                 first = None
+            except BaseException:
+                await chunks.close()
+                raise
             return chunks, (iterator, first)
 
         async with provider_limit(self.base_url, self.max_concurrency):
