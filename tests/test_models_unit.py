@@ -381,3 +381,11 @@ def test_tiny_model_is_found_inside_its_package() -> None:
     assert path.suffix == ".gguf" and path.stat().st_size > 50_000_000
     with path.open("rb") as handle:
         assert handle.read(4) == b"GGUF"
+
+
+async def test_one_limit_per_provider() -> None:
+    from lycan.models.openai_backend import provider_limit
+
+    first = provider_limit("http://127.0.0.1:7/v1", 3)
+    assert provider_limit("http://127.0.0.1:7/v1", 99) is first  # shared by every model on that server
+    assert provider_limit("http://127.0.0.1:8/v1", 3) is not first
