@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import hashlib
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypedDict, runtime_checkable
 
@@ -79,3 +81,116 @@ class ChatModel(Protocol):
             ModelError: the backend failed after its retries.
         """
         ...
+
+
+class ChatStream(AsyncIterator[str]):
+    """The text of an answer, piece by piece; once it is exhausted, `result` holds the whole answer.
+
+    Backends build it from an async generator that yields text pieces and, last, one
+    `ChatResult` (with usage). Callers that only want text iterate it like any `AsyncIterator[str]`;
+    wrappers (meters, recorders) read `result` afterwards.
+    """
+
+    def __init__(self, source: AsyncGenerator[str | ChatResult, None]) -> None:
+        self._source = source
+        self.result: ChatResult | None = None
+
+    def __aiter__(self) -> ChatStream:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            item = await self._source.__anext__()
+            if isinstance(item, ChatResult):
+                self.result = item
+                continue
+            return item
+
+    async def aclose(self) -> None:
+        """Stop the stream early and let the backend release what it holds."""
+        await self._source.aclose()
+
+
+def stream_result(stream: AsyncIterator[str]) -> ChatResult | None:
+    """The finished answer of an exhausted stream, where its backend reports one."""
+    result = getattr(stream, "result", None)
+    return result if isinstance(result, ChatResult) else None
+
+
+async def collect(stream: AsyncIterator[str]) -> str:
+    """Read a stream to its end and return the whole text."""
+    return "".join([piece async for piece in stream])
+
+
+def request_to_dict(request: ChatRequest) -> dict[str, Any]:
+    """A JSON-ready dict of everything in `request`."""
+    return {
+        "messages": [{"role": message["role"], "content": message["content"]} for message in request.messages],
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+        "top_p": request.top_p,
+        "seed": request.seed,
+        "stop": list(request.stop),
+        "json_schema": request.json_schema,
+        "scope": request.scope,
+        "session": request.session,
+    }
+
+
+def request_from_dict(data: dict[str, Any]) -> ChatRequest:
+    """The inverse of `request_to_dict`."""
+    return ChatRequest(
+        messages=[Message(role=message["role"], content=message["content"]) for message in data["messages"]],
+        max_tokens=int(data.get("max_tokens", 256)),
+        temperature=float(data.get("temperature", 0.7)),
+        top_p=float(data.get("top_p", 1.0)),
+        seed=data.get("seed"),
+        stop=tuple(data.get("stop", ())),
+        json_schema=data.get("json_schema"),
+        scope=str(data.get("scope", "")),
+        session=str(data.get("session", "")),
+    )
+
+
+def result_to_dict(result: ChatResult) -> dict[str, Any]:
+    """A JSON-ready dict of `result`."""
+    return {
+        "text": result.text,
+        "model": result.model,
+        "finish_reason": result.finish_reason,
+        "usage": {
+            "prompt_tokens": result.usage.prompt_tokens,
+            "completion_tokens": result.usage.completion_tokens,
+            "latency_s": result.usage.latency_s,
+            "cached": result.usage.cached,
+        },
+    }
+
+
+def result_from_dict(data: dict[str, Any], *, cached: bool | None = None) -> ChatResult:
+    """The inverse of `result_to_dict` (optionally marking the usage as served from a cache)."""
+    usage = data.get("usage", {})
+    return ChatResult(
+        text=str(data["text"]),
+        usage=Usage(
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            latency_s=float(usage.get("latency_s", 0.0)),
+            cached=bool(usage.get("cached", False)) if cached is None else cached,
+        ),
+        model=str(data.get("model", "")),
+        finish_reason=str(data.get("finish_reason", "stop")),
+    )
+
+
+def request_key(request: ChatRequest, model: str = "", base_url: str = "") -> str:
+    """The sha256 (hex) that identifies a request's answer: model, base_url, messages, sampling, schema, scope.
+
+    `session` is left out: it only says which KV cache a backend may reuse, never what the answer is.
+    """
+    data = request_to_dict(request)
+    del data["session"]
+    data["model"] = model
+    data["base_url"] = base_url
+    encoded = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
