@@ -247,3 +247,13 @@ def test_tournament_resumes_and_reports(tmp_path: Path) -> None:
     assert code == 0, out
     code, out = invoke("report", "nosuchrun", db=db)
     assert code == 2 and "no games stored" in out
+
+
+def test_a_bad_model_spec_is_one_sentence(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    code, out = invoke("game", "--agents", "llm", "--model", "nosuchbackend:x", db=db)
+    assert code == 2 and "Traceback" not in out
+    assert "local" in out and "openai:" in out  # the message lists the forms a spec can take
+    assert not db.exists()
+    code, out = invoke("game", "--agents", "llm", "--model", "openai:m@http://127.0.0.1:9/v1", db=db)
+    assert code == 2 and "Traceback" not in out, out

@@ -11,20 +11,22 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lycan.agents import SyncAgent, make_agent, parse_lineup
-from lycan.engine import GameRecord, Player, View, run_async, run_sync, visible
-from lycan.engine.events import Event
+from lycan.agents import LLM_KINDS, SyncAgent, make_agent, parse_lineup
+from lycan.agents.llm import TokenCallback
+from lycan.engine import GameRecord, Player, View, default_names, run_async, run_sync, visible
+from lycan.engine.events import Event, Talk
 from lycan.eval.stats import Rate
-from lycan.rules import ConfigError, RuleSet, preset_names, resolve_rules, team_of
+from lycan.rules import ConfigError, RuleSet, get_preset, preset_names, resolve_rules, team_of
 
 if TYPE_CHECKING:
+    from lycan.models import ChatModel
     from lycan.store import GameStore
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Werewolf for AI agents and people.")
@@ -35,6 +37,15 @@ PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="preset name, ROL
 AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="agent type(s), cycled over the seats, e.g. heuristic")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="seed of the first game")]
 DbOpt = Annotated[Path | None, typer.Option("--db", help="SQLite file for game records [env LYCAN_DB]")]
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model",
+        "-m",
+        help="chat model for llm/react/recon seats: local (embedded), local:tiny, local:1.5b, "
+        "llamacpp:PATH, openai:MODEL[@URL], hf:PATH",
+    ),
+]
 
 
 def fail(message: str) -> NoReturn:
@@ -69,20 +80,121 @@ def _store(db: Path | None) -> GameStore:
     return GameStore(db or default_db_path())
 
 
-def _players(rules: RuleSet, agents: str, seed: int) -> list[Player]:
+class Lineup:
+    """Builds each game's players from `--agents`, loading the `--model` once if a seat needs it."""
+
+    def __init__(self, rules: RuleSet, agents: str, model: str, on_token: TokenCallback | None = None) -> None:
+        try:
+            self.kinds = parse_lineup(agents, rules.n_players)
+        except ValueError as err:
+            fail(str(err))
+        self.model: ChatModel | None = None
+        self.spec = model
+        self.on_token = on_token
+        if any(kind in LLM_KINDS for kind in self.kinds):
+            from lycan.models import ModelError, load_model
+
+            try:
+                self.model = load_model(model)
+            except ModelError as err:
+                fail(str(err))
+
+    def players(self, seed: int) -> list[Player]:
+        """Fresh players for the game with this seed."""
+        out = []
+        for seat, kind in enumerate(self.kinds):
+            extra: dict[str, Any] = {"on_token": self.on_token} if kind in LLM_KINDS and self.on_token else {}
+            out.append(make_agent(kind, seed * 1_000 + seat, model=self.model, **extra))
+        return out
+
+
+class TalkStreamer:
+    """Prints public talk as it streams in, and tells the narrator which lines were already shown."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+        self.open: int | None = None
+        self.text = ""
+        self.done: list[tuple[int, str]] = []
+
+    def piece(self, seat: int, piece: str) -> None:
+        """Print one streamed piece of `seat`'s utterance."""
+        if self.open != seat:
+            self.close()
+            console.print(f"{self.names[seat]}: ", end="", markup=False)
+            self.open = seat
+        self.text += piece
+        console.print(piece, end="", markup=False)
+        console.file.flush()
+
+    def close(self) -> None:
+        """End a streamed line, if one is open."""
+        if self.open is not None:
+            console.print()
+            self.done.append((self.open, " ".join(self.text.split())))
+            self.open, self.text = None, ""
+
+    def already_shown(self, event: Event) -> bool:
+        """Whether `event` is an utterance that was streamed (its line is then not printed again)."""
+        self.close()
+        if not isinstance(event, Talk) or event.channel != "talk" or event.over or event.skip:
+            return False
+        said = " ".join(event.text.split())
+        for i, (seat, text) in enumerate(self.done):
+            if seat == event.actor and text and (said.startswith(text) or text.startswith(said)):
+                del self.done[i]
+                return True
+        return False
+
+
+PREFLIGHT_SECONDS = 180.0
+
+
+async def _preflight(lineup: Lineup) -> None:
+    """Ask the model for one token first, so a dead server or a bad key is one sentence, not a game of faults."""
+    if lineup.model is None:
+        return
+    from lycan.models import ChatRequest, ModelError
+
+    probe = ChatRequest([{"role": "user", "content": "Say OK."}], max_tokens=1, temperature=0.0, scope="preflight")
     try:
-        kinds = parse_lineup(agents, rules.n_players)
-        return [make_agent(kind, seed * 1_000 + seat) for seat, kind in enumerate(kinds)]
-    except ValueError as err:
+        await asyncio.wait_for(lineup.model.chat(probe), PREFLIGHT_SECONDS)
+    except ModelError as err:
         fail(str(err))
+    except TimeoutError:
+        fail(f"the model {lineup.spec} did not answer a one-token request within {PREFLIGHT_SECONDS:g} s")
 
 
-def _play_one(
-    rules: RuleSet, players: Sequence[Player], seed: int, on_event: Callable[[Event], None] | None = None
-) -> GameRecord:
-    if all(isinstance(p, SyncAgent) for p in players):
-        return run_sync(rules, players, seed, on_event=on_event)  # type: ignore[arg-type]
-    return asyncio.run(run_async(rules, players, seed, on_event=on_event))
+def _play(
+    rules: RuleSet,
+    lineup: Lineup,
+    seeds: Sequence[int],
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    on_record: Callable[[GameRecord], None] | None = None,
+    seat_players: Callable[[list[Player]], list[Player]] = lambda players: players,
+) -> list[GameRecord]:
+    """Play one game per seed: without an event loop when every player answers at once, else in one loop."""
+    records: list[GameRecord] = []
+    first = seat_players(lineup.players(seeds[0]))
+    if all(isinstance(p, SyncAgent) for p in first):
+        for i, seed in enumerate(seeds):
+            players = first if i == 0 else seat_players(lineup.players(seed))
+            records.append(run_sync(rules, players, seed, on_event=on_event))  # type: ignore[arg-type]
+            if on_record is not None:
+                on_record(records[-1])
+        return records
+
+    async def play_all() -> None:
+        await _preflight(lineup)
+        for i, seed in enumerate(seeds):
+            players = first if i == 0 else seat_players(lineup.players(seed))
+            records.append(await run_async(rules, players, seed, on_event=on_event))
+            if on_record is not None:
+                on_record(records[-1])
+
+    asyncio.run(play_all())
+    return records
 
 
 @app.callback()
@@ -95,27 +207,33 @@ def game(
     preset: PresetOpt = "guardian7",
     agents: AgentsOpt = "heuristic",
     seed: SeedOpt = 1,
+    model: ModelOpt = "local",
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
 ) -> None:
-    """Play one game with AI players and narrate all of it as it happens."""
+    """Play one game with AI players and narrate all of it as it happens (talk streams in)."""
     from lycan.render import describe_event, render_roles
 
     rules = _rules(preset)
-    players = _players(rules, agents, seed)
-    console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}", markup=True)
     names: list[tuple[str, ...]] = []
+    streamer = TalkStreamer(default_names(rules.n_players))
+    lineup = Lineup(rules, agents, model, on_token=streamer.piece)
+    uses = f"  model {model}" if lineup.model is not None else ""
+    console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}{uses}", markup=True)
 
     def narrate(event: Event) -> None:
         if event.kind == "game_started":
             names.append(event.names)  # type: ignore[attr-defined]
+        if streamer.already_shown(event):
+            return
         line = describe_event(event, names[0])
         if line:
             console.print(line, markup=False)
 
     with clear_errors():
-        record = _play_one(rules, players, seed, narrate)
-        console.print(render_roles(record.roles, record.names), markup=False)
+        record = _play(rules, lineup, [seed], on_event=narrate)[0]
+        for line in render_roles(record.roles, record.names):
+            console.print(line, markup=False)
         if save:
             with _store(db) as store:
                 store.save(record)
@@ -128,27 +246,33 @@ def play(
     agents: AgentsOpt = "heuristic",
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed (random if omitted)")] = None,
     seat: Annotated[int | None, typer.Option(help="your seat, 1-based (random if omitted)")] = None,
+    model: ModelOpt = "local",
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
 ) -> None:
-    """Play one seat yourself in the terminal against AI players."""
+    """Play one seat yourself in the terminal against AI players (their talk streams in)."""
     from lycan.agents.human import HumanAgent
     from lycan.render import render_roles
 
     rules = _rules(preset)
     seed = seed if seed is not None else random.randrange(1_000_000)
-    players = _players(rules, agents, seed)
+    streamer = TalkStreamer(default_names(rules.n_players))
+    lineup = Lineup(rules, agents, model, on_token=streamer.piece)
     if seat is not None and not 1 <= seat <= rules.n_players:
         fail(f"--seat must be between 1 and {rules.n_players}")
     me = (seat - 1) if seat is not None else random.Random(seed).randrange(rules.n_players)
-    players[me] = HumanAgent()
+    human = HumanAgent(already_shown=streamer.already_shown)
+
+    def sit_down(players: list[Player]) -> list[Player]:
+        players[me] = human
+        return players
+
     console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}. Seed {seed}.", markup=True)
     with clear_errors():
-        record = asyncio.run(run_async(rules, players, seed))
-        human = players[me]
-        assert isinstance(human, HumanAgent)
+        record = _play(rules, lineup, [seed], seat_players=sit_down)[0]
         human.show_new(_final_view(record, me))
-        console.print(render_roles(record.roles, record.names), markup=False)
+        for line in render_roles(record.roles, record.names):
+            console.print(line, markup=False)
         if save:
             with _store(db) as store:
                 store.save(record)
@@ -205,24 +329,25 @@ def simulate(
     agents: AgentsOpt = "heuristic",
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many games")] = 100,
     seed: SeedOpt = 1,
+    model: ModelOpt = "local",
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store every finished game")] = False,
     run: Annotated[str | None, typer.Option(help="run name to store the games under")] = None,
 ) -> None:
     """Play many games and print team and per-role win rates with 95% intervals."""
     rules = _rules(preset)
-    _players(rules, agents, seed)  # validate the lineup before starting
-    records: list[GameRecord] = []
+    lineup = Lineup(rules, agents, model)
     store = _store(db) if save else None
     started = time.perf_counter()
     with clear_errors(), _progress() as progress:
         task = progress.add_task("games", total=games)
-        for i in range(games):
-            rec = _play_one(rules, _players(rules, agents, seed + i), seed + i)
-            records.append(rec)
+
+        def done(record: GameRecord) -> None:
             if store is not None:
-                store.save(rec, run=run)
+                store.save(record, run=run)
             progress.advance(task)
+
+        records = _play(rules, lineup, [seed + i for i in range(games)], on_record=done)
     if store is not None:
         store.close()
     _summarise(records, time.perf_counter() - started)
@@ -438,14 +563,12 @@ def aiwolf_connect(
     team: Annotated[str, typer.Option(help="team name sent to the server")] = "lycan",
     index: Annotated[int, typer.Option(help="number after the team name")] = 1,
     seed: SeedOpt = 0,
+    model: ModelOpt = "local",
 ) -> None:
     """Play a Lycan agent as an AIWolf NLP client against any server speaking the protocol."""
     from lycan.protocol.client import ProtocolError, connect
 
-    try:
-        player = make_agent(agent, seed)
-    except ValueError as err:
-        fail(str(err))
+    player = Lineup(get_preset("aiwolf5"), agent, model).players(seed)[0]
     try:
         played = asyncio.run(connect(url, player, team, index))
     except ProtocolError as err:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from lycan.engine.actions import OVER, PASS, SKIP, Action, Request
+from lycan.engine.events import Event
 from lycan.engine.view import View
 from lycan.render import describe_event
 
@@ -37,15 +38,19 @@ class HumanAgent:
         read_line: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
         timeout: float | None = None,
+        already_shown: Callable[[Event], bool] | None = None,
     ) -> None:
         self.read_line = read_line
         self.write = write
         self.timeout = timeout
+        self.already_shown = already_shown
         self._shown = 0
 
     def show_new(self, view: View) -> None:
         """Print the events this seat has not seen printed yet."""
         for event in view.events[self._shown :]:
+            if self.already_shown is not None and self.already_shown(event):
+                continue
             line = describe_event(event, view.names, viewer=view.seat)
             if line:
                 self.write(line)
