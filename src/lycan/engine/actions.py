@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from lycan.engine.frozen import frozen
 from lycan.rules.roles import Role, parse_role
 
 RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe"]
@@ -16,7 +17,7 @@ TALK_KINDS = frozenset({"talk", "whisper"})
 MAX_BID = 3
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Action:
     """A seat's answer. Speech (`text`) is the only free-text field.
 
@@ -85,7 +86,7 @@ SKIP = Action("skip")
 PASS = Action("pass")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Failure:
     """No usable answer: a timeout, an exception in the agent, or unparseable model output."""
 
@@ -115,7 +116,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Request:
     """One decision asked of one seat, with everything needed to answer it legally.
 

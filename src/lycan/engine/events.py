@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from lycan.engine.frozen import frozen_kw
 from lycan.rules.roles import Role, Species
 
 Phase = Literal["setup", "day", "night", "end"]
 Visibility = Literal["public", "team", "seat", "system"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Event:
     """Fields every event carries."""
 
@@ -34,7 +34,7 @@ class Event:
         return self.audience is None or seat in self.audience
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class GameStarted(Event):
     """Public: the table, the names and the role counts (never who holds which role)."""
 
@@ -44,7 +44,7 @@ class GameStarted(Event):
     role_counts: tuple[tuple[Role, int], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class RoleAssigned(Event):
     """Seat-private: the role dealt to `seat`."""
 
@@ -53,7 +53,7 @@ class RoleAssigned(Event):
     role: Role
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class WolfPack(Event):
     """Team-private: who the werewolves are."""
 
@@ -61,7 +61,7 @@ class WolfPack(Event):
     members: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class PhaseStarted(Event):
     """Public: a new day or night begins; `alive` lists the living seats."""
 
@@ -69,7 +69,7 @@ class PhaseStarted(Event):
     alive: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Talk(Event):
     """An utterance (or `over`/`skip`) in the public talk or the werewolves' whisper channel."""
 
@@ -82,7 +82,7 @@ class Talk(Event):
     skip: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class BidPlaced(Event):
     """Public: a seat's bid for the floor under the `bidding` protocol."""
 
@@ -91,7 +91,7 @@ class BidPlaced(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class VoteCast(Event):
     """Public: one seat's vote to execute `target` (shown once every vote is in)."""
 
@@ -101,7 +101,7 @@ class VoteCast(Event):
     round: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Executed(Event):
     """Public: the day's vote executed `target`; `role` only if roles are revealed on death."""
 
@@ -111,7 +111,7 @@ class Executed(Event):
     role: Role | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class NoExecution(Event):
     """Public: the vote ended without an execution."""
 
@@ -119,7 +119,7 @@ class NoExecution(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class AttackVote(Event):
     """Team-private: one werewolf's choice of victim."""
 
@@ -128,7 +128,7 @@ class AttackVote(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class AttackChosen(Event):
     """Team-private: the seat the werewolves attack tonight."""
 
@@ -136,7 +136,7 @@ class AttackChosen(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Divined(Event):
     """Seat-private: a seer's divination and its result."""
 
@@ -146,7 +146,7 @@ class Divined(Event):
     result: Species
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class MediumResult(Event):
     """Seat-private: the species of the seat executed today, as the medium learns it."""
 
@@ -156,7 +156,7 @@ class MediumResult(Event):
     result: Species
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Guarded(Event):
     """Seat-private: the guardian protects `target` tonight."""
 
@@ -165,7 +165,7 @@ class Guarded(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class WitchWoken(Event):
     """Seat-private: the witch learns tonight's attack victim and the potions left."""
 
@@ -176,7 +176,7 @@ class WitchWoken(Event):
     poisons: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class PotionUsed(Event):
     """Seat-private: the witch used a cure (`save`) or poison on `target`."""
 
@@ -186,7 +186,7 @@ class PotionUsed(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class NightResolved(Event):
     """Record only: what really happened in the night (who was attacked, protected, poisoned)."""
 
@@ -198,7 +198,7 @@ class NightResolved(Event):
     deaths: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Died(Event):
     """Public: a seat died; `cause` is `night` for night deaths, never the hidden reason."""
 
@@ -208,14 +208,14 @@ class Died(Event):
     role: Role | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class PeacefulNight(Event):
     """Public: nobody died in the night."""
 
     kind: ClassVar[str] = "peaceful_night"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class HunterShot(Event):
     """Public: a dying hunter shoots `target`."""
 
@@ -224,7 +224,7 @@ class HunterShot(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class Fault(Event):
     """Seat-private: the seat's answer was late or illegal twice and a fallback was used."""
 
@@ -235,7 +235,7 @@ class Fault(Event):
     fallback: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class ProbeAnswered(Event):
     """Record only: a seat's answer to a measurement probe (never shown to any seat).
 
@@ -249,7 +249,7 @@ class ProbeAnswered(Event):
     error: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_kw
 class GameOver(Event):
     """Public: the winner and every seat's role (the full reveal)."""
 

@@ -12,7 +12,7 @@ import contextlib
 import random
 from collections import Counter
 from collections.abc import Generator, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from lycan.engine import discussion
@@ -45,6 +45,7 @@ from lycan.engine.events import (
     WitchWoken,
     WolfPack,
 )
+from lycan.engine.frozen import frozen
 from lycan.engine.view import View
 from lycan.rules.roles import Role, species_of
 from lycan.rules.ruleset import RuleSet, TalkLimits
@@ -56,7 +57,7 @@ Winner = Literal["village", "werewolf", "draw"]
 _NO_ANSWER = Failure("no answer")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Decision:
     """One answer received for one request (retries are separate requests)."""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from lycan.engine.events import Event, Phase, WolfPack
+from lycan.engine.frozen import frozen
 from lycan.rules.roles import Role
 from lycan.rules.ruleset import RuleSet
 
 E = TypeVar("E", bound=Event)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class View:
     """Everything one seat may know: its own role, the rules, and the events visible to it.
 
