@@ -257,3 +257,57 @@ def test_a_bad_model_spec_is_one_sentence(tmp_path: Path) -> None:
     assert not db.exists()
     code, out = invoke("game", "--agents", "llm", "--model", "openai:m@http://127.0.0.1:9/v1", db=db)
     assert code == 2 and "Traceback" not in out, out
+
+
+def test_replay_speaks_a_game_into_wav_files(tmp_path: Path) -> None:
+    import wave
+
+    db = tmp_path / "v.db"
+    assert invoke("game", "--preset", "aiwolf5", "--agents", "heuristic", "--seed", "4", db=db)[0] == 0
+    with GameStore(db) as store:
+        record = next(iter(store.iter_records()))
+    out = tmp_path / "audio"
+    code, text = invoke("replay", record.game_id, "--audio", str(out), "--voice", "espeak", db=db)
+    assert code == 0, text
+    said = [e for e in record.events if e.kind == "talk" and e.channel == "talk" and not (e.over or e.skip)]
+    clips = sorted(p for p in out.glob("[0-9]*.wav"))
+    assert len(clips) == len(said)
+    with wave.open(str(out / "game.wav")) as w:
+        assert w.getnframes() / w.getframerate() > len(said) * 0.5
+
+
+def test_play_with_voice_but_no_sound_device_is_one_sentence(tmp_path: Path) -> None:
+    from lycan.voice import PlaybackUnavailable, find_player
+
+    try:
+        find_player()
+    except PlaybackUnavailable:
+        code, out = invoke("play", "--voice", "espeak", "--seat", "1", db=tmp_path / "x.db")
+        assert code == 2 and "Traceback" not in out and "--voice" in out
+    else:
+        pytest.skip("this machine has a sound device, so --voice would really play")
+
+
+async def test_terminal_voice_speaks_streamed_and_whole_talk_in_order() -> None:
+    """Streamed pieces and whole utterances reach a real player program in speaking order."""
+    from lycan.cli import TerminalVoice
+    from lycan.engine.events import Talk
+    from lycan.voice import AudioPlayer, load_tts
+
+    played: list[tuple[int, str]] = []
+
+    class Recording(AudioPlayer):
+        async def play_queue(self, queue, on_clip=None):  # type: ignore[no-untyped-def]
+            return await super().play_queue(queue, lambda item: played.append((item.speaker, item.text)))
+
+    voice = TerminalVoice(load_tts("espeak"), Recording("cat", ("cat",)), quiet={0})
+    for piece in ["I think Player 3 ", "is lying, ", "and I will vote ", "for them."]:
+        voice.piece(2, piece)
+    voice.event(Talk(id=1, day=1, phase="day", actor=2, text="I think Player 3 is lying, and I will vote for them."))
+    voice.event(Talk(id=2, day=1, phase="day", actor=4, text="I trust Player 2. I will vote for Player 3."))
+    voice.event(Talk(id=3, day=1, phase="day", actor=0, text="The person at the table is not voiced."))
+    await voice.aclose()
+    speakers = [s for s, _ in played]
+    assert speakers and set(speakers) == {2, 4}
+    assert speakers == sorted(speakers, key=[2, 4].index)  # seat 2's clauses all come before seat 4's
+    assert "lying" in " ".join(t for s, t in played if s == 2)

@@ -8,7 +8,7 @@ import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -147,6 +147,56 @@ class TalkStreamer:
         return False
 
 
+class TerminalVoice:
+    """Speaks AI players' talk through the terminal's sound device, clause by clause as it streams in."""
+
+    def __init__(self, tts: Any, player: Any, quiet: set[int]) -> None:
+        from lycan.voice import SpeechPipeline
+
+        self.pipeline = SpeechPipeline(tts)
+        self.player = player
+        self.quiet = quiet  # seats not to voice (the person playing)
+        self.feeds: dict[int, asyncio.Queue[str | None]] = {}
+        self.playing: asyncio.Task[int] | None = None
+
+    def _start(self) -> None:
+        if self.playing is None:
+            self.playing = asyncio.create_task(self.player.play_queue(self.pipeline.queue))
+
+    @staticmethod
+    async def _pieces(feed: asyncio.Queue[str | None]) -> AsyncIterator[str]:
+        while (piece := await feed.get()) is not None:
+            yield piece
+
+    def piece(self, seat: int, piece: str) -> None:
+        """Voice a streamed piece of `seat`'s public talk."""
+        self._start()
+        feed = self.feeds.get(seat)
+        if feed is None:
+            feed = self.feeds[seat] = asyncio.Queue()
+            self.pipeline.speak(seat, self._pieces(feed))
+        feed.put_nowait(piece)
+
+    def event(self, event: Event) -> None:
+        """End a streamed utterance, or voice a whole one from a player that does not stream."""
+        if not isinstance(event, Talk) or event.channel != "talk" or event.over or event.skip:
+            return
+        feed = self.feeds.pop(event.actor, None)
+        if feed is not None:
+            feed.put_nowait(None)
+        elif event.actor not in self.quiet:
+            self._start()
+            self.pipeline.speak(event.actor, event.text)
+
+    async def aclose(self) -> None:
+        """Finish speaking what was said, then stop."""
+        for feed in self.feeds.values():
+            feed.put_nowait(None)
+        await self.pipeline.aclose()
+        if self.playing is not None:
+            await self.playing
+
+
 PREFLIGHT_SECONDS = 180.0
 
 
@@ -173,6 +223,7 @@ def _play(
     on_event: Callable[[Event], None] | None = None,
     on_record: Callable[[GameRecord], None] | None = None,
     seat_players: Callable[[list[Player]], list[Player]] = lambda players: players,
+    finish: Callable[[], Awaitable[None]] | None = None,
 ) -> list[GameRecord]:
     """Play one game per seed: without an event loop when every player answers at once, else in one loop."""
     records: list[GameRecord] = []
@@ -192,6 +243,8 @@ def _play(
             records.append(await run_async(rules, players, seed, on_event=on_event))
             if on_record is not None:
                 on_record(records[-1])
+        if finish is not None:
+            await finish()
 
     asyncio.run(play_all())
     return records
@@ -247,6 +300,9 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed (random if omitted)")] = None,
     seat: Annotated[int | None, typer.Option(help="your seat, 1-based (random if omitted)")] = None,
     model: ModelOpt = "local",
+    voice: Annotated[
+        str | None, typer.Option(help="speak AI talk aloud with this TTS backend (espeak, piper, ...)")
+    ] = None,
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
 ) -> None:
@@ -257,10 +313,25 @@ def play(
     rules = _rules(preset)
     seed = seed if seed is not None else random.randrange(1_000_000)
     streamer = TalkStreamer(default_names(rules.n_players))
-    lineup = Lineup(rules, agents, model, on_token=streamer.piece)
     if seat is not None and not 1 <= seat <= rules.n_players:
         fail(f"--seat must be between 1 and {rules.n_players}")
     me = (seat - 1) if seat is not None else random.Random(seed).randrange(rules.n_players)
+    speaker: TerminalVoice | None = None
+    if voice is not None:
+        from lycan.voice import PlaybackUnavailable, find_player
+
+        tts = _tts(voice)
+        try:
+            speaker = TerminalVoice(tts, find_player(), quiet={me})
+        except PlaybackUnavailable as err:
+            fail(f"{err} (play without --voice, or write a game's speech to files with lycan replay --audio)")
+
+    def on_token(seat_: int, piece: str) -> None:
+        streamer.piece(seat_, piece)
+        if speaker is not None:
+            speaker.piece(seat_, piece)
+
+    lineup = Lineup(rules, agents, model, on_token=on_token)
     human = HumanAgent(already_shown=streamer.already_shown)
 
     def sit_down(players: list[Player]) -> list[Player]:
@@ -269,7 +340,14 @@ def play(
 
     console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}. Seed {seed}.", markup=True)
     with clear_errors():
-        record = _play(rules, lineup, [seed], seat_players=sit_down)[0]
+        record = _play(
+            rules,
+            lineup,
+            [seed],
+            seat_players=sit_down,
+            on_event=speaker.event if speaker is not None else None,
+            finish=speaker.aclose if speaker is not None else None,
+        )[0]
         human.show_new(_final_view(record, me))
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
@@ -393,9 +471,11 @@ def check(
 def replay(
     game_id: Annotated[str, typer.Argument(help="game id or a unique prefix of it")],
     seat: Annotated[int | None, typer.Option("--as", help="show only what this seat (1-based) saw")] = None,
+    audio: Annotated[Path | None, typer.Option(help="also speak every utterance into WAV files in this folder")] = None,
+    voice: Annotated[str, typer.Option(help="TTS backend for --audio (espeak, piper, kokoro, ...)")] = "espeak",
     db: DbOpt = None,
 ) -> None:
-    """Print a stored game: all of it, or as one seat saw it."""
+    """Print a stored game: all of it, or as one seat saw it; optionally speak it into WAV files."""
     from lycan.render import render_log
 
     with clear_errors(), _store(db) as store:
@@ -406,6 +486,22 @@ def replay(
     console.print(f"{record.game_id}  {record.rules.describe()}  seed {record.seed}", markup=False)
     for line in render_log(record.events, record.names, seat=view_seat):
         console.print(line, markup=False)
+    if audio is not None:
+        from lycan.voice import render_game_audio
+
+        rendered = asyncio.run(render_game_audio(record, audio, _tts(voice), whispers=False))
+        console.print(f"spoke {len(rendered.lines)} utterances ({rendered.duration:.0f} s) into {audio}/game.wav")
+
+
+def _tts(spec: str) -> Any:
+    try:
+        from lycan.voice import load_tts
+    except ImportError as err:
+        fail(f"voices need the voice extra ({err.name} is missing): pip install 'lycan[voice]'")
+    try:
+        return load_tts(spec)
+    except Exception as err:  # every backend explains itself in one sentence
+        fail(str(err))
 
 
 @app.command()
