@@ -63,6 +63,7 @@ class LlamaCppModel:
 
     Attributes:
         last_prompt_evaluated: prompt tokens the last call really evaluated (the rest was reused).
+        prompt_evaluated_total: the sum of `last_prompt_evaluated` over every call.
         session_loads: times a session's saved KV cache was loaded back.
         session_saves: times a session's KV cache was saved because another session took over.
     """
@@ -105,6 +106,7 @@ class LlamaCppModel:
         self.session_loads = 0
         self.session_saves = 0
         self.last_prompt_evaluated = 0
+        self.prompt_evaluated_total = 0
 
     # -- worker-thread side -------------------------------------------------------------------
 
@@ -169,6 +171,7 @@ class LlamaCppModel:
     def _count_prompt(self, llama: Any) -> None:
         """Record how many prompt tokens the last call really evaluated (after prefix reuse)."""
         self.last_prompt_evaluated = int(_import_llama().llama_perf_context(llama._ctx.ctx).n_p_eval)
+        self.prompt_evaluated_total += self.last_prompt_evaluated
 
     def _arguments(self, request: ChatRequest) -> dict[str, Any]:
         arguments: dict[str, Any] = {
