@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import sys
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -298,6 +299,19 @@ async def test_record_and_replay_without_a_model(tmp_path: Path) -> None:
         await replay.chat(ask("never said", scope="s"))
     with pytest.raises(ModelError, match="no answer"):
         await replay.chat(ask("a", scope="other-game"))
+
+
+async def test_a_stream_closed_early_is_recorded_with_what_was_read(tmp_path: Path) -> None:
+    """LLM players stop reading once the speech is complete; the replay must serve that call too."""
+    path = tmp_path / "calls.jsonl"
+    recorder = RecordingModel(EchoModel(), path)
+    stream = recorder.stream(ask("one two three four", scope="s"))
+    read = [await anext(stream), await anext(stream)]
+    await stream.aclose()  # type: ignore[attr-defined]
+    entry = json.loads(path.read_text())
+    assert entry["pieces"] == read and entry["result"]["finish_reason"] == "cancelled"
+    replayed = [piece async for piece in ReplayModel(path).stream(ask("one two three four", scope="s"))]
+    assert replayed == read
 
 
 def test_replay_reports_a_missing_or_broken_recording(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
     "llm_talk": 96,
     "react_talk": 192,
     "recon_talk": 320,
-    "llm_choose": 64,
+    "llm_choose": 24,
     "react_choose": 128,
     "recon_choose": 160,
     "bid": 16,
@@ -50,8 +50,9 @@ NEUTRAL_PERSONAS = (
 )
 """Manners of speaking for `persona="auto"`: fictional styles, never real people."""
 
-REASON_CHARS = 80
 THOUGHT_CHARS = 200
+TALK_CHARS_PER_TOKEN = 3
+"""A conservative characters-per-token ratio for English speech, to size plain talk's token cap."""
 
 
 @dataclass
@@ -87,11 +88,16 @@ class Exchange:
 
 
 def choice_schema(style: Style, options: list[str]) -> dict[str, Any]:
-    """The JSON schema for a choose-type answer: legal names (and `none`) as an enum, capped text."""
+    """The JSON schema for a choose-type answer: legal names (and `none`) as an enum.
+
+    `llm` answers `{"target": ...}` only; `react` and `recon` write a capped private thought first.
+    """
     target = {"type": "string", "enum": options}
     props: dict[str, Any]
     if style == "llm":
-        props = {"target": target, "reason": {"type": "string", "maxLength": REASON_CHARS}}
+        # The target alone: a reason written after it cannot change the choice, and on a small
+        # local model its ~25 extra grammar-constrained tokens made each choice about 4x slower.
+        props = {"target": target}
     else:
         props = {"thought": {"type": "string", "maxLength": THOUGHT_CHARS}, "target": target}
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
@@ -217,9 +223,13 @@ class LLMAgent:
         else:
             options = [view.names[t] for t in request.targets] + (["none"] if request.can_pass else [])
             key, schema = f"{self.style}_choose", choice_schema(self.style, options)
+        max_tokens = self.max_tokens[key]
+        if request.is_talk and self.style == "llm" and request.max_length:
+            # Plain speech is cut at max_length characters anyway: no need to generate past it.
+            max_tokens = min(max_tokens, request.max_length // TALK_CHARS_PER_TOKEN + 8)
         chat = ChatRequest(
             messages=prompt.messages,
-            max_tokens=self.max_tokens[key],
+            max_tokens=max_tokens,
             temperature=self.temperature,
             top_p=self.top_p,
             seed=(self.seed * 1_000_003 + request.id * 7919 + request.attempt) % 2**31,

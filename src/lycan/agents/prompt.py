@@ -191,7 +191,7 @@ class PromptBuilder:
         return cost
 
     def system(self, view: View) -> str:
-        """The system prompt: who this seat is; the same for every call of one game."""
+        """The system prompt: the game (the same for every seat, so seats share its KV cache), then who this seat is."""
         lib = self.library
         wolves = [w for w in view.wolves() if w != view.seat]
         wolf_text = _names(view, wolves) if wolves else "none (you are the only werewolf)"

@@ -63,6 +63,7 @@ class LlamaCppModel:
 
     Attributes:
         last_prompt_evaluated: prompt tokens the last call really evaluated (the rest was reused).
+        prompt_evaluated_total: the sum of `last_prompt_evaluated` over every call.
         session_loads: times a session's saved KV cache was loaded back.
         session_saves: times a session's KV cache was saved because another session took over.
     """
@@ -100,11 +101,14 @@ class LlamaCppModel:
         self.max_sessions = max_sessions
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
         self._llama: Any = None
+        self._vocab: Any = None
+        self._vocab_lock = threading.Lock()
         self._sessions: OrderedDict[str, _SessionState] = OrderedDict()
         self._current_session = ""
         self.session_loads = 0
         self.session_saves = 0
         self.last_prompt_evaluated = 0
+        self.prompt_evaluated_total = 0
 
     # -- worker-thread side -------------------------------------------------------------------
 
@@ -169,6 +173,7 @@ class LlamaCppModel:
     def _count_prompt(self, llama: Any) -> None:
         """Record how many prompt tokens the last call really evaluated (after prefix reuse)."""
         self.last_prompt_evaluated = int(_import_llama().llama_perf_context(llama._ctx.ctx).n_p_eval)
+        self.prompt_evaluated_total += self.last_prompt_evaluated
 
     def _arguments(self, request: ChatRequest) -> dict[str, Any]:
         arguments: dict[str, Any] = {
@@ -255,6 +260,28 @@ class LlamaCppModel:
         finally:
             emit(_DONE)
 
+    # -- tokenizer (any thread) ---------------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens `text` is in this model's vocabulary (no special tokens added).
+
+        Uses a vocabulary-only copy of the model, so counting never waits for a call in progress.
+
+        Raises:
+            ModelError: the model file cannot be read.
+        """
+        if self._vocab is None:
+            with self._vocab_lock:
+                if self._vocab is None:
+                    llama_cpp = _import_llama()
+                    try:
+                        self._vocab = llama_cpp.Llama(
+                            model_path=str(self.path), vocab_only=True, n_ctx=64, verbose=False
+                        )
+                    except (ValueError, RuntimeError) as error:
+                        raise ModelError(f"llama.cpp could not read the vocabulary of {self.path}: {error}") from error
+        return len(self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
     # -- event-loop side ----------------------------------------------------------------------
 
     async def _run(self, function: Callable[[], T]) -> T:
@@ -317,6 +344,9 @@ class LlamaCppModel:
         if self._llama is not None:
             self._llama.close()
             self._llama = None
+        if self._vocab is not None:
+            self._vocab.close()
+            self._vocab = None
         self._sessions.clear()
 
     def __repr__(self) -> str:

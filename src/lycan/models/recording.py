@@ -69,16 +69,24 @@ class RecordingModel:
     async def _stream(self, request: ChatRequest) -> AsyncGenerator[str | ChatResult, None]:
         source = self.model.stream(request)
         pieces: list[str] = []
-        async for piece in source:
-            pieces.append(piece)
-            yield piece
-        text = "".join(pieces)
-        result = stream_result(source)
-        if result is None:
-            result = ChatResult(text=text, model=self.name)
-        elif result.text != text:
-            result = ChatResult(text=text, usage=result.usage, model=result.model, finish_reason=result.finish_reason)
-        self._append("stream", request, result, pieces)
+        finished = False
+        try:
+            async for piece in source:
+                pieces.append(piece)
+                yield piece
+            finished = True
+        finally:
+            # A caller that stops reading early (the speech was complete) is recorded too, with the
+            # pieces it read: a replay serves those, and the caller stops at the same place again.
+            text = "".join(pieces)
+            result = stream_result(source) if finished else None
+            if result is None:
+                result = ChatResult(text=text, model=self.name, finish_reason="stop" if finished else "cancelled")
+            elif result.text != text:
+                result = ChatResult(
+                    text=text, usage=result.usage, model=result.model, finish_reason=result.finish_reason
+                )
+            self._append("stream", request, result, pieces)
         yield result
 
 
