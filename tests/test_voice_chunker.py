@@ -132,3 +132,17 @@ def test_piece_boundaries_never_change_the_clauses(sentences, cuts):
     assert stream(text, [c for c in cuts if c <= len(text)]) == whole
     assert " ".join(whole).replace(" ", "") == text.replace(" ", "")
     assert all(weight(c) >= 12 for c in whole[:-1])
+
+
+def test_first_words_cuts_only_the_first_clause_early() -> None:
+    chunker = ClauseChunker(first_words=4)
+    out: list[str] = []
+    for piece in ["Well I have been ", "thinking about ", "yesterday and something ", "does not add up. ", "Next one, ok"]:
+        out += chunker.feed(piece)
+    out += chunker.flush()
+    assert out[0] == "Well I have been"
+    assert out[1] == "thinking about yesterday and something does not add up."
+    assert "".join(out).replace(" ", "") == "WellIhavebeenthinkingaboutyesterdayandsomethingdoesnotaddup.Nextone,ok"
+    eager = ClauseChunker(first_words=4)
+    assert eager.feed("Hello there. I think ") == ["Hello there."]  # punctuation first: nothing changes
+    assert eager.feed("that we should wait and see ") == []

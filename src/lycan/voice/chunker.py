@@ -36,11 +36,15 @@ class ClauseChunker:
     Args:
         min_chars: the shortest clause to emit on its own (CJK characters count double).
         max_chars: the longest stretch to wait for punctuation.
+        first_words: when > 0, the very first clause is cut after this many words if no
+            punctuation came yet, so the first audio starts sooner (later clauses are unaffected).
     """
 
-    def __init__(self, min_chars: int = 12, max_chars: int = 240) -> None:
+    def __init__(self, min_chars: int = 12, max_chars: int = 240, first_words: int = 0) -> None:
         self.min_chars = min_chars
         self.max_chars = max_chars
+        self.first_words = first_words
+        self._emitted = False
         self._buf = ""
         self._scan = 0
 
@@ -52,7 +56,15 @@ class ClauseChunker:
     def feed(self, piece: str) -> list[str]:
         """Add a piece of text; return the clauses it completed (possibly none)."""
         self._buf += piece
-        return self._drain(final=False)
+        out = self._drain(final=False)
+        if not out and not self._emitted and self.first_words > 0:
+            words = re.findall(r"\S+\s+", self._buf)
+            if len(words) >= self.first_words:
+                cut = sum(len(w) for w in words[: self.first_words])
+                out = [_tidy(self._buf[:cut])]
+                self._buf, self._scan = self._buf[cut:], 0
+        self._emitted = self._emitted or bool(out)
+        return out
 
     def flush(self) -> list[str]:
         """End of text: return the remaining clauses, however short."""

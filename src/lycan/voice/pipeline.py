@@ -76,6 +76,8 @@ class SpeechPipeline:
             (generate-then-speak, for comparison).
         min_chars: the chunker's shortest clause.
         max_chars: the chunker's longest wait for punctuation.
+        first_words: cut an utterance's first clause after this many words when no punctuation
+            came yet, so its audio starts sooner (0: wait for punctuation).
     """
 
     def __init__(
@@ -86,12 +88,14 @@ class SpeechPipeline:
         max_concurrency: int = 2,
         mode: Mode = "clauses",
         min_chars: int = 12,
+        first_words: int = 4,
         max_chars: int = 240,
     ) -> None:
         self.tts = tts
         self.queue = queue or AudioQueue()
         self.mode = mode
         self.min_chars = min_chars
+        self.first_words = first_words
         self.max_chars = max_chars
         self._slots = asyncio.Semaphore(max_concurrency)
         self._utterances: list[Utterance] = []
@@ -138,7 +142,9 @@ class SpeechPipeline:
 
     async def _run(self, utt: Utterance, tokens: Tokens) -> None:
         clock = self.queue.clock
-        chunker = ClauseChunker(self.min_chars, self.max_chars)
+        # A finished text gains nothing from an early first cut; only a stream does.
+        eager = 0 if isinstance(tokens, str) else self.first_words
+        chunker = ClauseChunker(self.min_chars, self.max_chars, first_words=eager)
         jobs: list[asyncio.Task[None]] = []
 
         def start(text: str) -> None:
