@@ -165,3 +165,78 @@ def test_ray_executor(tmp_path: Path) -> None:
         assert r.events == by_id[r.game_id].events  # same games whichever executor plays them
     store.close()
     local.close()
+
+
+# ----------------------------------------------------------------------------- LLM players over HTTP
+FAKE_SERVER = TESTS.parent / "benchmarks" / "fake_openai_server.py"
+
+
+@pytest.fixture
+def openai_server() -> Any:
+    """The benchmark's OpenAI-compatible server in its own process (answers after 10 ms)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, str(FAKE_SERVER), str(port), "0.01"], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    yield f"http://127.0.0.1:{port}/v1"
+    proc.kill()
+    proc.wait()
+    proc.stdout.close()
+
+
+def test_llm_tournament_loads_one_shared_model_per_spec(
+    openai_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from lycan.models.openai_backend import OpenAIModel
+
+    built: list[OpenAIModel] = []
+    closed: list[OpenAIModel] = []
+    init, aclose = OpenAIModel.__init__, OpenAIModel.aclose
+
+    def counting_init(self: OpenAIModel, *args: Any, **kw: Any) -> None:
+        init(self, *args, **kw)
+        built.append(self)
+
+    async def counting_aclose(self: OpenAIModel) -> None:
+        closed.append(self)
+        await aclose(self)
+
+    monkeypatch.setattr(OpenAIModel, "__init__", counting_init)
+    monkeypatch.setattr(OpenAIModel, "aclose", counting_aclose)
+    player = {"agent": "llm", "model": f"openai:fake@{openai_server}", "model_options": {"max_concurrency": 32}}
+    setting = {"name": "s", "rules": "guardian5", "village": player, "werewolf": player}
+    cfg = load_config({"run": "llm", "games": 3, "settings": [setting]})
+    records: list[Any] = []
+    store = TinyStore(tmp_path / "s.db")
+    executor = LocalExecutor(concurrency=3)
+    result = run_tournament(cfg, store=store, executor=executor, progress=False, on_record=records.append)
+    assert result.played == 3 and result.faults == 0
+    assert all(r.winner is not None for r in records)
+    calls = [u["calls"] for r in records for u in r.meta["usage"].values()]
+    assert len(calls) == 15 and min(calls) > 0
+    assert len(built) == 1 and built[0].max_concurrency == 32  # 15 seats, one backend (one HTTP pool)
+    assert closed == built
+
+
+def test_model_pool_and_provider_of_a_server_spec() -> None:
+    import asyncio
+
+    from lycan.eval.tournament import AgentSpec, ModelPool, Setting
+
+    pool = ModelPool()
+    spec = "openai:fake@http://127.0.0.1:9/v1"
+    first = pool.get(spec, {"max_concurrency": 4})
+    assert pool.get(spec, {"max_concurrency": 4}) is first
+    assert pool.get(spec, {"max_concurrency": 5}) is not first
+    with pytest.raises(ConfigError, match="cannot load model 'nosuch:x'"):
+        pool.get("nosuch:x")
+    asyncio.run(pool.aclose())
+    assert AgentSpec.model_validate({"agent": "llm", "model": spec}).provider_key == "http://127.0.0.1:9/v1"
+    assert AgentSpec.model_validate("llm:openai/gpt-4o").provider_key == "openai"
+    # settings written before model_options existed keep their key (and so their game ids)
+    setting = Setting.model_validate({"rules": "guardian5", "village": "random", "werewolf": "heuristic"})
+    assert setting.key == "s56071d940a"

@@ -339,3 +339,54 @@ async def test_the_provider_limit_caps_concurrency(stub: Any) -> None:
     await asyncio.gather(*(model.chat(ask(f"hi {n}")) for n in range(6)))
     assert time.perf_counter() - started >= 0.55  # 6 calls of 0.2 s, two at a time
     await model.aclose()
+
+
+# -- connection reuse under concurrency -----------------------------------------------------------
+
+
+async def test_every_concurrent_call_keeps_its_connection_alive() -> None:
+    """120 calls at once, twice: the second round reuses the first round's 120 connections.
+
+    (The openai SDK's own pool keeps only 100 alive, httpx's 20: the rest would be reopened.)
+    """
+    connections = 0
+    delay = 0.2
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(
+                    int(line.split(b":")[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length")
+                )
+                await reader.readexactly(length)
+                await asyncio.sleep(delay)
+                body = json.dumps(ANSWER).encode()
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                    + str(len(body)).encode()
+                    + b"\r\n\r\n"
+                    + body
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
+    port = server.sockets[0].getsockname()[1]
+    model = OpenAIModel("m", f"http://127.0.0.1:{port}/v1", max_concurrency=120, timeout=30)
+    try:
+        for _ in range(2):
+            answers = await asyncio.gather(*(model.chat(ask(f"call {i}")) for i in range(120)))
+            assert {a.text for a in answers} == {"fine"}
+        assert connections == 120
+    finally:
+        await model.aclose()
+        server.close()
+        await server.wait_closed()

@@ -161,20 +161,21 @@ class FakeCompletions:
         self.errors = errors
         self.calls: list[dict[str, object]] = []
 
-    async def create(self, **arguments: object) -> object:
-        self.calls.append(arguments)
+    async def post(self, path: str, *, body: dict[str, object], cast_to: type, stream: bool = False) -> object:
+        assert path == "/chat/completions" and cast_to is object and not stream
+        self.calls.append(body)
         if self.errors:
             raise self.errors.pop(0)
-        message = type("Message", (), {"content": "ok"})()
-        choice = type("Choice", (), {"message": message, "finish_reason": "stop"})()
-        usage = type("Usage", (), {"prompt_tokens": 3, "completion_tokens": 1})()
-        return type("Response", (), {"choices": [choice], "usage": usage})()
+        choice = {"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}
+        return {"choices": [choice], "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
 
 
 class FakeClient:
+    """The part of `openai.AsyncOpenAI` the backend uses: `post`."""
+
     def __init__(self, errors: list[BaseException]) -> None:
         self.completions = FakeCompletions(errors)
-        self.chat = type("Chat", (), {"completions": self.completions})()
+        self.post = self.completions.post
 
 
 def fake_openai(errors: list[BaseException], **options: object) -> tuple[OpenAIModel, list[float], FakeCompletions]:

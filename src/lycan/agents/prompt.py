@@ -13,6 +13,7 @@ a day), then today's log (it only grows), then the alive list and the task.
 
 from __future__ import annotations
 
+import functools
 import math
 import string
 from collections.abc import Callable, Sequence
@@ -89,6 +90,12 @@ def token_counter(model: object) -> TokenCount:
     return estimate_tokens
 
 
+@functools.cache
+def _packaged(name: str) -> str:
+    """A packaged template's text, read once per process (every LLM player of every game uses them)."""
+    return resources.files("lycan.agents").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8").strip()
+
+
 class PromptLibrary:
     """The prompt templates, read once; `directory` overrides the packaged files by name.
 
@@ -118,7 +125,7 @@ class PromptLibrary:
             path = self.directory / f"{name}.txt"
             if path.is_file():
                 return path.read_text(encoding="utf-8").strip()
-        return resources.files("lycan.agents").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8").strip()
+        return _packaged(name)
 
     def render(self, template: str, /, **values: Any) -> str:
         """Fill the template called `template`; placeholders not given are left empty."""

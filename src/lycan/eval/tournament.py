@@ -54,6 +54,9 @@ class AgentSpec(BaseModel):
     provider: str | None = Field(None, description="provider for concurrency limits (default: from the model)")
     label: str | None = Field(None, description="name in results (default: agent or agent:model)")
     options: dict[str, Any] = Field(default_factory=dict, description="keyword options for the agent")
+    model_options: dict[str, Any] = Field(
+        default_factory=dict, description="keyword options for load_model (e.g. max_concurrency, timeout)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -80,9 +83,15 @@ class AgentSpec(BaseModel):
 
     @property
     def provider_key(self) -> str | None:
-        """The provider whose concurrency limit applies (`openai/gpt-4o` -> `openai`)."""
+        """The provider whose concurrency limit applies.
+
+        `openai/gpt-4o` -> `openai`; a model spec with a server (`openai:qwen@http://host:8080/v1`)
+        -> that server's URL, since the backend's own limit is per server too.
+        """
         if self.provider:
             return self.provider
+        if self.model and "@" in self.model:
+            return self.model.rsplit("@", 1)[1].rstrip("/")
         if self.model:
             return self.model.split("/", 1)[0] if "/" in self.model else self.model
         return None
@@ -128,8 +137,19 @@ class Setting(BaseModel):
         """The name, or a hash of the setting (without `games`) that stays put when others are added."""
         if self.name:
             return self.name
-        body = json.dumps(self.model_dump(mode="json", exclude={"games", "name"}), sort_keys=True)
+        body = json.dumps(
+            _without_empty_model_options(self.model_dump(mode="json", exclude={"games", "name"})), sort_keys=True
+        )
         return "s" + hashlib.sha256(body.encode()).hexdigest()[:10]
+
+
+def _without_empty_model_options(data: Any) -> Any:
+    """`data` without `model_options: {}` entries, so that adding the field kept old settings' keys."""
+    if isinstance(data, dict):
+        return {k: _without_empty_model_options(v) for k, v in data.items() if not (k == "model_options" and v == {})}
+    if isinstance(data, list):
+        return [_without_empty_model_options(v) for v in data]
+    return data
 
 
 class TournamentConfig(BaseModel):
@@ -302,11 +322,55 @@ def plan(config: TournamentConfig) -> list[GameJob]:
 
 
 # ----------------------------------------------------------------------------- playing one game
-def build_player(spec: AgentSpec, seed: int) -> Player:
+class ModelPool:
+    """The chat models of the games one executor plays: one per (model spec, options), shared.
+
+    Sharing matters for throughput: one backend object means one HTTP connection pool and one
+    client set-up for all seats and games, instead of one per seat per game.
+    """
+
+    def __init__(self) -> None:
+        self._models: dict[tuple[str, str], Any] = {}
+
+    def get(self, spec: str, options: Mapping[str, Any] | None = None) -> Any:
+        """The model for `spec` (a `lycan.models.load_model` spec) built with `options`, made once.
+
+        Raises:
+            ConfigError: the spec names no usable model (one sentence).
+        """
+        from lycan.models import ModelError, load_model
+
+        key = (spec, json.dumps(dict(options or {}), sort_keys=True, default=str))
+        if key not in self._models:
+            try:
+                self._models[key] = load_model(spec, **dict(options or {}))
+            except (ModelError, TypeError) as err:
+                raise ConfigError(f"cannot load model {spec!r}: {err}") from None
+        return self._models[key]
+
+    async def aclose(self) -> None:
+        """Close every model that holds a connection (on the loop that used them)."""
+        models, self._models = list(self._models.values()), {}
+        for model in models:
+            close = getattr(model, "aclose", None)
+            if close is not None:
+                await close()
+
+
+def _is_llm(spec: AgentSpec) -> bool:
+    from lycan.agents import LLM_KINDS
+
+    return spec.agent in LLM_KINDS
+
+
+def build_player(spec: AgentSpec, seed: int, models: ModelPool | None = None) -> Player:
     """A new player for `spec`: `make_agent(agent, seed)`, with `model=` and options when given.
 
+    For LLM agent types the model spec is loaded with `lycan.models.load_model` (through `models`
+    when given, so that games share one backend per spec); other types get the string as it is.
+
     Raises:
-        ConfigError: the agent type does not accept a model or the options.
+        ConfigError: the agent type does not accept a model or the options, or the model cannot be loaded.
     """
     from lycan.agents import AGENT_KINDS, make_agent
 
@@ -315,7 +379,11 @@ def build_player(spec: AgentSpec, seed: int) -> Player:
     factory = cast(Callable[..., Player], AGENT_KINDS[spec.agent])
     kwargs = dict(spec.options)
     if spec.model is not None:
-        kwargs["model"] = spec.model
+        kwargs["model"] = (
+            (ModelPool() if models is None else models).get(spec.model, spec.model_options)
+            if _is_llm(spec)
+            else spec.model
+        )
     try:
         return factory(seed, **kwargs)
     except TypeError as err:
@@ -331,26 +399,40 @@ def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> Game
     return replace(record, agents=tuple(s.name for s in job.seats), meta=meta)
 
 
-def _players(job: GameJob) -> list[Player]:
-    return [build_player(spec, job.seed * 1_000 + seat) for seat, spec in enumerate(job.seats)]
+def _players(job: GameJob, models: ModelPool | None = None) -> list[Player]:
+    return [build_player(spec, job.seed * 1_000 + seat, models) for seat, spec in enumerate(job.seats)]
 
 
 def play_job(job: GameJob) -> GameRecord:
     """Play one planned game in this process (sync fast path when every player can decide at once)."""
-    players = _players(job)
+    models = ModelPool()
+    players = _players(job, models)
     kw: dict[str, Any] = {"game_id": job.game_id, "probe_days": job.probe_days}
     if all(isinstance(p, SyncPlayer) for p in players):
         record = run_sync(job.rules, cast(list[SyncPlayer], players), job.seed, **kw)
     else:
-        record = asyncio.run(run_async(job.rules, players, job.seed, **kw))
+
+        async def play() -> GameRecord:
+            try:
+                return await run_async(job.rules, players, job.seed, **kw)
+            finally:
+                await models.aclose()
+
+        record = asyncio.run(play())
     return _finish(job, record, players)
 
 
-async def play_job_async(job: GameJob) -> GameRecord:
-    """Play one planned game on the running event loop."""
-    players = _players(job)
-    record = await run_async(job.rules, players, job.seed, game_id=job.game_id, probe_days=job.probe_days)
-    return _finish(job, record, players)
+async def play_job_async(job: GameJob, models: ModelPool | None = None) -> GameRecord:
+    """Play one planned game on the running event loop (LLM seats take their models from `models`)."""
+    own = models is None
+    pool = ModelPool() if models is None else models
+    try:
+        players = _players(job, pool)
+        record = await run_async(job.rules, players, job.seed, game_id=job.game_id, probe_days=job.probe_days)
+        return _finish(job, record, players)
+    finally:
+        if own:
+            await pool.aclose()
 
 
 # ----------------------------------------------------------------------------- executors
@@ -389,6 +471,7 @@ class LocalExecutor:
         limits = {p: asyncio.Semaphore(max(1, n)) for p, n in self.provider_limits.items()}
         pool = ProcessPoolExecutor(self.processes) if self.processes > 0 else None
         loop = asyncio.get_running_loop()
+        models = ModelPool()
 
         async def one(job: GameJob) -> GameRecord:
             async with AsyncExitStack() as stack:
@@ -398,7 +481,7 @@ class LocalExecutor:
                 async with gate:
                     if pool is not None and _all_sync(job):
                         return await loop.run_in_executor(pool, play_job, job)
-                    return await play_job_async(job)
+                    return await play_job_async(job, models)
 
         try:
             pending = {asyncio.ensure_future(one(j)) for j in jobs}
@@ -409,11 +492,16 @@ class LocalExecutor:
         finally:
             for task in pending:
                 task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+            await models.aclose()
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
 
 
 def _all_sync(job: GameJob) -> bool:
+    if any(_is_llm(s) for s in job.seats):
+        return False
     return all(isinstance(p, SyncPlayer) for p in _players(job))
 
 
