@@ -137,7 +137,8 @@ def test_piece_boundaries_never_change_the_clauses(sentences, cuts):
 def test_first_words_cuts_only_the_first_clause_early() -> None:
     chunker = ClauseChunker(first_words=4)
     out: list[str] = []
-    for piece in ["Well I have been ", "thinking about ", "yesterday and something ", "does not add up. ", "Next one, ok"]:
+    pieces = ["Well I have been ", "thinking about ", "yesterday and something ", "does not add up. ", "Next one, ok"]
+    for piece in pieces:
         out += chunker.feed(piece)
     out += chunker.flush()
     assert out[0] == "Well I have been"
