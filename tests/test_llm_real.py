@@ -8,17 +8,14 @@ utterances per seat (the rules allow it: the talk limits are data); every game i
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from llama_server import llama_server
 from lycan.agents.llm import LLMAgent
 from lycan.engine.actions import PASS, Action, Request
 from lycan.engine.events import Fault, GameOver, Talk, event_to_dict
@@ -171,43 +168,10 @@ async def test_aiwolf5_of_llm_players_on_the_default_model(qwen: LlamaCppModel) 
 # -- (b) llama.cpp's OpenAI-compatible server over HTTP ---------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path("tiny"))]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(WINDOW)]
-    log_path = tmp_path_factory.mktemp("server") / "server.log"
-    with log_path.open("wb") as log:  # a file, not a pipe: the server logs a lot and must never block on it
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"llama_cpp.server exited: {log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"llama_cpp.server was not ready within 60 s: {log_path.read_text()[-2000:]}")
-            time.sleep(0.2)
+    with llama_server(model_path("tiny"), WINDOW, tmp_path_factory.mktemp("server")) as base_url:
         yield base_url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 async def test_a_game_through_the_openai_compatible_server(server: str) -> None:

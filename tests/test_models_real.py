@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -18,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from llama_server import free_port, llama_server
 from lycan.models import (
     ChatModel,
     ChatRequest,
@@ -46,12 +43,6 @@ def ask(text: str, system: str = "", **fields: Any) -> ChatRequest:
     messages: list[Any] = [{"role": "system", "content": system}] if system else []
     messages.append({"role": "user", "content": text})
     return ChatRequest(messages, **{"temperature": 0.0, "max_tokens": 24, **fields})
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -168,35 +159,8 @@ async def test_default_local_model_is_assembled_verified_and_answers() -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path("tiny"))]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024"]
-    log_path = tmp_path_factory.mktemp("server") / "server.log"
-    with log_path.open("wb") as log:  # a file, not a pipe: the server logs a lot and must never block on it
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"llama_cpp.server exited: {log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"llama_cpp.server was not ready within 60 s: {log_path.read_text()[-2000:]}")
-            time.sleep(0.2)
+    with llama_server(model_path("tiny"), 1024, tmp_path_factory.mktemp("server")) as base_url:
         yield base_url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 async def test_openai_backend_against_llama_server(server: str) -> None:
