@@ -25,7 +25,7 @@ from typing import Any
 from lycan.agents.memory import Line, SeatMemory
 from lycan.agents.parsing import Style, neutralise
 from lycan.engine.actions import Request
-from lycan.engine.events import Guarded, WitchWoken
+from lycan.engine.events import Guarded, Talk, WitchWoken
 from lycan.engine.view import View
 from lycan.models.base import Message
 from lycan.rules.roles import Role
@@ -57,6 +57,7 @@ PLACEHOLDERS = frozenset(
         "poisons",
         "last_guard",
         "error",
+        "over",
     }
 )
 TEMPLATE_NAMES = (
@@ -68,6 +69,11 @@ TEMPLATE_NAMES = (
     *(f"format_{s}_{k}" for s in ("llm", "react", "recon") for k in ("talk", "choose")),
 )
 KEEP_RECENT = 3
+_OVER = {
+    "llm": " If you have nothing to add, reply Over.",
+    "react": ', or "Action: Over" if you have nothing to add',
+    "recon": ' (or "Speech: Over" if you have nothing to add)',
+}
 """Today's newest lines, kept even over less recent events when the budget is tight."""
 MESSAGE_OVERHEAD = 4
 """Tokens a chat template adds around each message (role tags); counted on top of the text."""
@@ -223,7 +229,16 @@ class PromptBuilder:
         kind = request.kind
         fmt = ""
         if kind in ("talk", "whisper"):
-            fmt = lib.render(f"format_{self.style}_talk")
+            # Offer "Over" only once the seat has spoken today: small models otherwise pass every turn.
+            spoke = any(
+                isinstance(e, Talk)
+                and e.actor == view.seat
+                and e.day == view.day
+                and e.channel == kind
+                and not (e.over or e.skip)
+                for e in view.events
+            )
+            fmt = lib.render(f"format_{self.style}_talk", over=_OVER[self.style] if spoke else "")
         elif kind != "bid":
             fmt = lib.render(f"format_{self.style}_choose")
         targets = [view.names[t] for t in request.targets]
