@@ -43,6 +43,22 @@ _WINNERS = {"village": "Village wins", "werewolf": "Werewolves win", "draw": "Dr
 _PLURALS = {Role.WEREWOLF: "werewolves", Role.POSSESSED: "possessed"}
 
 
+#: What a person is asked for each kind of request (the terminal and the browser use the same words).
+REQUEST_TITLES = {
+    "talk": "Your turn to speak",
+    "whisper": "Whisper to your pack",
+    "vote": "Vote to execute",
+    "attack": "Choose tonight's victim",
+    "divine": "Choose a player to divine",
+    "guard": "Choose a player to protect tonight",
+    "cure": "Use your cure on the victim?",
+    "poison": "Use your poison?",
+    "shoot": "You are dying: shoot someone?",
+    "bid": "How much do you want the floor (0-3)?",
+    "probe": "Guess the others' roles",
+}
+
+
 def _plural(role: Role, count: int) -> str:
     return f"{count} {role.value if count == 1 else _PLURALS.get(role, role.value + 's')}"
 

@@ -8,20 +8,7 @@ from collections.abc import Callable
 from lycan.engine.actions import OVER, PASS, SKIP, Action, Request
 from lycan.engine.events import Event
 from lycan.engine.view import View
-from lycan.render import describe_event
-
-_PROMPTS = {
-    "talk": "Your turn to speak",
-    "whisper": "Whisper to your pack",
-    "vote": "Vote to execute",
-    "attack": "Choose tonight's victim",
-    "divine": "Choose a player to divine",
-    "guard": "Choose a player to protect tonight",
-    "cure": "Use your cure on the victim?",
-    "poison": "Use your poison?",
-    "shoot": "You are dying: shoot someone?",
-    "bid": "How much do you want the floor (0-3)?",
-}
+from lycan.render import REQUEST_TITLES, describe_event
 
 
 class HumanAgent:
@@ -71,7 +58,7 @@ class HumanAgent:
                 return action
 
     def _ask_once(self, view: View, request: Request) -> Action | None:
-        title = _PROMPTS.get(request.kind, request.kind)
+        title = REQUEST_TITLES.get(request.kind, request.kind)
         if request.is_talk:
             hint = "type what you say; /over when done for today" + ("; /skip to pass" if request.can_skip else "")
             text = self.read_line(f"{title} as {view.name} ({hint})> ").strip()

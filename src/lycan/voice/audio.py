@@ -138,7 +138,7 @@ def _unset(size: int) -> bool:
 
 
 class _Incomplete(AudioError):
-    pass
+    """The data ended before a complete audio header."""
 
 
 def _parse_wav_header(data: bytes) -> tuple[tuple[int, int], int, int]:

@@ -19,27 +19,13 @@ from typing import Any
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Event, event_to_dict
 from lycan.engine.view import View
-from lycan.render import describe_event
+from lycan.render import REQUEST_TITLES, describe_event
 
 MAX_FRAME_BYTES = 16 * 1024
 """The largest frame a browser may send; larger ones are refused with an error message (the server
 closes a connection whose frame is beyond its WebSocket limit, 1 MiB under `lycan serve`)."""
 
 ACTION_KINDS = ("speak", "over", "skip", "choose", "pass", "bid")
-
-PROMPTS = {
-    "talk": "Your turn to speak",
-    "whisper": "Whisper to your pack",
-    "vote": "Vote to execute",
-    "attack": "Choose tonight's victim",
-    "divine": "Choose a player to divine",
-    "guard": "Choose a player to protect tonight",
-    "cure": "Use your cure on the victim?",
-    "poison": "Use your poison?",
-    "shoot": "You are dying: shoot someone?",
-    "bid": "How much do you want the floor?",
-    "probe": "Guess the others' roles",
-}
 
 
 class BadMessage(ValueError):
@@ -138,7 +124,7 @@ def request_message(request: Request, view: View, deadline_ms: int) -> dict[str,
         "type": "request",
         "id": request.id,
         "kind": request.kind,
-        "prompt": PROMPTS.get(request.kind, request.kind),
+        "prompt": REQUEST_TITLES.get(request.kind, request.kind),
         "day": request.day,
         "targets": [{"seat": t, "name": view.names[t]} for t in request.targets],
         "can_pass": request.can_pass,
@@ -154,7 +140,6 @@ def request_message(request: Request, view: View, deadline_ms: int) -> dict[str,
 __all__ = [
     "ACTION_KINDS",
     "MAX_FRAME_BYTES",
-    "PROMPTS",
     "ActMessage",
     "BadMessage",
     "ClientMessage",
