@@ -64,6 +64,17 @@ async def test_tiny_chat(tiny: LlamaCppModel) -> None:
     assert result.usage.latency_s > 0 and result.model == "local:tiny"
 
 
+def test_llama_cpp_warnings_stay_out_of_the_terminal(capfd: pytest.CaptureFixture[str]) -> None:
+    """The vocabulary-only copy that counts tokens once printed 'n_ctx_seq (256) > n_ctx_train (0)'."""
+    model = LlamaCppModel(model_path("tiny"))
+    try:
+        assert model.count_tokens("hello there") > 0
+    finally:
+        model.close()
+    out, err = capfd.readouterr()
+    assert "n_ctx" not in out + err and "llama_context" not in out + err
+
+
 async def test_tiny_stream_matches_its_result(tiny: LlamaCppModel) -> None:
     stream = tiny.stream(ask("Count from one to five in words.", max_tokens=20))
     pieces = [piece async for piece in stream]

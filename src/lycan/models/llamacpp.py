@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import logging
 import os
 import threading
 import time
@@ -37,13 +38,39 @@ class _SessionState:
     data: bytes
 
 
+LLAMA_LOG = logging.getLogger("lycan.llama_cpp")
+"""llama.cpp's own messages. Errors only by default; `verbose=True` on a model shows them all."""
+LLAMA_LOG.setLevel(logging.ERROR)
+
+# ggml's log levels (ggml.h): 1 debug, 2 info, 3 warn, 4 error, 5 continues the previous line.
+_GGML_LEVELS = {1: logging.DEBUG, 2: logging.INFO, 3: logging.WARNING, 4: logging.ERROR}
+_log_callback: Any = None
+
+
 def _import_llama() -> Any:
+    global _log_callback
     try:
         import llama_cpp
     except ImportError as error:
         raise ModelError(
             "The llama.cpp backend needs llama-cpp-python; install it with: pip install 'lycan[llm]'"
         ) from error
+    if _log_callback is None:
+        # llama-cpp-python's own callback maps ggml's levels one step off, so warnings such as
+        # "n_ctx_seq (256) > n_ctx_train (0)" (from the vocabulary-only copy that counts tokens)
+        # reached the terminal as errors even with verbose=False. Route them through logging.
+        last = [logging.DEBUG]
+
+        @llama_cpp.llama_log_callback  # type: ignore[untyped-decorator]
+        def forward(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+            lvl = last[0] if level == 5 else _GGML_LEVELS.get(level, logging.DEBUG)
+            last[0] = lvl
+            line = text.decode("utf-8", errors="replace").rstrip()
+            if line and LLAMA_LOG.isEnabledFor(lvl):
+                LLAMA_LOG.log(lvl, "%s", line)
+
+        llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
+        _log_callback = forward  # the C library keeps only a pointer: keep the object alive
     return llama_cpp
 
 
@@ -87,6 +114,10 @@ class LlamaCppModel:
             raise ModelError(f"There is no GGUF model file at {self.path}; give the path of an existing .gguf file.")
         self.name = name or f"llamacpp:{self.path}"
         self.n_ctx = n_ctx
+        if verbose:
+            LLAMA_LOG.setLevel(logging.DEBUG)
+            if not LLAMA_LOG.handlers:
+                LLAMA_LOG.addHandler(logging.StreamHandler())
         self._options: dict[str, Any] = {
             "n_ctx": n_ctx,
             "n_batch": n_batch,
