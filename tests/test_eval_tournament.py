@@ -217,7 +217,7 @@ def test_llm_tournament_loads_one_shared_model_per_spec(
     assert result.played == 3 and result.faults == 0
     assert all(r.winner is not None for r in records)
     calls = [u["calls"] for r in records for u in r.meta["usage"].values()]
-    assert len(calls) == 15 and min(calls) > 0
+    assert len(calls) == 15 and sum(calls) > 0  # a seat killed on the first night may never be asked
     assert len(built) == 1 and built[0].max_concurrency == 32  # 15 seats, one backend (one HTTP pool)
     assert closed == built
 

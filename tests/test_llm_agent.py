@@ -12,7 +12,7 @@ from lycan.agents import LLMAgent, make_agent, parse_lineup
 from lycan.engine import Game, GameRecord, Request, run_async
 from lycan.engine.events import Event, Fault, GameOver, Talk
 from lycan.models.base import ChatModel, ChatRequest, ModelError
-from lycan.rules import RuleSet, get_preset
+from lycan.rules import Role, RuleSet, get_preset
 from scripted import HANG, ScriptedModel, is_talk, seat_of, sensible
 
 STYLES = ("llm", "react", "recon")
@@ -126,7 +126,7 @@ def test_misbehaving_seat_faults_alone_and_the_game_finishes(preset: str, mode: 
     rules = quick(get_preset(preset), 10.0)
     exchanges = []
     for seed in (1, 2):
-        bad = seed % rules.n_players
+        bad = Game(rules, seed).roles.index(Role.SEER)  # asked on the first night: never dead before a request
         models = [ScriptedModel(misbehaving(mode) if s == bad else None) for s in range(rules.n_players)]
         rec, agents = play(rules, models, seed, style=["llm", "react", "recon"][seed % 3], impatient=bad)
         assert isinstance(rec.events[-1], GameOver)

@@ -84,7 +84,8 @@ def test_aiwolf_options() -> None:
         assert opts.tie_break == "random"
         assert opts.talk.per_agent == 4
         assert opts.talk.per_day == per_day
-        assert opts.talk.max_length == 125
+        assert opts.talk.max_length == 0  # the contest servers set per_talk: -1 (no cap)
+        assert opts.allow_self_vote is True
         assert opts.guardian_repeat is True
         assert opts.guardian_self is False
 

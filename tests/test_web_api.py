@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from lycan.engine.actions import OVER
-from lycan.engine.events import Fault, public, visible
+from lycan.engine.events import Event, Fault, public, visible
 from lycan.engine.record import GameRecord
 from lycan.render import describe_event
 from lycan.rules import get_preset
@@ -113,6 +113,11 @@ PRIVATE_KINDS = {"role_assigned", "wolf_pack", "attack_vote", "attack_chosen", "
 PRIVATE_KINDS |= {"witch_woken", "potion_used", "night_resolved", "fault", "probe_answered"}
 
 
+def by_id(record: GameRecord) -> dict[int, Event]:
+    """The record's events by id (ids are not positions in the log)."""
+    return {e.id: e for e in record.events}
+
+
 def check_spectator(messages: list[Message], record: GameRecord) -> None:
     """No message before the end carries a hidden role or a private event; the public record is complete."""
     end = next(i for i, m in enumerate(messages) if m["type"] == "game_over")
@@ -128,7 +133,7 @@ def check_spectator(messages: list[Message], record: GameRecord) -> None:
             assert m["kind"] not in PRIVATE_KINDS, m
             if m["kind"] != "game_over" and not reveal:
                 assert m["data"].get("role") is None, m
-            assert m["text"] == describe_event(record.events[m["id"]], record.names)
+            assert m["text"] == describe_event(by_id(record)[m["id"]], record.names)
             seen.append(m["id"])
         if m["type"] == "activity" and m["state"] == "thinking":
             assert m["kind"] in PUBLIC_ACTIVITIES, m
@@ -174,7 +179,7 @@ def test_a_seat_is_sent_exactly_its_own_view(client: TestClient, db: Path) -> No
         events = [m for m in got if m["type"] == "event"]
         assert [m["id"] for m in events] == [e.id for e in visible(record.events, seat)]
         for m in events:
-            assert m["text"] == describe_event(record.events[m["id"]], record.names, viewer=seat)
+            assert m["text"] == describe_event(by_id(record)[m["id"]], record.names, viewer=seat)
         wolves = {s for s, r in enumerate(record.roles) if r.value == "werewolf"}
         for m in got:
             if m["type"] in ("speech", "activity") and m.get("channel") == "whisper":
@@ -238,7 +243,8 @@ def test_malformed_frames_are_refused_and_the_game_carries_on(client: TestClient
 
 
 def test_out_of_turn_illegal_and_over_long_answers_are_refused(client: TestClient, db: Path) -> None:
-    table = new_table(client, timeout=4, seed=41)
+    # guardian5 caps an utterance at 125 characters (the aiwolf presets, like the contest, set no cap).
+    table = new_table(client, preset="guardian5", timeout=4, seed=41)
     with seat_ws(client, table) as ws:
         ask = until(ws, lambda m: m["type"] == "request")[-1]
         while ask["kind"] != "talk":

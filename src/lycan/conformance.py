@@ -24,9 +24,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from lycan.agents import make_agent, parse_lineup
-from lycan.engine.actions import Action, Request
+from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import (
     AttackChosen,
     AttackVote,
@@ -34,6 +35,7 @@ from lycan.engine.events import (
     Died,
     Divined,
     Event,
+    EventIds,
     Executed,
     Fault,
     GameOver,
@@ -51,10 +53,13 @@ from lycan.engine.events import (
     VoteCast,
     WitchWoken,
     WolfPack,
+    event_to_dict,
+    expected_ids,
     visible,
 )
 from lycan.engine.record import GameRecord
 from lycan.engine.runner import Player, SyncPlayer, replay, run_async, run_sync
+from lycan.engine.seeds import derive
 from lycan.engine.view import View
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, species_of
@@ -190,6 +195,9 @@ class _Monitor:
         self.opts = rules.options
         self.out = out
         self.log: list[Event] = []
+        self.ids = EventIds(n)
+        self.position: dict[int, int] = {}  # event id -> index in the log
+        self.view_ids = [EventIds(n) for _ in range(n)]  # ids recomputed from each seat's view alone
         self.may: list[frozenset[int] | None] = []
         self.roles: list[Role | None] = [None] * n
         self.wolves: frozenset[int] = _NOBODY
@@ -202,8 +210,10 @@ class _Monitor:
         self.over = False
 
     def on_event(self, e: Event) -> None:
-        if e.id != len(self.log):
-            self.out.append(f"event {e.kind} has id {e.id}, expected {len(self.log)}")
+        expected = self.ids.next(e.audience)
+        if e.id != expected or e.id in self.position:
+            self.out.append(f"event {e.kind} has id {e.id}, expected {expected}")
+        self.position[e.id] = len(self.log)
         self.log.append(e)
         self.may.append(may_see(e, self.wolves))
         aud = e.audience
@@ -289,16 +299,18 @@ class _Monitor:
         n = len(events)
         if n != self.public + self.shown[seat]:
             self.out.append(f"{where}: the view holds {n} events, the seat may see {self.public + self.shown[seat]}")
-        log, may = self.log, self.may
-        last = events[self.checked[seat] - 1].id if self.checked[seat] else -1
+        log, may, position, ids = self.log, self.may, self.position, self.view_ids[seat]
+        last = position.get(events[self.checked[seat] - 1].id, -1) if self.checked[seat] else -1
         for e in events[self.checked[seat] :]:
-            i = e.id
+            i = position.get(e.id, -1)
             if not (last < i < len(log)) or log[i] is not e:
-                self.out.append(f"{where}: view event {e.kind} #{i} is not the log's, or out of order")
+                self.out.append(f"{where}: view event {e.kind} #{e.id} is not the log's, or out of order")
             else:
                 m = may[i]
                 if m is not None and seat not in m:
                     self.out.append(f"{where}: the view shows {_describe(e)}")
+            if ids.next(e.audience) != e.id:
+                self.out.append(f"{where}: the id of {_describe(e)} depends on events the seat cannot see")
             last = i
         self.checked[seat] = n
 
@@ -386,9 +398,9 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
         out.append(f"dealt roles {dict(Counter(roles))} do not match the rules {dict(rules.roles)}")
     if len(roles) != n or len(record.names) != n:
         out.append(f"{len(roles)} roles and {len(record.names)} names for {n} seats")
-    for i, e in enumerate(events):
-        if e.id != i:
-            out.append(f"event #{i} ({e.kind}) has id {e.id}")
+    for i, (e, expected_id) in enumerate(zip(events, expected_ids(events, n), strict=True)):
+        if e.id != expected_id:
+            out.append(f"event #{i} ({e.kind}) has id {e.id}, expected {expected_id}")
             break
     if not events or not isinstance(events[0], GameStarted):
         out.append("the log does not start with game_started")
@@ -405,6 +417,7 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
         out.append(f"game_over says {over.winner}, the record says {record.winner}")
     wolves = frozenset(s for s, r in enumerate(roles) if r is Role.WEREWOLF)
     may = secrecy if secrecy is not None and len(secrecy) == len(events) else [may_see(e, wolves) for e in events]
+    position = {e.id: i for i, e in enumerate(events)}
     public_ids = {i for i, m in enumerate(may) if m is None}
     private = [(i, m) for i, m in enumerate(may) if m is not None]
     assigned: dict[int, Role] = {}
@@ -423,14 +436,14 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
     vote_round = -1
     just_died: set[int] = set()
     poisoned_tonight: set[int] = set()
-    for e in events[1:]:
+    for pos, e in enumerate(events[1:], start=1):
         if e.day < day:
             out.append(f"event #{e.id} goes back to day {e.day} from day {day}")
         day = e.day
         if e is not over and isinstance(e, GameOver):
             out.append(f"a second game_over at #{e.id}")
-        if e.id < over.id:
-            m = may[e.id]
+        if pos < len(events) - 1:
+            m = may[pos]
             if e.audience is None and m is not None:
                 out.append(f"{_describe(e)} is public but only {sorted(m)} may see it")
             elif e.audience is not None and m is not None and not e.audience <= m:
@@ -585,13 +598,88 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
     elif record.winner != outcome:
         out.append(f"winner {record.winner}, but alive {final} means {outcome}")
     # ---- hidden information, through the one read path
-    before_end = events[: over.id]
+    before_end = events[:-1]
     for seat in range(n):
         allowed = public_ids.union(i for i, m in private if seat in m)
-        shown = [e.id for e in visible(before_end, seat)]
+        shown = [position[e.id] for e in visible(before_end, seat)]
         if not allowed.issuperset(shown):
             for i in sorted(set(shown) - allowed):
                 out.append(f"visible(log, {seat}) shows {_describe(events[i])}")
+
+
+# --------------------------------------------------------------------------- hidden events leave no trace
+class HiddenVariant:
+    """A seat whose answers depend on public facts only, except choices whose effects stay hidden.
+
+    Variants 0 and 1 differ only in whom a seer divines and whether the werewolves whisper (variant
+    1 whispers twice per session, variant 0 says Over at once); every other answer is a fixed
+    function of the request. Two games with the same seed, one per variant, therefore differ only
+    in events hidden from everyone but the seer and the werewolves.
+    """
+
+    label = "hidden-variant"
+
+    def __init__(self, seat: int, variant: int) -> None:
+        self.seat = seat
+        self.variant = variant
+        self.requests: list[Request] = []
+        self._spoken: Counter[tuple[str, int]] = Counter()
+
+    def decide(self, view: View, request: Request) -> Action:
+        """The answer of this variant."""
+        self.requests.append(request)
+        kind = request.kind
+        if kind in ("talk", "whisper"):
+            key = (kind, request.day)
+            self._spoken[key] += 1
+            if kind == "whisper":
+                return Action.speak(f"plan {self._spoken[key]}") if self.variant and self._spoken[key] <= 2 else OVER
+            return Action.speak(f"Day {request.day}, I am {view.name}.") if self._spoken[key] <= 1 else OVER
+        if kind == "bid":
+            return Action("bid", amount=1)
+        if kind == "probe" or not request.targets:
+            return PASS
+        targets = sorted(request.targets)
+        if kind == "divine":
+            return Action.choose(targets[-1] if self.variant else targets[0])
+        if kind == "attack":  # the pack agrees, so no tie-break draws from the team's stream
+            return Action.choose(targets[request.day % len(targets)])
+        return Action.choose(targets[(request.day + self.seat) % len(targets)])
+
+    async def act(self, view: View, request: Request) -> Action:
+        """Same as `decide`."""
+        return self.decide(view, request)
+
+
+def check_hidden_events(rules: RuleSet, seed: int) -> list[str]:
+    """Two games that differ only in hidden events must look the same to everyone they are hidden from.
+
+    Plays `rules` at `seed` with `HiddenVariant` seats of variant 0 and of variant 1, then compares
+    the public record (every field, ids included) and, for every seat that is neither a seer nor a
+    werewolf, its whole view and the ids of the requests it received. Returns what differs.
+    """
+    out: list[str] = []
+    played = []
+    for variant in (0, 1):
+        seats = [HiddenVariant(s, variant) for s in range(rules.n_players)]
+        played.append((run_sync(rules, seats, seed), seats))
+    (a, seats_a), (b, seats_b) = played
+
+    def seen(record: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+        events = record.events[:-1]
+        shown = [e for e in events if e.audience is None or (seat is not None and e.visible_to(seat))]
+        return [event_to_dict(e) for e in shown]
+
+    if seen(a, None) != seen(b, None):
+        out.append("the public record differs between two games that differ only in hidden events")
+    for seat, role in enumerate(a.roles):
+        if role in (Role.SEER, Role.WEREWOLF):
+            continue
+        if seen(a, seat) != seen(b, seat):
+            out.append(f"seat {seat} ({role.value}) can tell apart two games that differ only in hidden events")
+        if [r.id for r in seats_a[seat].requests] != [r.id for r in seats_b[seat].requests]:
+            out.append(f"seat {seat} ({role.value}) gets other request ids when only hidden events differ")
+    return out
 
 
 # --------------------------------------------------------------------------- driving
@@ -642,6 +730,7 @@ def check_rules(
     *,
     agents: str | PlayerFactory = "random",
     round_trip_every: int = 1,
+    hidden_every: int = 10,
 ) -> ConformanceReport:
     """Play `games` games from seeds `seed, seed+1, ...` and check every invariant in each.
 
@@ -652,6 +741,9 @@ def check_rules(
         agents: agent types by name for `lycan.agents.make_agent` (one, or a comma-separated
             lineup that cycles over the seats), or a factory `(seat, seed) -> Player`.
         round_trip_every: check the JSON round trip in every k-th game (1: every game).
+        hidden_every: in every k-th game (0: never) also play the seed twice with `HiddenVariant`
+            seats and check that games differing only in hidden events look the same
+            (`check_hidden_events`).
 
     Returns:
         The report; `report.ok` is True when no invariant was broken.
@@ -663,10 +755,12 @@ def check_rules(
     started = time.perf_counter()
     for g in range(games):
         game_seed = seed + g
-        players = [build(s, game_seed * 101 + s) for s in range(n)]
+        players = [build(s, derive(game_seed, "agent", s)) for s in range(n)]
         record, problems = check_game(
             rules, game_seed, players, round_trip=round_trip_every > 0 and g % round_trip_every == 0
         )
+        if hidden_every > 0 and g % hidden_every == 0:
+            problems += check_hidden_events(rules, game_seed)
         report.games += 1
         report.violations.extend((game_seed, p) for p in problems)
         if record is not None:

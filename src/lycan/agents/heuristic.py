@@ -51,6 +51,8 @@ P_POSSESSED_FAKE = 0.5
 P_COUNTER_CLAIM = 0.5
 #: Chance that the witch spends her cure on the first night's victim.
 P_FIRST_CURE = 0.8
+#: Characters (spaces not counted) one utterance packs when the rules set no limit.
+UTTERANCE_LENGTH = 125
 
 _WOLF = Species.WEREWOLF
 _HUMAN = Species.HUMAN
@@ -513,7 +515,7 @@ class HeuristicAgent(SyncAgent):
 
     def _compose(self, mem: _Memory, agenda: list[tuple[Key, str]], request: Request, day: int) -> str:
         """Pack the unsaid items of `agenda` into one utterance within the length limit."""
-        limit = request.max_length
+        limit = request.max_length or UTTERANCE_LENGTH
         parts: list[str] = []
         keys: list[Key] = []
         used = 0

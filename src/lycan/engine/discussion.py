@@ -30,7 +30,7 @@ def round_robin(game: Game, channel: str, speakers: list[int], *, shuffle: bool 
     turn = 0
     for rnd in range(lim.rounds):
         if shuffle:
-            order = game.rng.sample(speakers, len(speakers))
+            order = game.rng_for(channel).sample(speakers, len(speakers))
         for seat in order:
             if seat in done:
                 continue
@@ -58,7 +58,7 @@ def aiwolf(game: Game, channel: str, speakers: list[int]) -> Talking:
     skipped.
     """
     lim = game.limits(channel)
-    order = game.rng.sample(speakers, len(speakers))
+    order = game.rng_for(channel).sample(speakers, len(speakers))
     remain = dict.fromkeys(speakers, lim.per_agent)
     skips = dict.fromkeys(speakers, lim.max_skip)
     total = 0
@@ -105,7 +105,7 @@ def deepwolf(game: Game, channel: str, speakers: list[int]) -> Talking:
     while turn < max_turns and len(done) < len(speakers):
         progressed = False
         active = [s for s in speakers if s not in done]
-        for seat in game.rng.sample(active, len(active)):
+        for seat in game.rng_for(channel).sample(active, len(active)):
             if seat in done or turn >= max_turns:
                 continue
             others = [o for o in speakers if o != seat and o not in done]
@@ -155,7 +155,7 @@ def bidding(game: Game, channel: str, speakers: list[int]) -> Talking:
         tied = [s for s in active if bids[s].amount == top]
         named = [s for s in tied if game.names[s] in last_text]
         pool = named or tied
-        speaker = pool[0] if len(pool) == 1 else game.rng.choice(pool)
+        speaker = pool[0] if len(pool) == 1 else game.rng_for(channel).choice(pool)
         act = (yield from game.ask([game.talk_request(speaker, channel, turn=turn, bid=top)]))[speaker]
         talk = game.record_talk(speaker, act, channel, turn)
         last_text = talk.text

@@ -1,8 +1,13 @@
 """Typed events of the one append-only game log.
 
-Every event has a stable `id` (its index in the log), the `day` and `phase` it happened in, and an
-`audience`: `None` for public events, otherwise the seats that may see it (one seat, a team, or
-nobody for facts kept for the record only). `vis` names the kind of visibility for people.
+Every event has a stable `id`, the `day` and `phase` it happened in, and an `audience`: `None` for
+public events, otherwise the seats that may see it (one seat, a team, or nobody for facts kept for
+the record only). `vis` names the kind of visibility for people.
+
+Ids are unique within a game and cite an event forever, but they are not positions in the full
+log: a position would tell every reader how many hidden events came before (a night's gap in the
+ids once revealed whether the seer was still alive). `EventIds` numbers each audience's events on
+their own, so the id of an event is a function of what its readers can see.
 """
 
 from __future__ import annotations
@@ -16,6 +21,49 @@ from lycan.rules.roles import Role, Species
 
 Phase = Literal["setup", "day", "night", "end"]
 Visibility = Literal["public", "team", "seat", "system"]
+
+
+class EventIds:
+    """Assigns event ids that reveal nothing hidden from the event's readers.
+
+    The id of the k-th event (k from 0) sent to one audience is `k * stride + code`, where the code
+    names the audience: 0 public, 1 nobody (the record only), 2 the werewolf team, 3 + s seat s only,
+    and `stride = n_players + 3`. A seat therefore sees ids computed from its own view alone (the
+    public, team and seat events it receives), and two games that differ only in events hidden from
+    it give it the same ids. One multi-seat audience (the werewolf team) is allowed per game.
+    """
+
+    __slots__ = ("_counts", "_stride", "_team")
+
+    def __init__(self, n_players: int) -> None:
+        self._stride = n_players + 3
+        self._counts: dict[frozenset[int] | None, int] = {}
+        self._team: frozenset[int] | None = None
+
+    def next(self, audience: frozenset[int] | None) -> int:
+        """The id of the next event sent to `audience` (None: public)."""
+        if audience is None:
+            code = 0
+        elif len(audience) == 1:
+            (seat,) = audience
+            code = 3 + seat
+        elif not audience:
+            code = 1
+        else:
+            if self._team is None:
+                self._team = audience
+            elif audience != self._team:
+                raise ValueError(f"a second team audience {sorted(audience)} besides {sorted(self._team)}")
+            code = 2
+        count = self._counts.get(audience, 0)
+        self._counts[audience] = count + 1
+        return count * self._stride + code
+
+
+def expected_ids(events: Iterable[Event], n_players: int) -> list[int]:
+    """The ids `EventIds` gives these events in this order (to check a log or a view)."""
+    ids = EventIds(n_players)
+    return [ids.next(e.audience) for e in events]
 
 
 @frozen_kw

@@ -2,7 +2,7 @@
 
 `Game.play()` is a generator: it yields batches of `Request`s (decisions that may be made
 concurrently) and receives a mapping from request id to `Answer`. It does no I/O and draws every
-random number from its own seeded `random.Random`, so a game is reproduced exactly by its rules,
+random number from streams derived from its seed (`lycan.engine.seeds`), so a game is reproduced exactly by its rules,
 seed and the answers it received (`Game.decisions`).
 """
 
@@ -24,6 +24,7 @@ from lycan.engine.events import (
     Died,
     Divined,
     Event,
+    EventIds,
     Executed,
     Fault,
     GameOver,
@@ -46,6 +47,7 @@ from lycan.engine.events import (
     WolfPack,
 )
 from lycan.engine.frozen import frozen
+from lycan.engine.seeds import stream
 from lycan.engine.view import View
 from lycan.rules.roles import Role, species_of
 from lycan.rules.ruleset import RuleSet, TalkLimits
@@ -55,6 +57,8 @@ Asking = Generator[list[Request], Answers, dict[int, Action]]
 Play = Generator[list[Request], Answers, None]
 Winner = Literal["village", "werewolf", "draw"]
 _NO_ANSWER = Failure("no answer")
+DROPPABLE = frozenset({"vote", "attack", "divine", "guard"})
+"""Requests whose illegal answer is dropped, not asked again, when `invalid_target` is `ignore`."""
 
 
 @frozen
@@ -92,13 +96,17 @@ class Game:
         self.probe_days = tuple(sorted(set(probe_days)))
         self.options = rules.options
         self.seed = seed
-        self.rng = random.Random(seed)
+        # Independent streams: what a seat sees of tie-breaks or fallbacks says nothing of the deal,
+        # and draws only the werewolves see (whisper order, their attack ties) never shift the
+        # public draws (talk order, vote ties) that everyone sees.
+        self.rng = stream(seed, "public")
+        self.team_rng = stream(seed, "team")
         n = rules.n_players
         self.names = tuple(names) if names is not None else default_names(n)
         if len(self.names) != n or len(set(self.names)) != n:
             raise ValueError(f"need {n} distinct seat names, got {list(self.names)}")
         deck = rules.deck()
-        self.rng.shuffle(deck)
+        stream(seed, "deal").shuffle(deck)
         self.roles: tuple[Role, ...] = tuple(deck)
         self.alive = [True] * n
         self.events: list[Event] = []
@@ -109,7 +117,8 @@ class Game:
         self.end_reason = ""
         self._views: list[list[Event]] = [[] for _ in range(n)]
         self._wolves = frozenset(s for s, r in enumerate(self.roles) if r is Role.WEREWOLF)
-        self._next_request = 0
+        self._ids = EventIds(n)
+        self._asked = [0] * n
         self._potions = {s: [1, 1] for s, r in enumerate(self.roles) if r is Role.WITCH}
         self._last_guard: dict[int, int] = {}
         self._said: dict[int, set[str]] = {}
@@ -133,6 +142,10 @@ class Game:
     def living(self) -> list[int]:
         """Seats alive now."""
         return [s for s, a in enumerate(self.alive) if a]
+
+    def rng_for(self, channel: str) -> random.Random:
+        """The random stream of a talk channel: the team's own for whispers, the public one otherwise."""
+        return self.team_rng if channel == "whisper" else self.rng
 
     @property
     def finished(self) -> bool:
@@ -159,7 +172,7 @@ class Game:
         aud = None if audience is None else frozenset(audience)
         if vis is None:
             vis = "public" if aud is None else ("seat" if len(aud) == 1 else "team" if aud else "system")
-        event = cls(id=len(self.events), day=self.day, phase=self.phase, vis=vis, audience=aud, **fields)
+        event = cls(id=self._ids.next(aud), day=self.day, phase=self.phase, vis=vis, audience=aud, **fields)
         self.events.append(event)
         if aud is None:
             for lst in self._views:
@@ -169,10 +182,19 @@ class Game:
                 self._views[s].append(event)
         return event
 
+    def _request_id(self, seat: int) -> int:
+        """The next request id of `seat`: k * n_players + seat for its k-th request.
+
+        Ids count each seat's own requests only, so they tell a seat nothing about what others
+        were asked (a global counter once showed how many night roles were still alive).
+        """
+        k = self._asked[seat]
+        self._asked[seat] = k + 1
+        return k * len(self._asked) + seat
+
     def request(self, seat: int, kind: RequestKind, **kwargs: Any) -> Request:
-        """A new request with the next id and the timeout its kind gets."""
-        rid = self._next_request
-        self._next_request += 1
+        """A new request with the seat's next id and the timeout its kind gets."""
+        rid = self._request_id(seat)
         timeout = self.options.talk_timeout if kind in ("talk", "whisper") else self.options.action_timeout
         return Request(rid, seat, kind, self.day, timeout=timeout, **kwargs)
 
@@ -196,11 +218,27 @@ class Game:
                 failed.append((req, err))
         if not failed:
             return out
+        if self.options.invalid_target == "ignore":
+            kept = []
+            for req, err in failed:
+                if req.kind in DROPPABLE:
+                    self.emit(
+                        Fault,
+                        audience=(req.seat,),
+                        seat=req.seat,
+                        request=req.kind,
+                        reasons=(err,),
+                        fallback=f"dropped: the rules ignore an illegal {req.kind}",
+                    )
+                    out[req.seat] = PASS
+                else:
+                    kept.append((req, err))
+            failed = kept
+            if not failed:
+                return out
         retries = []
         for req, err in failed:
-            rid = self._next_request
-            self._next_request += 1
-            retries.append(replace(req, id=rid, attempt=req.attempt + 1, error=err))
+            retries.append(replace(req, id=self._request_id(req.seat), attempt=req.attempt + 1, error=err))
         answers = yield retries
         if self._aborted is not None:
             self._end("draw", self._aborted)
@@ -242,7 +280,7 @@ class Game:
             return Action("bid", amount=0)
         if req.can_pass or not req.targets:
             return PASS
-        return Action.choose(random.Random(f"{self.seed}/{req.id}").choice(req.targets))
+        return Action.choose(stream(self.seed, "fallback", req.id).choice(req.targets))
 
     # ----------------------------------------------------------------- talk helpers
     def limits(self, channel: str) -> TalkLimits:
@@ -261,7 +299,7 @@ class Game:
         audience = self._wolves if channel == "whisper" else None
         vis: Visibility = "team" if channel == "whisper" else "public"
         if action.kind == "speak":
-            text = cut_text(action.text.strip(), self.limits(channel).max_length)
+            text = cut_talk(action.text.strip(), self.limits(channel), self.names)
             self._said.setdefault(seat, set()).add(action.text.strip())
             ev = self.emit(Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn)
         elif action.kind == "skip":
@@ -300,6 +338,8 @@ class Game:
             self.emit(WolfPack, audience=self._wolves, members=tuple(sorted(self._wolves)))
         self.phase = "day"
         self.emit(PhaseStarted, alive=tuple(self.living()))
+        if self.options.day0_whisper:
+            yield from self._whisper()
         if self.options.greeting:
             yield from self._discuss("talk", self.living())
         while True:
@@ -353,6 +393,12 @@ class Game:
             name = "round_robin"
         yield from discussion.PROTOCOLS[name](self, channel, speakers)
 
+    def _whisper(self) -> Generator[list[Request], Answers, None]:
+        wolves = [s for s in self.living() if s in self._wolves]
+        if self.options.whisper and len(wolves) >= 2:
+            for _ in range(self.options.whisper_rounds):
+                yield from self._discuss("whisper", wolves)
+
     def _hunter(self, hunter: int) -> Generator[list[Request], Answers, None]:
         targets = tuple(self.living())
         if not targets:
@@ -377,9 +423,8 @@ class Game:
             self._executed_today = None
         wolves = [s for s in living if s in self._wolves]
         attacking = self.day > 0 or self.options.first_night_attack
-        if attacking and self.options.whisper and len(wolves) >= 2:
-            for _ in range(self.options.whisper_rounds):
-                yield from self._discuss("whisper", wolves)
+        if attacking or (self.day == 0 and self.options.day0_whisper):
+            yield from self._whisper()
         prey = tuple(s for s in living if s not in self._wolves)
         batch: list[Request] = []
         if attacking:
@@ -404,17 +449,20 @@ class Game:
             tally: Counter[int] = Counter()
             for w in wolves:
                 prey_seat = acts[w].target
-                assert prey_seat is not None
+                if prey_seat is None:  # an illegal choice the rules drop
+                    continue
                 self.emit(AttackVote, audience=self._wolves, actor=w, target=prey_seat)
                 tally[prey_seat] += 1
-            top = max(tally.values())
-            tied = sorted(t for t, c in tally.items() if c == top)
-            attacked = tied[0] if len(tied) == 1 else self.rng.choice(tied)
-            self.emit(AttackChosen, audience=self._wolves, target=attacked)
+            if tally:
+                top = max(tally.values())
+                tied = sorted(t for t, c in tally.items() if c == top)
+                attacked = tied[0] if len(tied) == 1 else self.team_rng.choice(tied)
+                self.emit(AttackChosen, audience=self._wolves, target=attacked)
         guarded: list[int] = []
         for req in batch:
             chosen = acts[req.seat].target
-            assert chosen is not None
+            if chosen is None or req.kind == "attack":  # attacks are tallied above; dropped choices do nothing
+                continue
             if req.kind == "divine":
                 self.emit(
                     Divined, audience=(req.seat,), actor=req.seat, target=chosen, result=species_of(self.roles[chosen])
@@ -505,11 +553,12 @@ class Game:
             tally: Counter[int] = Counter()
             for req in batch:
                 target = acts[req.seat].target
-                assert target is not None
+                if target is None:  # an illegal vote the rules drop
+                    continue
                 self.emit(VoteCast, actor=req.seat, target=target, round=rnd)
                 tally[target] += 1
             if not tally:
-                self.emit(NoExecution, reason="nobody could vote")
+                self.emit(NoExecution, reason="no valid vote" if batch else "nobody could vote")
                 return
             top = max(tally.values())
             tied = sorted(t for t, c in tally.items() if c == top)
@@ -530,6 +579,24 @@ class Game:
             if self.roles[chosen] is Role.HUNTER:
                 yield from self._hunter(chosen)
             return
+
+
+def cut_talk(text: str, limits: TalkLimits, names: Iterable[str]) -> str:
+    """Cut an utterance to the talk limits: the whole (`max_length`), and AIWolf's two parts.
+
+    With `base_length` or `mention_length` set, the text before the first `@Name` mention of a
+    seat is cut to `base_length` and the text from that mention on to `mention_length`.
+    """
+    text = cut_text(text, limits.max_length)
+    if not (limits.base_length or limits.mention_length):
+        return text
+    starts = [i for name in names if (i := text.find("@" + name)) >= 0]
+    if not starts:
+        return cut_text(text, limits.base_length)
+    at = min(starts)
+    before = cut_text(text[:at], limits.base_length)
+    after = cut_text(text[at:], limits.mention_length)
+    return before + after if before == text[:at] else f"{before} {after}"
 
 
 def cut_text(text: str, limit: int) -> str:

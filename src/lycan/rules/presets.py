@@ -14,17 +14,22 @@ from pydantic import ValidationError
 from lycan.rules.roles import Role
 from lycan.rules.ruleset import ConfigError, RuleOptions, RuleSet, TalkLimits
 
-#: AIWolf NLP division options: greeting on day 0, divination on night 0 but no attack,
-#: `aiwolf` talk rules, ties broken at random after one vote round.
+#: AIWolf NLP division options, as the official server's default_5.yml / default_13.yml set them:
+#: greeting on day 0, divination on night 0 but no attack, `aiwolf` talk rules with no cap on one
+#: utterance's length, self-votes allowed, ties broken at random after one vote round, illegal
+#: targets dropped rather than asked again. Lycan's stricter choices (`talk.max_length=125`,
+#: `allow_self_vote=false`, `invalid_target="retry"`) are options of a rules file.
 _AIWOLF = RuleOptions(
     tie_break="random",
+    allow_self_vote=True,
     greeting=True,
     first_night_attack=False,
     discussion="aiwolf",
     guardian_self=False,
     guardian_repeat=True,
-    talk=TalkLimits(per_agent=4, per_day=20, max_length=125, max_skip=0),
-    whisper_limits=TalkLimits(rounds=1, per_agent=4, per_day=20, max_length=125),
+    invalid_target="ignore",
+    talk=TalkLimits(per_agent=4, per_day=20, max_length=0, max_skip=0),
+    whisper_limits=TalkLimits(rounds=1, per_agent=4, per_day=20, max_length=0),
 )
 
 
@@ -44,7 +49,16 @@ def aiwolf13() -> RuleSet:
         Role.MEDIUM: 1,
         Role.VILLAGER: 6,
     }
-    opts = _AIWOLF.model_copy(update={"talk": TalkLimits(per_agent=4, per_day=52, max_length=125)})
+    # default_13.yml: 52 talks a day; whispers 4 per wolf, 12 a day; text before the first @Name
+    # mention is cut to 50 characters and text from it on to 50; wolves whisper on day 0 too.
+    mention = {"max_length": 0, "base_length": 50, "mention_length": 50}
+    opts = _AIWOLF.model_copy(
+        update={
+            "talk": TalkLimits(per_agent=4, per_day=52, **mention),
+            "whisper_limits": TalkLimits(rounds=1, per_agent=4, per_day=12, **mention),
+            "day0_whisper": True,
+        }
+    )
     return RuleSet(name="aiwolf13", roles=roles, options=opts)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from lycan.rules.roles import Role, parse_role, team_of
 
 TieBreak = Literal["revote_then_random", "random", "no_execution"]
+InvalidTarget = Literal["retry", "ignore"]
 DISCUSSIONS = ("round_robin", "random_order", "deepwolf", "bidding", "aiwolf")
 Discussion = Literal["round_robin", "random_order", "deepwolf", "bidding", "aiwolf"]
 
@@ -27,7 +28,13 @@ class TalkLimits(BaseModel):
     per_agent: int = Field(4, ge=1, description="utterances per seat per day (aiwolf)")
     per_day: int = Field(20, ge=1, description="utterances per day for the whole table (aiwolf)")
     max_skip: int = Field(0, ge=0, description="Skips a seat may use per day before Skip means Over")
-    max_length: int = Field(125, ge=1, description="characters per utterance, spaces not counted")
+    max_length: int = Field(125, ge=0, description="characters per utterance, spaces not counted (0: no limit)")
+    base_length: int = Field(
+        0, ge=0, description="characters before the first @Name mention (0: no limit; AIWolf base_length)"
+    )
+    mention_length: int = Field(
+        0, ge=0, description="characters from the first @Name mention on (0: no limit; AIWolf mention_length)"
+    )
     max_turns: int = Field(0, ge=0, description="turn cap for bidding/deepwolf (0: 3 per seat)")
 
 
@@ -48,6 +55,17 @@ class RuleOptions(BaseModel):
     first_night_attack: bool = Field(True, description="werewolves attack on the first night")
     whisper: bool = Field(True, description="werewolves whisper at night when 2+ are alive")
     whisper_rounds: int = Field(1, ge=1)
+    day0_whisper: bool = Field(
+        False,
+        description="werewolves whisper on day 0 before the greeting and again on night 0, even without an attack",
+    )
+    invalid_target: InvalidTarget = Field(
+        "retry",
+        description=(
+            "an illegal vote, attack, divination or guard: asked again with the error, then a random legal "
+            "target (retry); or dropped at once, as the AIWolf server does (ignore). Either way a fault is recorded"
+        ),
+    )
     discussion: Discussion = "round_robin"
     talk: TalkLimits = TalkLimits()
     whisper_limits: TalkLimits = TalkLimits(rounds=1, per_agent=2, per_day=10)
