@@ -80,6 +80,16 @@ def _store(db: Path | None) -> GameStore:
     return GameStore(db or default_db_path())
 
 
+def _writable_db(db: Path | None) -> Path:
+    """The database path games will be saved to, checked before any game is played; creates nothing new."""
+    from lycan.store import StoreError, check_writable, default_db_path
+
+    try:
+        return check_writable(db or default_db_path())
+    except StoreError as err:
+        fail(str(err))
+
+
 class Lineup:
     """Builds each game's players from `--agents`, loading the `--model` once if a seat needs it."""
 
@@ -271,6 +281,7 @@ def game(
     names: list[tuple[str, ...]] = []
     streamer = TalkStreamer(default_names(rules.n_players))
     lineup = Lineup(rules, agents, model, on_token=streamer.piece)
+    path = _writable_db(db) if save else None
     uses = f"  model {model}" if lineup.model is not None else ""
     console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}{uses}", markup=True)
 
@@ -287,8 +298,8 @@ def game(
         record = _play(rules, lineup, [seed], on_event=narrate)[0]
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
-        if save:
-            with _store(db) as store:
+        if path is not None:
+            with _store(path) as store:
                 store.save(record)
             console.print(f"saved as {record.game_id} (replay: lycan replay {record.game_id[:10]})")
 
@@ -332,6 +343,7 @@ def play(
             speaker.piece(seat_, piece)
 
     lineup = Lineup(rules, agents, model, on_token=on_token)
+    path = _writable_db(db) if save else None
     human = HumanAgent(already_shown=streamer.already_shown)
 
     def sit_down(players: list[Player]) -> list[Player]:
@@ -351,9 +363,10 @@ def play(
         human.show_new(_final_view(record, me))
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
-        if save:
-            with _store(db) as store:
+        if path is not None:
+            with _store(path) as store:
                 store.save(record)
+            console.print(f"saved as {record.game_id} (replay: lycan replay {record.game_id[:10]})")
 
 
 def _final_view(record: GameRecord, seat: int) -> View:
@@ -415,19 +428,24 @@ def simulate(
     """Play many games and print team and per-role win rates with 95% intervals."""
     rules = _rules(preset)
     lineup = Lineup(rules, agents, model)
-    store = _store(db) if save else None
+    path = _writable_db(db) if save else None
+    store: GameStore | None = None
     started = time.perf_counter()
-    with clear_errors(), _progress() as progress:
-        task = progress.add_task("games", total=games)
+    try:
+        with clear_errors(), _progress() as progress:
+            task = progress.add_task("games", total=games)
 
-        def done(record: GameRecord) -> None:
-            if store is not None:
-                store.save(record, run=run)
-            progress.advance(task)
+            def done(record: GameRecord) -> None:
+                nonlocal store
+                if path is not None:
+                    store = store or _store(path)
+                    store.save(record, run=run)
+                progress.advance(task)
 
-        records = _play(rules, lineup, [seed + i for i in range(games)], on_record=done)
-    if store is not None:
-        store.close()
+            records = _play(rules, lineup, [seed + i for i in range(games)], on_record=done)
+    finally:
+        if store is not None:
+            store.close()
     _summarise(records, time.perf_counter() - started)
 
 
@@ -443,6 +461,18 @@ def _progress() -> Iterator[Progress]:
         yield progress
 
 
+def _rules_list(spec: str) -> list[str]:
+    """The rule sets `lycan check --preset` names: all presets, one ROLE=N deal, or a comma-separated list."""
+    if spec.strip() == "all":
+        return preset_names()
+    if "=" in spec:
+        return [spec.strip()]  # one deal: its commas separate roles, not rule sets
+    names = [p.strip() for p in spec.split(",") if p.strip()]
+    if not names:
+        fail("give a preset name, a ROLE=N deal such as werewolf=1,seer=1,villager=3, a rules file, or all")
+    return names
+
+
 @app.command()
 def check(
     preset: PresetOpt = "all",
@@ -451,10 +481,13 @@ def check(
     agents: AgentsOpt = "random",
     jobs: Annotated[int, typer.Option(min=1, help="presets checked in parallel processes")] = os.cpu_count() or 1,
 ) -> None:
-    """Run the conformance kit: play many games and check every invariant and hidden-information rule."""
+    """Run the conformance kit: play many games and check every invariant and hidden-information rule.
+
+    --preset takes all, preset names and rules files separated by commas, or one ROLE=N deal.
+    """
     from lycan.conformance import check_presets
 
-    names = preset_names() if preset == "all" else [p.strip() for p in preset.split(",")]
+    names = _rules_list(preset)
     for name in names:
         _rules(name)
     with clear_errors():
@@ -529,13 +562,21 @@ def export_cmd(
     db: DbOpt = None,
     run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
 ) -> None:
-    """Export stored games as JSONL, one game per line."""
+    """Export stored games as JSONL, one game per line (the file's folder must exist)."""
     from lycan.store import export_jsonl
 
+    target = out.expanduser()
+    if target.is_dir():
+        fail(f"{target} is a folder; give a file path such as {target / 'games.jsonl'}")
+    if not target.parent.is_dir():
+        fail(f"the folder {target.parent} does not exist; create it first or give another path")
     with clear_errors(), _store(db) as store:
         records = list(store.iter_records(run=run))
-        export_jsonl(records, out)
-    console.print(f"wrote {len(records)} games to {out}")
+        try:
+            export_jsonl(records, target)
+        except OSError as err:
+            fail(f"cannot write {target} ({err.strerror or err}); give another path")
+    console.print(f"wrote {len(records)} games to {target}")
 
 
 @app.command("import")
@@ -543,14 +584,22 @@ def import_cmd(
     src: Annotated[Path, typer.Argument(help="JSONL file to read")],
     db: DbOpt = None,
 ) -> None:
-    """Import games from JSONL; nothing is written unless every line is valid."""
+    """Import games from JSONL; nothing is written unless every line is a game that can have happened."""
     from lycan.store import import_jsonl
 
+    path = _writable_db(db)
     with clear_errors():
         records = import_jsonl(src)
-        with _store(db) as store:
-            store.import_records(records)
-    console.print(f"imported {len(records)} games from {src}")
+        with _store(path) as store:
+            added = store.import_records(records)
+    distinct = len({r.game_id for r in records})
+    notes = [
+        f"{count} {what}"
+        for count, what in ((distinct - added, "already stored"), (len(records) - distinct, "repeated in the file"))
+        if count
+    ]
+    of = f" of {len(records)}" if added != len(records) else ""
+    console.print(f"imported {added}{of} games from {src}" + (f" ({', '.join(notes)})" if notes else ""))
 
 
 @app.command()
