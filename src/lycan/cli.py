@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 import time
 from collections import defaultdict
@@ -22,6 +21,7 @@ from lycan.agents import LLM_KINDS, SyncAgent, make_agent, parse_lineup
 from lycan.agents.llm import TokenCallback
 from lycan.engine import GameRecord, Player, View, default_names, run_async, run_sync, visible
 from lycan.engine.events import Event, Talk
+from lycan.engine.seeds import derive, fresh_seed, stream
 from lycan.eval.stats import Rate
 from lycan.rules import ConfigError, RuleSet, get_preset, preset_names, resolve_rules, team_of
 
@@ -110,11 +110,15 @@ class Lineup:
                 fail(str(err))
 
     def players(self, seed: int) -> list[Player]:
-        """Fresh players for the game with this seed."""
+        """Fresh players for the game with this seed.
+
+        Each agent is seeded with `derive(seed, "agent", seat)`: its own stream, from which the
+        game's seed, and so the deal, cannot be worked out.
+        """
         out = []
         for seat, kind in enumerate(self.kinds):
             extra: dict[str, Any] = {"on_token": self.on_token} if kind in LLM_KINDS and self.on_token else {}
-            out.append(make_agent(kind, seed * 1_000 + seat, model=self.model, **extra))
+            out.append(make_agent(kind, derive(seed, "agent", seat), model=self.model, **extra))
         return out
 
 
@@ -308,7 +312,9 @@ def game(
 def play(
     preset: PresetOpt = "aiwolf5",
     agents: AgentsOpt = "heuristic",
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed (random if omitted)")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="seed (a fresh 128-bit one if omitted, shown after the game)")
+    ] = None,
     seat: Annotated[int | None, typer.Option(help="your seat, 1-based (random if omitted)")] = None,
     model: ModelOpt = "local",
     voice: Annotated[
@@ -317,16 +323,19 @@ def play(
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
 ) -> None:
-    """Play one seat yourself in the terminal against AI players (their talk streams in)."""
+    """Play one seat yourself in the terminal against AI players (their talk streams in).
+
+    The seed stays secret until the game ends: whoever knows it knows the deal.
+    """
     from lycan.agents.human import HumanAgent
     from lycan.render import render_roles
 
     rules = _rules(preset)
-    seed = seed if seed is not None else random.randrange(1_000_000)
+    seed = seed if seed is not None else fresh_seed()
     streamer = TalkStreamer(default_names(rules.n_players))
     if seat is not None and not 1 <= seat <= rules.n_players:
         fail(f"--seat must be between 1 and {rules.n_players}")
-    me = (seat - 1) if seat is not None else random.Random(seed).randrange(rules.n_players)
+    me = (seat - 1) if seat is not None else stream(seed, "human seat").randrange(rules.n_players)
     speaker: TerminalVoice | None = None
     if voice is not None:
         from lycan.voice import PlaybackUnavailable, find_player
@@ -350,7 +359,7 @@ def play(
         players[me] = human
         return players
 
-    console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}. Seed {seed}.", markup=True)
+    console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}.", markup=True)
     with clear_errors():
         record = _play(
             rules,
@@ -363,6 +372,7 @@ def play(
         human.show_new(_final_view(record, me))
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
+        console.print(f"Seed {seed}.", markup=False)
         if path is not None:
             with _store(path) as store:
                 store.save(record)
