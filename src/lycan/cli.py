@@ -19,11 +19,11 @@ from rich.table import Table
 
 from lycan.agents import LLM_KINDS, SyncAgent, make_agent, parse_lineup
 from lycan.agents.llm import TokenCallback
-from lycan.engine import GameRecord, Player, View, default_names, run_async, run_sync, visible
+from lycan.engine import Game, GameRecord, Player, View, default_names, run_async, run_sync, visible
 from lycan.engine.events import Event, Talk
 from lycan.engine.seeds import derive, fresh_seed, stream
 from lycan.eval.stats import Rate
-from lycan.rules import ConfigError, RuleSet, get_preset, preset_names, resolve_rules, team_of
+from lycan.rules import ConfigError, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
 
 if TYPE_CHECKING:
     from lycan.models import ChatModel
@@ -91,11 +91,39 @@ def _writable_db(db: Path | None) -> Path:
 
 
 class Lineup:
-    """Builds each game's players from `--agents`, loading the `--model` once if a seat needs it."""
+    """Builds each game's players, loading the `--model` once if a seat needs it.
 
-    def __init__(self, rules: RuleSet, agents: str, model: str, on_token: TokenCallback | None = None) -> None:
+    Either `agents` (types cycled over the seats) or a team lineup: `village` plays every
+    village-side seat and `werewolf` every werewolf-side seat of the game's deal, which the game's
+    seed decides (`Game(rules, seed).roles`); `swap=True` gives the village side's seats to `werewolf`.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        agents: str,
+        model: str,
+        on_token: TokenCallback | None = None,
+        *,
+        village: str | None = None,
+        werewolf: str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.teams: tuple[str, str] | None = None
         try:
-            self.kinds = parse_lineup(agents, rules.n_players)
+            if village is not None or werewolf is not None:
+                if village is None or werewolf is None:
+                    fail("--village and --werewolf go together; give both, e.g. --village heuristic --werewolf random")
+                sides = []
+                for flag, spec in (("--village", village), ("--werewolf", werewolf)):
+                    kinds = parse_lineup(spec, 1)
+                    if "," in spec.strip(", "):
+                        fail(f"{flag} takes one agent type for every seat of its side, got {spec!r}")
+                    sides.append(kinds[0])
+                self.teams = (sides[0], sides[1])
+                self.kinds = sides
+            else:
+                self.kinds = parse_lineup(agents, rules.n_players)
         except ValueError as err:
             fail(str(err))
         self.model: ChatModel | None = None
@@ -109,14 +137,21 @@ class Lineup:
             except ModelError as err:
                 fail(str(err))
 
-    def players(self, seed: int) -> list[Player]:
-        """Fresh players for the game with this seed.
+    def seat_kinds(self, seed: int, swap: bool = False) -> list[str]:
+        """The agent type of every seat in the game with this seed."""
+        if self.teams is None:
+            return self.kinds
+        village, werewolf = reversed(self.teams) if swap else self.teams
+        return [village if team_of(role) is Team.VILLAGE else werewolf for role in Game(self.rules, seed).roles]
+
+    def players(self, seed: int, swap: bool = False) -> list[Player]:
+        """Fresh players for the game with this seed (`swap`: the team lineup's sides exchanged).
 
         Each agent is seeded with `derive(seed, "agent", seat)`: its own stream, from which the
         game's seed, and so the deal, cannot be worked out.
         """
         out = []
-        for seat, kind in enumerate(self.kinds):
+        for seat, kind in enumerate(self.seat_kinds(seed, swap)):
             extra: dict[str, Any] = {"on_token": self.on_token} if kind in LLM_KINDS and self.on_token else {}
             out.append(make_agent(kind, derive(seed, "agent", seat), model=self.model, **extra))
         return out
@@ -238,13 +273,21 @@ def _play(
     on_record: Callable[[GameRecord], None] | None = None,
     seat_players: Callable[[list[Player]], list[Player]] = lambda players: players,
     finish: Callable[[], Awaitable[None]] | None = None,
+    swaps: Sequence[bool] = (),
 ) -> list[GameRecord]:
-    """Play one game per seed: without an event loop when every player answers at once, else in one loop."""
+    """Play one game per seed: without an event loop when every player answers at once, else in one loop.
+
+    `swaps[i]` (default False) plays game i with the team lineup's sides exchanged.
+    """
     records: list[GameRecord] = []
-    first = seat_players(lineup.players(seeds[0]))
+
+    def players_of(i: int) -> list[Player]:
+        return seat_players(lineup.players(seeds[i], swap=i < len(swaps) and swaps[i]))
+
+    first = players_of(0)
     if all(isinstance(p, SyncAgent) for p in first):
         for i, seed in enumerate(seeds):
-            players = first if i == 0 else seat_players(lineup.players(seed))
+            players = first if i == 0 else players_of(i)
             records.append(run_sync(rules, players, seed, on_event=on_event))  # type: ignore[arg-type]
             if on_record is not None:
                 on_record(records[-1])
@@ -253,7 +296,7 @@ def _play(
     async def play_all() -> None:
         await _preflight(lineup)
         for i, seed in enumerate(seeds):
-            players = first if i == 0 else seat_players(lineup.players(seed))
+            players = first if i == 0 else players_of(i)
             records.append(await run_async(rules, players, seed, on_event=on_event))
             if on_record is not None:
                 on_record(records[-1])
@@ -393,7 +436,7 @@ def _final_view(record: GameRecord, seat: int) -> View:
     )
 
 
-def _summarise(records: Sequence[GameRecord], seconds: float) -> None:
+def _summarise(records: Sequence[GameRecord], seconds: float, *, by_side: bool = False) -> None:
     n = len(records)
     sides = {"village": 0, "werewolf": 0, "draw": 0}
     by_role: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -421,6 +464,17 @@ def _summarise(records: Sequence[GameRecord], seconds: float) -> None:
         for agent, (won, count) in sorted(by_agent.items()):
             table.add_row(f"agent {agent}", str(Rate(won, count)))
     console.print(table)
+    if by_side:
+        from lycan.eval.metrics import matchups
+
+        sides_table = Table(title="agent vs opponent by side (one game is one trial)")
+        for col in ("agent", "opponent", "village side", "werewolf side", "overall"):
+            sides_table.add_column(col)
+        for m in matchups(records):
+            sides_table.add_row(
+                m.agent, m.opponent, *(str(r) if r.n else "N/A" for r in (m.village, m.werewolf, m.overall))
+            )
+        console.print(sides_table)
     console.print(f"faults: {faults} ({faults / max(n, 1):.2f} per game)")
 
 
@@ -434,16 +488,35 @@ def simulate(
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store every finished game")] = False,
     run: Annotated[str | None, typer.Option(help="run name to store the games under")] = None,
+    village: Annotated[
+        str | None, typer.Option(help="team lineup: this agent type plays every village-side seat (with --werewolf)")
+    ] = None,
+    werewolf: Annotated[
+        str | None, typer.Option(help="team lineup: this agent type plays every werewolf-side seat (with --village)")
+    ] = None,
+    swap: Annotated[
+        bool, typer.Option("--swap", help="team lineup: also play every seed with the sides' agents exchanged")
+    ] = False,
 ) -> None:
-    """Play many games and print team and per-role win rates with 95% intervals."""
+    """Play many games and print team and per-role win rates with 95% intervals.
+
+    With --village A --werewolf B, A plays every village-side seat and B every werewolf-side seat
+    of each game's deal, and a table gives each agent's win rate against its opponent by side.
+    """
     rules = _rules(preset)
-    lineup = Lineup(rules, agents, model)
+    if swap and village is None and werewolf is None:
+        fail("--swap exchanges the sides of a team lineup; give --village and --werewolf too")
+    lineup = Lineup(rules, agents, model, village=village, werewolf=werewolf)
     path = _writable_db(db) if save else None
     store: GameStore | None = None
+    seeds = [seed + i for i in range(games)]
+    swaps = [False] * games
+    if swap and lineup.teams is not None and lineup.teams[0] != lineup.teams[1]:
+        seeds, swaps = [s for s in seeds for _ in (0, 1)], [False, True] * games
     started = time.perf_counter()
     try:
         with clear_errors(), _progress() as progress:
-            task = progress.add_task("games", total=games)
+            task = progress.add_task("games", total=len(seeds))
 
             def done(record: GameRecord) -> None:
                 nonlocal store
@@ -452,11 +525,11 @@ def simulate(
                     store.save(record, run=run)
                 progress.advance(task)
 
-            records = _play(rules, lineup, [seed + i for i in range(games)], on_record=done)
+            records = _play(rules, lineup, seeds, on_record=done, swaps=swaps)
     finally:
         if store is not None:
             store.close()
-    _summarise(records, time.perf_counter() - started)
+    _summarise(records, time.perf_counter() - started, by_side=lineup.teams is not None)
 
 
 @contextmanager
