@@ -24,8 +24,10 @@ from lycan.eval.metrics import (
     fault_stats,
     identification_precision,
     key_role_survival,
+    matchups,
     probe_accuracy,
     side_win_rates,
+    team_lineup,
     team_win_rates,
     usage_stats,
     vote_success,
@@ -172,6 +174,23 @@ def test_side_win_rates_count_only_whole_teams() -> None:
     assert rate(sr.village) == (2, 3) and rate(sr.werewolf) == (1, 1) and rate(sr.overall) == (3, 4)
     assert rate(side_win_rates(recs, "X").village) == (2, 3)
     assert rate(side_win_rates(recs, "Y", "X").werewolf) == (1, 3)
+
+
+def test_matchups_pair_each_agent_with_each_opponent_by_side() -> None:
+    recs = [
+        game1(["Y", "X", "X", "X", "X"]),  # X village vs Y, won
+        game2(["X", "Y", "Y", "Y", "Y"]),  # Y village vs X, lost (X won as werewolf)
+        game3(["Z", "Z", "Z", "Z", "Z"]),  # self-play: the village side won
+        game1(["Y", "X", "X", "X", "Z"]),  # mixed village side: no matchup
+    ]
+    assert [team_lineup(r) for r in recs] == [("X", "Y"), ("Y", "X"), ("Z", "Z"), None]
+    rows = {(m.agent, m.opponent): (rate(m.village), rate(m.werewolf), rate(m.overall)) for m in matchups(recs)}
+    assert rows == {
+        ("X", "Y"): ((1, 1), (1, 1), (2, 2)),
+        ("Y", "X"): ((0, 1), (0, 1), (0, 2)),
+        ("Z", "Z"): ((1, 1), (0, 1), (1, 2)),
+    }
+    assert list(rows) == [("X", "Y"), ("Y", "X"), ("Z", "Z")]  # in order of first meeting
 
 
 def test_votes_received_first_round_and_from_humans() -> None:

@@ -56,3 +56,48 @@ def test_compare_runs() -> None:
     same = compare_runs(a, a)
     assert all(r.test.p_value == 1.0 or abs(r.test.diff) < 1e-12 for r in same.rows)
     assert "p-value" in table.to_markdown()
+
+
+def test_win_rates_come_per_setting_never_pooled(tmp_path: Path) -> None:
+    from lycan.eval.metrics import side_win_rates
+    from lycan.eval.report import setting_tables, tables
+    from lycan.eval.tournament import load_config, run_tournament
+    from lycan.store import GameStore
+
+    cfg = load_config(
+        {
+            "run": "two",
+            "games": 6,
+            "settings": [
+                {"name": "h-vs-r", "rules": "guardian7", "village": "heuristic", "werewolf": "random"},
+                {"name": "r-vs-r", "rules": "aiwolf5", "village": "random", "werewolf": "random"},
+            ],
+        }
+    )
+    with GameStore(tmp_path / "t.db") as store:
+        run_tournament(cfg, store=store, progress=False)
+        recs = list(store.iter_records("two"))
+    assert len(recs) == 12 + 6
+    by_title = {title: (header, rows) for title, header, rows in tables(recs, n_boot=10)}
+    h_vs_r = [r for r in recs if r.meta["setting"] == "h-vs-r"]
+    header, rows = by_title["Agent vs opponent by side, setting h-vs-r (guardian7, 12 games)"]
+    assert header == ["agent", "opponent", "village side", "werewolf side", "overall"]
+    assert [row[:2] for row in rows] == [["heuristic", "random"], ["random", "heuristic"]]
+    for row in rows:
+        side = side_win_rates(h_vs_r, row[0], row[1])
+        assert (side.village.n, side.werewolf.n, side.overall.n) == (6, 6, 12)  # games, not seats
+        assert row[2].startswith(f"{side.village.value:.1%}") and row[2].endswith("N=6")
+        assert row[4].endswith("N=12")
+    _, rows = by_title["Agent vs opponent by side, setting r-vs-r (aiwolf5, 6 games)"]
+    assert [row[:2] for row in rows] == [["random", "random"]]
+    assert "Win rate per role and agent, setting h-vs-r (guardian7, 12 games)" in by_title
+    assert "Win rate per role and agent, setting r-vs-r (aiwolf5, 6 games)" in by_title
+    _, rows = by_title["Team win rates per setting"]
+    assert [row[:3] for row in rows] == [["h-vs-r", "guardian7", "12"], ["r-vs-r", "aiwolf5", "6"]]
+    assert "Team win rates" not in by_title and not any(t.startswith("Win rate by side") for t in by_title)
+    assert "Faults (all settings pooled)" in by_title
+    assert "Faults" in {t for t, _, _ in tables(h_vs_r, n_boot=10)}  # one setting: nothing is pooled over settings
+    assert setting_tables(h_vs_r)[0][0] == "Team win rates per setting"
+    page = build_report(recs, tmp_path / "rep", n_boot=10)
+    assert "Agent vs opponent by side, setting h-vs-r" in (page.parent / "report.md").read_text()
+    _check_png(page.parent / "win_rates.png")

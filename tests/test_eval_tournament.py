@@ -240,3 +240,37 @@ def test_model_pool_and_provider_of_a_server_spec() -> None:
     # settings written before model_options existed keep their key (and so their game ids)
     setting = Setting.model_validate({"rules": "guardian5", "village": "random", "werewolf": "heuristic"})
     assert setting.key == "s56071d940a"
+
+
+def test_agents_and_rotation_draw_from_their_own_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`seed * 1_000 + seat` or `random.Random(seed)` would let a seat work back to the game seed and the deal."""
+    import lycan.eval.tournament as tournament
+    from lycan.engine.seeds import derive, stream
+
+    streams: list[tuple[object, ...]] = []
+
+    def spy_stream(seed: int, *path: str | int) -> Any:
+        streams.append((seed, *path))
+        return stream(seed, *path)
+
+    monkeypatch.setattr(tournament, "stream", spy_stream)
+    cfg = load_config(
+        {
+            "run": "r",
+            "games": 3,
+            "settings": [
+                {"name": "rot", "rules": "aiwolf5", "seats": [{"agent": "random", "label": f"p{i}"} for i in range(5)]}
+            ],
+        }
+    )
+    jobs = plan(cfg)
+    assert streams == [(j.seed, "rotation") for j in jobs]
+
+    seeds: list[int] = []
+    real = tournament.build_player
+    monkeypatch.setattr(
+        tournament, "build_player", lambda spec, seed, models=None: seeds.append(seed) or real(spec, seed)
+    )
+    record = tournament.play_job(jobs[0])
+    assert seeds == [derive(jobs[0].seed, "agent", seat) for seat in range(5)]
+    assert record.seed == jobs[0].seed

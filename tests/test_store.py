@@ -13,16 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from _protect import write_protected
 from lycan.agents import RandomAgent
 from lycan.engine import GameRecord, replay, run_sync
 from lycan.engine.events import Died
-from lycan.rules import get_preset, preset_names, team_of
+from lycan.rules import Role, get_preset, preset_names, team_of
 from lycan.store import (
     SCHEMA_VERSION,
     GameStore,
     GameSummary,
     JsonlError,
     StoreError,
+    check_writable,
     default_db_path,
     export_jsonl,
     import_jsonl,
@@ -90,7 +92,7 @@ def test_seats_table_holds_roles_teams_and_survivors(store: GameStore, records: 
         (s, rec.names[s], rec.agents[s], rec.roles[s].value, team_of(rec.roles[s]).value, int(s not in dead))
         for s in range(13)
     ]
-    assert game == ("aiwolf13", rec.seed, 13, rec.winner, rec.n_days, rec.faults)
+    assert game == ("aiwolf13", str(rec.seed), 13, rec.winner, rec.n_days, rec.faults)  # seeds are kept as text
     assert n_events == len(rec.events)
 
 
@@ -409,3 +411,148 @@ def test_unreadable_jsonl(tmp_path: Path) -> None:
         import_jsonl(tmp_path / "bin.jsonl")
     (tmp_path / "empty.jsonl").write_text("")
     assert import_jsonl(tmp_path / "empty.jsonl") == []
+
+
+# ---------------------------------------------------------------- seeds, old files, write protection
+
+
+BIG_SEEDS = [2**128 - 1, 2**64 + 5, -(2**128 - 1), 2**63]
+
+
+def test_seeds_of_128_bits_are_kept_exactly(tmp_path: Path, records: list[GameRecord]) -> None:
+    big = [
+        dataclasses.replace(rec, game_id=f"big{i}", seed=seed)
+        for i, (rec, seed) in enumerate(zip(records, BIG_SEEDS, strict=False))
+    ]
+    with GameStore(tmp_path / "big.db") as s:
+        assert s.import_records(big) == len(big)
+        for rec in big:
+            assert s.get(rec.game_id) == rec
+        assert {g.game_id: g.seed for g in s.list_games()} == {r.game_id: r.seed for r in big}
+        with pytest.raises(StoreError, match="does not fit in 128 bits"):
+            s.save(dataclasses.replace(records[0], game_id="huge", seed=2**128))
+    path = tmp_path / "big.jsonl"
+    export_jsonl(big, path)
+    assert import_jsonl(path) == big
+
+
+def downgrade_to_version_1(path: Path) -> None:
+    """Rewrite a store file in the first schema: seeds in an INTEGER column, schema_version 1."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.execute("BEGIN")
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    conn.execute(sql.replace("CREATE TABLE games", "CREATE TABLE games_v1").replace("seed TEXT", "seed INTEGER"))
+    conn.execute("INSERT INTO games_v1 SELECT * FROM games")
+    conn.execute("DROP TABLE games")
+    conn.execute("ALTER TABLE games_v1 RENAME TO games")
+    conn.execute("CREATE INDEX games_by_run ON games (run, started_at)")
+    conn.execute("CREATE INDEX games_by_time ON games (finished_at)")
+    conn.execute("UPDATE lycan_info SET value = '1' WHERE key = 'schema_version'")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("COMMIT")
+    assert {t for (t,) in conn.execute("SELECT DISTINCT typeof(seed) FROM games")} == {"integer"}
+    conn.close()
+
+
+def counts(path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(path)
+    try:
+        return {
+            t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("games", "seats", "events", "decisions")
+        }
+    finally:
+        conn.close()
+
+
+def test_a_version_1_file_is_migrated_without_losing_games(tmp_path: Path, records: list[GameRecord]) -> None:
+    path = tmp_path / "old.db"
+    with GameStore(path) as s:
+        s.import_records(records, run="old")
+    downgrade_to_version_1(path)
+    before = counts(path)
+
+    with GameStore(path) as s:
+        assert sorted(s.iter_records(), key=lambda r: r.game_id) == sorted(records, key=lambda r: r.game_id)
+        assert s.count("old") == len(records)
+        assert s._db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert s._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        big = dataclasses.replace(records[0], game_id="big", seed=2**128 - 1)
+        assert s.save(big)
+        assert s.get("big").seed == 2**128 - 1
+    assert counts(path)["events"] == before["events"] + len(big.events)
+    conn = sqlite3.connect(path)
+    version = conn.execute("SELECT value FROM lycan_info WHERE key = 'schema_version'").fetchone()[0]
+    assert (version, conn.execute("PRAGMA user_version").fetchone()[0]) == (str(SCHEMA_VERSION), SCHEMA_VERSION)
+    assert {t for (t,) in conn.execute("SELECT DISTINCT typeof(seed) FROM games")} == {"text"}
+    conn.close()
+    # Deleting a game still removes its seats, events and answers with it.
+    with GameStore(path) as s, s._write() as conn:
+        conn.execute("DELETE FROM games WHERE game_id = 'big'")
+    assert counts(path) == before
+
+
+def test_a_write_protected_file_is_one_sentence(tmp_path: Path, records: list[GameRecord]) -> None:
+    path = tmp_path / "locked.db"
+    with GameStore(path) as s:
+        s.save(records[0])
+    downgrade_to_version_1(path)  # an old file that cannot be upgraded is still readable
+    with write_protected(path):
+        with GameStore(path) as s:
+            assert s.get(records[0].game_id) == records[0]
+            with pytest.raises(StoreError, match="is write-protected") as err:
+                s.ensure_writable()
+            one_sentence(err, path)
+            with pytest.raises(StoreError, match="is write-protected"):
+                s.save(records[1])
+        with pytest.raises(StoreError, match="is write-protected"):
+            check_writable(path)
+    assert counts(path)["games"] == 1
+
+
+def test_check_writable_creates_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "new" / "deeper" / "games.db"
+    assert check_writable(target) == target
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="is a file") as err:
+        check_writable(tmp_path / "file" / "games.db")
+    assert "\n" not in str(err.value)
+    with pytest.raises(StoreError, match="is a folder"):
+        check_writable(tmp_path)
+    with pytest.raises(StoreError, match="cannot make the folder"):
+        GameStore(tmp_path / "file" / "games.db")
+
+
+def test_deeply_nested_jsonl_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "nested.jsonl"
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(JsonlError, match=r"line 1: its brackets nest too deeply"):
+        import_jsonl(path)
+    path.write_text(json.dumps({"game_id": "x", "meta": 1}).replace("1}", "[" * 50_000 + "]" * 50_000 + "}") + "\n")
+    with pytest.raises(JsonlError, match=r"line 1: its brackets nest too deeply"):
+        import_jsonl(path)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "problem"),
+    [
+        (lambda r: dataclasses.replace(r, roles=(Role.WEREWOLF,) * 5), "deals werewolf 5, but its rules aiwolf5 deal"),
+        (lambda r: dataclasses.replace(r, events=r.events[:5]), "cannot have happened .*does not end with game_over"),
+        (
+            lambda r: dataclasses.replace(r, winner="werewolf" if r.winner == "village" else "village"),
+            "cannot have happened .*game_over says",
+        ),
+    ],
+)
+def test_impossible_games_are_not_imported(
+    tmp_path: Path, records: list[GameRecord], spoil: object, problem: str
+) -> None:
+    five = [r for r in records if r.rules.name == "aiwolf5"]
+    path = tmp_path / "bad.jsonl"
+    write_lines(path, [json.dumps(five[0].to_dict()), json.dumps(spoil(five[1]).to_dict())])  # type: ignore[operator]
+    with pytest.raises(JsonlError, match=f"line 2: game {five[1].game_id} {problem}") as err:
+        import_jsonl(path)
+    assert "\n" not in str(err.value)
+    assert len(import_jsonl(path, check=False)) == 2

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 import time
 from collections import defaultdict
@@ -20,10 +19,11 @@ from rich.table import Table
 
 from lycan.agents import LLM_KINDS, SyncAgent, make_agent, parse_lineup
 from lycan.agents.llm import TokenCallback
-from lycan.engine import GameRecord, Player, View, default_names, run_async, run_sync, visible
+from lycan.engine import Game, GameRecord, Player, View, default_names, run_async, run_sync, visible
 from lycan.engine.events import Event, Talk
+from lycan.engine.seeds import derive, fresh_seed, stream
 from lycan.eval.stats import Rate
-from lycan.rules import ConfigError, RuleSet, get_preset, preset_names, resolve_rules, team_of
+from lycan.rules import ConfigError, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
 
 if TYPE_CHECKING:
     from lycan.models import ChatModel
@@ -80,12 +80,50 @@ def _store(db: Path | None) -> GameStore:
     return GameStore(db or default_db_path())
 
 
-class Lineup:
-    """Builds each game's players from `--agents`, loading the `--model` once if a seat needs it."""
+def _writable_db(db: Path | None) -> Path:
+    """The database path games will be saved to, checked before any game is played; creates nothing new."""
+    from lycan.store import StoreError, check_writable, default_db_path
 
-    def __init__(self, rules: RuleSet, agents: str, model: str, on_token: TokenCallback | None = None) -> None:
+    try:
+        return check_writable(db or default_db_path())
+    except StoreError as err:
+        fail(str(err))
+
+
+class Lineup:
+    """Builds each game's players, loading the `--model` once if a seat needs it.
+
+    Either `agents` (types cycled over the seats) or a team lineup: `village` plays every
+    village-side seat and `werewolf` every werewolf-side seat of the game's deal, which the game's
+    seed decides (`Game(rules, seed).roles`); `swap=True` gives the village side's seats to `werewolf`.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        agents: str,
+        model: str,
+        on_token: TokenCallback | None = None,
+        *,
+        village: str | None = None,
+        werewolf: str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.teams: tuple[str, str] | None = None
         try:
-            self.kinds = parse_lineup(agents, rules.n_players)
+            if village is not None or werewolf is not None:
+                if village is None or werewolf is None:
+                    fail("--village and --werewolf go together; give both, e.g. --village heuristic --werewolf random")
+                sides = []
+                for flag, spec in (("--village", village), ("--werewolf", werewolf)):
+                    kinds = parse_lineup(spec, 1)
+                    if "," in spec.strip(", "):
+                        fail(f"{flag} takes one agent type for every seat of its side, got {spec!r}")
+                    sides.append(kinds[0])
+                self.teams = (sides[0], sides[1])
+                self.kinds = sides
+            else:
+                self.kinds = parse_lineup(agents, rules.n_players)
         except ValueError as err:
             fail(str(err))
         self.model: ChatModel | None = None
@@ -99,12 +137,23 @@ class Lineup:
             except ModelError as err:
                 fail(str(err))
 
-    def players(self, seed: int) -> list[Player]:
-        """Fresh players for the game with this seed."""
+    def seat_kinds(self, seed: int, swap: bool = False) -> list[str]:
+        """The agent type of every seat in the game with this seed."""
+        if self.teams is None:
+            return self.kinds
+        village, werewolf = reversed(self.teams) if swap else self.teams
+        return [village if team_of(role) is Team.VILLAGE else werewolf for role in Game(self.rules, seed).roles]
+
+    def players(self, seed: int, swap: bool = False) -> list[Player]:
+        """Fresh players for the game with this seed (`swap`: the team lineup's sides exchanged).
+
+        Each agent is seeded with `derive(seed, "agent", seat)`: its own stream, from which the
+        game's seed, and so the deal, cannot be worked out.
+        """
         out = []
-        for seat, kind in enumerate(self.kinds):
+        for seat, kind in enumerate(self.seat_kinds(seed, swap)):
             extra: dict[str, Any] = {"on_token": self.on_token} if kind in LLM_KINDS and self.on_token else {}
-            out.append(make_agent(kind, seed * 1_000 + seat, model=self.model, **extra))
+            out.append(make_agent(kind, derive(seed, "agent", seat), model=self.model, **extra))
         return out
 
 
@@ -224,13 +273,21 @@ def _play(
     on_record: Callable[[GameRecord], None] | None = None,
     seat_players: Callable[[list[Player]], list[Player]] = lambda players: players,
     finish: Callable[[], Awaitable[None]] | None = None,
+    swaps: Sequence[bool] = (),
 ) -> list[GameRecord]:
-    """Play one game per seed: without an event loop when every player answers at once, else in one loop."""
+    """Play one game per seed: without an event loop when every player answers at once, else in one loop.
+
+    `swaps[i]` (default False) plays game i with the team lineup's sides exchanged.
+    """
     records: list[GameRecord] = []
-    first = seat_players(lineup.players(seeds[0]))
+
+    def players_of(i: int) -> list[Player]:
+        return seat_players(lineup.players(seeds[i], swap=i < len(swaps) and swaps[i]))
+
+    first = players_of(0)
     if all(isinstance(p, SyncAgent) for p in first):
         for i, seed in enumerate(seeds):
-            players = first if i == 0 else seat_players(lineup.players(seed))
+            players = first if i == 0 else players_of(i)
             records.append(run_sync(rules, players, seed, on_event=on_event))  # type: ignore[arg-type]
             if on_record is not None:
                 on_record(records[-1])
@@ -239,7 +296,7 @@ def _play(
     async def play_all() -> None:
         await _preflight(lineup)
         for i, seed in enumerate(seeds):
-            players = first if i == 0 else seat_players(lineup.players(seed))
+            players = first if i == 0 else players_of(i)
             records.append(await run_async(rules, players, seed, on_event=on_event))
             if on_record is not None:
                 on_record(records[-1])
@@ -271,6 +328,7 @@ def game(
     names: list[tuple[str, ...]] = []
     streamer = TalkStreamer(default_names(rules.n_players))
     lineup = Lineup(rules, agents, model, on_token=streamer.piece)
+    path = _writable_db(db) if save else None
     uses = f"  model {model}" if lineup.model is not None else ""
     console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}{uses}", markup=True)
 
@@ -287,8 +345,8 @@ def game(
         record = _play(rules, lineup, [seed], on_event=narrate)[0]
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
-        if save:
-            with _store(db) as store:
+        if path is not None:
+            with _store(path) as store:
                 store.save(record)
             console.print(f"saved as {record.game_id} (replay: lycan replay {record.game_id[:10]})")
 
@@ -297,7 +355,9 @@ def game(
 def play(
     preset: PresetOpt = "aiwolf5",
     agents: AgentsOpt = "heuristic",
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed (random if omitted)")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="seed (a fresh 128-bit one if omitted, shown after the game)")
+    ] = None,
     seat: Annotated[int | None, typer.Option(help="your seat, 1-based (random if omitted)")] = None,
     model: ModelOpt = "local",
     voice: Annotated[
@@ -306,16 +366,19 @@ def play(
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
 ) -> None:
-    """Play one seat yourself in the terminal against AI players (their talk streams in)."""
+    """Play one seat yourself in the terminal against AI players (their talk streams in).
+
+    The seed stays secret until the game ends: whoever knows it knows the deal.
+    """
     from lycan.agents.human import HumanAgent
     from lycan.render import render_roles
 
     rules = _rules(preset)
-    seed = seed if seed is not None else random.randrange(1_000_000)
+    seed = seed if seed is not None else fresh_seed()
     streamer = TalkStreamer(default_names(rules.n_players))
     if seat is not None and not 1 <= seat <= rules.n_players:
         fail(f"--seat must be between 1 and {rules.n_players}")
-    me = (seat - 1) if seat is not None else random.Random(seed).randrange(rules.n_players)
+    me = (seat - 1) if seat is not None else stream(seed, "human seat").randrange(rules.n_players)
     speaker: TerminalVoice | None = None
     if voice is not None:
         from lycan.voice import PlaybackUnavailable, find_player
@@ -332,13 +395,14 @@ def play(
             speaker.piece(seat_, piece)
 
     lineup = Lineup(rules, agents, model, on_token=on_token)
+    path = _writable_db(db) if save else None
     human = HumanAgent(already_shown=streamer.already_shown)
 
     def sit_down(players: list[Player]) -> list[Player]:
         players[me] = human
         return players
 
-    console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}. Seed {seed}.", markup=True)
+    console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}.", markup=True)
     with clear_errors():
         record = _play(
             rules,
@@ -351,9 +415,11 @@ def play(
         human.show_new(_final_view(record, me))
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
-        if save:
-            with _store(db) as store:
+        console.print(f"Seed {seed}.", markup=False)
+        if path is not None:
+            with _store(path) as store:
                 store.save(record)
+            console.print(f"saved as {record.game_id} (replay: lycan replay {record.game_id[:10]})")
 
 
 def _final_view(record: GameRecord, seat: int) -> View:
@@ -370,7 +436,7 @@ def _final_view(record: GameRecord, seat: int) -> View:
     )
 
 
-def _summarise(records: Sequence[GameRecord], seconds: float) -> None:
+def _summarise(records: Sequence[GameRecord], seconds: float, *, by_side: bool = False) -> None:
     n = len(records)
     sides = {"village": 0, "werewolf": 0, "draw": 0}
     by_role: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -398,6 +464,17 @@ def _summarise(records: Sequence[GameRecord], seconds: float) -> None:
         for agent, (won, count) in sorted(by_agent.items()):
             table.add_row(f"agent {agent}", str(Rate(won, count)))
     console.print(table)
+    if by_side:
+        from lycan.eval.metrics import matchups
+
+        sides_table = Table(title="agent vs opponent by side (one game is one trial)")
+        for col in ("agent", "opponent", "village side", "werewolf side", "overall"):
+            sides_table.add_column(col)
+        for m in matchups(records):
+            sides_table.add_row(
+                m.agent, m.opponent, *(str(r) if r.n else "N/A" for r in (m.village, m.werewolf, m.overall))
+            )
+        console.print(sides_table)
     console.print(f"faults: {faults} ({faults / max(n, 1):.2f} per game)")
 
 
@@ -411,24 +488,48 @@ def simulate(
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store every finished game")] = False,
     run: Annotated[str | None, typer.Option(help="run name to store the games under")] = None,
+    village: Annotated[
+        str | None, typer.Option(help="team lineup: this agent type plays every village-side seat (with --werewolf)")
+    ] = None,
+    werewolf: Annotated[
+        str | None, typer.Option(help="team lineup: this agent type plays every werewolf-side seat (with --village)")
+    ] = None,
+    swap: Annotated[
+        bool, typer.Option("--swap", help="team lineup: also play every seed with the sides' agents exchanged")
+    ] = False,
 ) -> None:
-    """Play many games and print team and per-role win rates with 95% intervals."""
+    """Play many games and print team and per-role win rates with 95% intervals.
+
+    With --village A --werewolf B, A plays every village-side seat and B every werewolf-side seat
+    of each game's deal, and a table gives each agent's win rate against its opponent by side.
+    """
     rules = _rules(preset)
-    lineup = Lineup(rules, agents, model)
-    store = _store(db) if save else None
+    if swap and village is None and werewolf is None:
+        fail("--swap exchanges the sides of a team lineup; give --village and --werewolf too")
+    lineup = Lineup(rules, agents, model, village=village, werewolf=werewolf)
+    path = _writable_db(db) if save else None
+    store: GameStore | None = None
+    seeds = [seed + i for i in range(games)]
+    swaps = [False] * games
+    if swap and lineup.teams is not None and lineup.teams[0] != lineup.teams[1]:
+        seeds, swaps = [s for s in seeds for _ in (0, 1)], [False, True] * games
     started = time.perf_counter()
-    with clear_errors(), _progress() as progress:
-        task = progress.add_task("games", total=games)
+    try:
+        with clear_errors(), _progress() as progress:
+            task = progress.add_task("games", total=len(seeds))
 
-        def done(record: GameRecord) -> None:
-            if store is not None:
-                store.save(record, run=run)
-            progress.advance(task)
+            def done(record: GameRecord) -> None:
+                nonlocal store
+                if path is not None:
+                    store = store or _store(path)
+                    store.save(record, run=run)
+                progress.advance(task)
 
-        records = _play(rules, lineup, [seed + i for i in range(games)], on_record=done)
-    if store is not None:
-        store.close()
-    _summarise(records, time.perf_counter() - started)
+            records = _play(rules, lineup, seeds, on_record=done, swaps=swaps)
+    finally:
+        if store is not None:
+            store.close()
+    _summarise(records, time.perf_counter() - started, by_side=lineup.teams is not None)
 
 
 @contextmanager
@@ -443,6 +544,18 @@ def _progress() -> Iterator[Progress]:
         yield progress
 
 
+def _rules_list(spec: str) -> list[str]:
+    """The rule sets `lycan check --preset` names: all presets, one ROLE=N deal, or a comma-separated list."""
+    if spec.strip() == "all":
+        return preset_names()
+    if "=" in spec:
+        return [spec.strip()]  # one deal: its commas separate roles, not rule sets
+    names = [p.strip() for p in spec.split(",") if p.strip()]
+    if not names:
+        fail("give a preset name, a ROLE=N deal such as werewolf=1,seer=1,villager=3, a rules file, or all")
+    return names
+
+
 @app.command()
 def check(
     preset: PresetOpt = "all",
@@ -451,10 +564,13 @@ def check(
     agents: AgentsOpt = "random",
     jobs: Annotated[int, typer.Option(min=1, help="presets checked in parallel processes")] = os.cpu_count() or 1,
 ) -> None:
-    """Run the conformance kit: play many games and check every invariant and hidden-information rule."""
+    """Run the conformance kit: play many games and check every invariant and hidden-information rule.
+
+    --preset takes all, preset names and rules files separated by commas, or one ROLE=N deal.
+    """
     from lycan.conformance import check_presets
 
-    names = preset_names() if preset == "all" else [p.strip() for p in preset.split(",")]
+    names = _rules_list(preset)
     for name in names:
         _rules(name)
     with clear_errors():
@@ -529,13 +645,21 @@ def export_cmd(
     db: DbOpt = None,
     run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
 ) -> None:
-    """Export stored games as JSONL, one game per line."""
+    """Export stored games as JSONL, one game per line (the file's folder must exist)."""
     from lycan.store import export_jsonl
 
+    target = out.expanduser()
+    if target.is_dir():
+        fail(f"{target} is a folder; give a file path such as {target / 'games.jsonl'}")
+    if not target.parent.is_dir():
+        fail(f"the folder {target.parent} does not exist; create it first or give another path")
     with clear_errors(), _store(db) as store:
         records = list(store.iter_records(run=run))
-        export_jsonl(records, out)
-    console.print(f"wrote {len(records)} games to {out}")
+        try:
+            export_jsonl(records, target)
+        except OSError as err:
+            fail(f"cannot write {target} ({err.strerror or err}); give another path")
+    console.print(f"wrote {len(records)} games to {target}")
 
 
 @app.command("import")
@@ -543,14 +667,22 @@ def import_cmd(
     src: Annotated[Path, typer.Argument(help="JSONL file to read")],
     db: DbOpt = None,
 ) -> None:
-    """Import games from JSONL; nothing is written unless every line is valid."""
+    """Import games from JSONL; nothing is written unless every line is a game that can have happened."""
     from lycan.store import import_jsonl
 
+    path = _writable_db(db)
     with clear_errors():
         records = import_jsonl(src)
-        with _store(db) as store:
-            store.import_records(records)
-    console.print(f"imported {len(records)} games from {src}")
+        with _store(path) as store:
+            added = store.import_records(records)
+    distinct = len({r.game_id for r in records})
+    notes = [
+        f"{count} {what}"
+        for count, what in ((distinct - added, "already stored"), (len(records) - distinct, "repeated in the file"))
+        if count
+    ]
+    of = f" of {len(records)}" if added != len(records) else ""
+    console.print(f"imported {added}{of} games from {src}" + (f" ({', '.join(notes)})" if notes else ""))
 
 
 @app.command()

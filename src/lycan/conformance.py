@@ -61,7 +61,7 @@ from lycan.engine.record import GameRecord
 from lycan.engine.runner import Player, SyncPlayer, replay, run_async, run_sync
 from lycan.engine.seeds import derive
 from lycan.engine.view import View
-from lycan.rules.presets import get_preset
+from lycan.rules.presets import resolve_rules
 from lycan.rules.roles import Role, species_of
 from lycan.rules.ruleset import RuleSet
 
@@ -771,7 +771,7 @@ def check_rules(
 
 
 def _check_preset(name: str, games: int, seed: int, agents: str) -> ConformanceReport:
-    return check_rules(get_preset(name), games, seed, agents=agents)
+    return check_rules(resolve_rules(name), games, seed, agents=agents)
 
 
 def check_presets(
@@ -782,13 +782,14 @@ def check_presets(
     agents: str | PlayerFactory = "random",
     jobs: int = 1,
 ) -> dict[str, ConformanceReport]:
-    """Run `check_rules` on each named preset; returns the reports by preset name.
+    """Run `check_rules` on each named rule set; returns the reports by name.
 
-    With `jobs` > 1 (and agents given by name) the presets run in that many processes.
+    A name is anything `lycan.rules.resolve_rules` takes: a preset name, a ROLE=N deal or a rules file.
+    With `jobs` > 1 (and agents given by name) the rule sets run in that many processes.
     """
     names = list(names)
     if jobs <= 1 or not isinstance(agents, str) or games < 2 * jobs:
-        return {name: check_rules(get_preset(name), games, seed, agents=agents) for name in names}
+        return {name: check_rules(resolve_rules(name), games, seed, agents=agents) for name in names}
     # Split every preset's seeds into `jobs` chunks so that one long preset does not hold up the rest.
     bounds = [games * i // jobs for i in range(jobs + 1)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -84,6 +84,31 @@ def side_win_rates(records: Iterable[GameRecord], agent: str, opponent: str | No
     )
 
 
+def team_lineup(record: GameRecord) -> tuple[str, str] | None:
+    """(village agent, werewolf agent) when one agent plays every seat of each side; else None."""
+    village = {record.agents[s] for s in seats_of(record, Team.VILLAGE)}
+    werewolf = {record.agents[s] for s in seats_of(record, Team.WEREWOLF)}
+    if len(village) == 1 and len(werewolf) == 1:
+        return next(iter(village)), next(iter(werewolf))
+    return None
+
+
+def matchups(records: Sequence[GameRecord]) -> list[SideRates]:
+    """Every agent against every opponent it met in team games, by side (one game is one trial).
+
+    For each pair that met (one agent on every village seat, one on every werewolf seat), in order
+    of first meeting: A against B, and B against A when they differ. Games with mixed sides are
+    left out; self-play gives one row whose sides are the two teams' win rates.
+    """
+    pairs: dict[tuple[str, str], None] = {}
+    for rec in records:
+        lineup = team_lineup(rec)
+        if lineup is not None:
+            pairs.setdefault(lineup)
+            pairs.setdefault((lineup[1], lineup[0]))
+    return [side_win_rates(records, agent, opponent) for agent, opponent in pairs]
+
+
 @dataclass(frozen=True, slots=True)
 class RoleTable:
     """Win rate per agent and role (seed 000, Tables 2 and 3); a cell with N = 0 is N/A."""

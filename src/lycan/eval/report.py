@@ -1,6 +1,9 @@
 """Reports: terminal tables (rich), a Markdown + HTML report with PNG plots, and run comparisons.
 
-Every number in a table carries its N and 95% interval, as the metrics give them.
+Every number in a table carries its N and 95% interval, as the metrics give them. Win rates are
+given per setting (a tournament's table configuration, `meta["setting"]`; else the rule set), never
+pooled over settings: agent against opponent by side, as CaM-Wolf's Table 1 gives method against
+baseline, and per role, as Deep Wolf's tables do.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from lycan.eval.metrics import (
     fault_stats,
     identification_precision,
     key_role_survival,
+    matchups,
     probe_accuracy,
     seat_won,
+    team_lineup,
     team_win_rates,
     usage_stats,
     vote_success,
@@ -65,32 +70,104 @@ def side_rates_by_agent(records: Sequence[GameRecord]) -> dict[str, dict[str, Ra
     return {a: {k: Rate(*v) for k, v in row.items()} for a, row in cells.items()}
 
 
+def setting_of(record: GameRecord) -> str:
+    """The setting a record was played in: its tournament setting (`meta["setting"]`), else its rules' name."""
+    setting = record.meta.get("setting")
+    return str(setting) if setting else record.rules.name
+
+
+def by_setting(records: Sequence[GameRecord]) -> dict[str, list[GameRecord]]:
+    """Records grouped by `setting_of`, in order of first appearance."""
+    groups: dict[str, list[GameRecord]] = {}
+    for rec in records:
+        groups.setdefault(setting_of(rec), []).append(rec)
+    return groups
+
+
+def _where(name: str, records: Sequence[GameRecord]) -> str:
+    rules = ", ".join(sorted({r.rules.name for r in records}))
+    if rules == name:
+        return f"{name} ({len(records)} games)"
+    return f"setting {name} ({rules}, {len(records)} games)"
+
+
+def side_rows(records: Sequence[GameRecord]) -> list[tuple[str, str, Rate, Rate, Rate]]:
+    """Per setting, who won how often on each side: (setting, who, village, werewolf, overall).
+
+    Team games give one row per agent against each opponent (one game is one trial); games with
+    mixed sides give one row per agent over its seats (seat-level).
+    """
+    rows: list[tuple[str, str, Rate, Rate, Rate]] = []
+    for name, recs in by_setting(records).items():
+        rows += [(name, f"{m.agent} vs {m.opponent}", m.village, m.werewolf, m.overall) for m in matchups(recs)]
+        mixed = [r for r in recs if team_lineup(r) is None]
+        for agent, r in side_rates_by_agent(mixed).items():
+            rows.append((name, agent, r["village"], r["werewolf"], r["overall"]))
+    return rows
+
+
+def setting_tables(records: Sequence[GameRecord]) -> list[TableData]:
+    """The win-rate tables of each setting: team win rates, agent against opponent by side, per role."""
+    groups = by_setting(records)
+    draws = any(r.winner == "draw" for r in records)
+    team_rows = []
+    for name, recs in groups.items():
+        teams = team_win_rates(recs)
+        rules = ", ".join(sorted({r.rules.name for r in recs}))
+        team_rows.append(
+            [name, rules, str(len(recs)), _pct(teams["village"]), _pct(teams["werewolf"])]
+            + ([_pct(teams["draw"])] if draws else [])
+        )
+    out: list[TableData] = [
+        (
+            "Team win rates per setting",
+            ["setting", "rules", "games", "village", "werewolf"] + (["draw"] if draws else []),
+            team_rows,
+        )
+    ]
+    for name, recs in groups.items():
+        where = _where(name, recs)
+        ms = matchups(recs)
+        if ms:
+            out.append(
+                (
+                    f"Agent vs opponent by side, {where}",
+                    ["agent", "opponent", "village side", "werewolf side", "overall"],
+                    [[m.agent, m.opponent, _pct(m.village), _pct(m.werewolf), _pct(m.overall)] for m in ms],
+                )
+            )
+        mixed = [r for r in recs if team_lineup(r) is None]
+        if mixed:
+            sides = side_rates_by_agent(mixed)
+            out.append(
+                (
+                    f"Win rate by side (seat-level, mixed lineups), {where}",
+                    ["agent", "village", "werewolf", "overall"],
+                    [[a, _pct(r["village"]), _pct(r["werewolf"]), _pct(r["overall"])] for a, r in sides.items()],
+                )
+            )
+        rt = win_rates_by_role(recs)
+        rows = [[a, *(_pct(row[r]) for r in rt.roles), _pct(rt.overall[a])] for a, row in rt.rows.items()]
+        rows.append(["Average", *(_pct(rt.average[r]) for r in rt.roles), ""])
+        out.append((f"Win rate per role and agent, {where}", ["agent", *(r.value for r in rt.roles), "overall"], rows))
+    return out
+
+
 def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: int = 200) -> list[TableData]:
-    """Every results table for `records`, as plain cells (used by the terminal, Markdown and HTML)."""
+    """Every results table for `records`, as plain cells (used by the terminal, Markdown and HTML).
+
+    Win rates come per setting (`setting_tables`); the other tables pool every game, and say so
+    when the records hold more than one setting.
+    """
     from lycan.eval.ratings import bradley_terry, matches, openskill_ratings
 
-    out: list[TableData] = []
-    teams = team_win_rates(records)
-    out.append(
-        ("Team win rates", ["team", "win rate"], [[t, _pct(r)] for t, r in teams.items() if r.wins or t != "draw"])
-    )
-    sides = side_rates_by_agent(records)
-    out.append(
-        (
-            "Win rate by side (seat-level)",
-            ["agent", "village", "werewolf", "overall"],
-            [[a, _pct(r["village"]), _pct(r["werewolf"]), _pct(r["overall"])] for a, r in sides.items()],
-        )
-    )
-    rt = win_rates_by_role(records)
-    rows = [[a, *(_pct(row[r]) for r in rt.roles), _pct(rt.overall[a])] for a, row in rt.rows.items()]
-    rows.append(["Average", *(_pct(rt.average[r]) for r in rt.roles), ""])
-    out.append(("Win rate per role and agent", ["agent", *(r.value for r in rt.roles), "overall"], rows))
+    out = setting_tables(records)
+    pooled = " (all settings pooled)" if len(by_setting(records)) > 1 else ""
     votes = votes_received(records)
     vss, irp = vote_success(records), identification_precision(records)
     out.append(
         (
-            "Votes and identification",
+            "Votes and identification" + pooled,
             ["agent", "votes received / game", "from humans / game", "vote success (VSS)", "precision (IRP)"],
             [
                 [a, _mean(v.received), _mean(v.from_humans), _pct(vss.get(a, Rate(0, 0))), _pct(irp.get(a, Rate(0, 0)))]
@@ -103,7 +180,7 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
         days = sorted({d for s in ksr.values() for d in s.by_day})[:5]
         out.append(
             (
-                "Key-role survival (alive when the day begins)",
+                "Key-role survival (alive when the day begins)" + pooled,
                 ["role", *(f"day {d}" for d in days), "at end"],
                 [[r.value, *(_pct(s.by_day.get(d, Rate(0, 0))) for d in days), _pct(s.at_end)] for r, s in ksr.items()],
             )
@@ -113,7 +190,7 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
         village = probe_accuracy(records, team=Team.VILLAGE)
         out.append(
             (
-                "Role-identification probe",
+                "Role-identification probe" + pooled,
                 ["agent", "accuracy", "majority baseline", "accuracy (village seats)", "answered"],
                 [
                     [
@@ -131,7 +208,7 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
     if cal:
         out.append(
             (
-                "Calibration of probe probabilities",
+                "Calibration of probe probabilities" + pooled,
                 ["agent", "Brier", "log-loss"],
                 [[a, _mean(c.brier, ".3f"), _mean(c.log_loss, ".3f")] for a, c in cal.items()],
             )
@@ -139,7 +216,7 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
     faults = fault_stats(records)
     out.append(
         (
-            "Faults",
+            "Faults" + pooled,
             ["agent", "faults / seat-game", "per 100 decisions", "decisions"],
             [
                 [a, _mean(f.per_game), "{:.2f} [{:.2f}, {:.2f}]".format(*f.per_100), str(f.decisions)]
@@ -151,7 +228,7 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
     if usage:
         out.append(
             (
-                "Model use per seat-game",
+                "Model use per seat-game" + pooled,
                 ["agent", "calls", "tokens", "latency s", "cost", "tokens / decision"],
                 [
                     [
@@ -218,21 +295,27 @@ def _err(r: Rate) -> tuple[float, float]:
 
 
 def plot_win_rates(records: Sequence[GameRecord], path: Path) -> Path:
-    """Bars of each agent's win rate on village seats, werewolf seats and overall, with 95% intervals."""
+    """Bars of win rates on the village side, the werewolf side and overall, with 95% intervals.
+
+    One group of bars per row of `side_rows`: each agent against each opponent in each setting
+    (or each agent's seats, where the sides were mixed).
+    """
     plt = _plt()
-    sides = side_rates_by_agent(records)
-    agents = list(sides)
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(agents) + 2), 4.5), dpi=110)
+    rows = side_rows(records)
+    many = len({r[0] for r in rows}) > 1
+    labels = [f"{setting}: {who}" if many else who for setting, who, *_ in rows]
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(rows) + 2), 4.5), dpi=110)
     width = 0.27
-    for k, (key, colour) in enumerate((("village", "#2e7d32"), ("werewolf", "#b71c1c"), ("overall", "#1565c0"))):
-        xs = [i + (k - 1) * width for i in range(len(agents))]
-        vals = [sides[a][key].value for a in agents]
-        errs = [[_err(sides[a][key])[0] for a in agents], [_err(sides[a][key])[1] for a in agents]]
-        ax.bar(xs, vals, width, yerr=errs, capsize=3, color=colour, label=key)
-    ax.set_xticks(range(len(agents)), agents, rotation=20, ha="right")
+    bars = (("village side", "#2e7d32"), ("werewolf side", "#b71c1c"), ("overall", "#1565c0"))
+    for k, (key, colour) in enumerate(bars):
+        rates = [(village, werewolf, overall)[k] for _, _, village, werewolf, overall in rows]
+        xs = [i + (k - 1) * width for i in range(len(rows))]
+        errs = [[_err(r)[0] for r in rates], [_err(r)[1] for r in rates]]
+        ax.bar(xs, [r.value for r in rates], width, yerr=errs, capsize=3, color=colour, label=key)
+    ax.set_xticks(range(len(rows)), labels, rotation=20, ha="right")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_title(f"Win rate by side ({len(records)} games)")
+    ax.set_title(f"Win rate by side, per setting ({len(records)} games)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend()
     fig.tight_layout()

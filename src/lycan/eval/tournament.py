@@ -21,7 +21,6 @@ import hashlib
 import importlib
 import json
 import os
-import random
 import time
 import tomllib
 from collections import defaultdict
@@ -39,6 +38,7 @@ from ulid import ULID
 from lycan.engine import GameRecord, Player, SyncPlayer, run_async, run_sync
 from lycan.engine.game import Game
 from lycan.engine.runner import usage_of
+from lycan.engine.seeds import derive, stream
 from lycan.rules import ConfigError, RuleSet, resolve_rules
 from lycan.rules.roles import Team, team_of
 
@@ -273,11 +273,13 @@ def _rotated(rules: RuleSet, seed: int, specs: Sequence[AgentSpec], index: int) 
     """Seat the agents so that agent j gets the deck's role number (j + index) mod n.
 
     The deal (which seat holds which role) comes from the game's seed, so seats vary at random
-    while each agent cycles through every role of the deck once per n games.
+    while each agent cycles through every role of the deck once per n games. Which of several
+    seats of one role an agent gets is drawn from the seed's own `rotation` stream, which tells
+    nothing about the deal.
     """
     deal = Game(rules, seed).roles
     deck = rules.deck()
-    rng = random.Random(seed)
+    rng = stream(seed, "rotation")
     free: dict[Any, list[int]] = defaultdict(list)
     for seat, role in enumerate(deal):
         free[role].append(seat)
@@ -400,7 +402,11 @@ def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> Game
 
 
 def _players(job: GameJob, models: ModelPool | None = None) -> list[Player]:
-    return [build_player(spec, job.seed * 1_000 + seat, models) for seat, spec in enumerate(job.seats)]
+    """The job's players, each seeded from its own stream (`derive(seed, "agent", seat)`).
+
+    An agent's seed must not reveal the game's seed: from that, an agent could recompute the deal.
+    """
+    return [build_player(spec, derive(job.seed, "agent", seat), models) for seat, spec in enumerate(job.seats)]
 
 
 def play_job(job: GameJob) -> GameRecord:

@@ -6,14 +6,25 @@ stores and tools as plain text.
 """
 
 from lycan.store.jsonl import JsonlError, export_jsonl, import_jsonl
-from lycan.store.sqlite import SCHEMA_VERSION, GameStore, GameSummary, StoreError, default_db_path, record_problem
+from lycan.store.sqlite import (
+    SCHEMA_VERSION,
+    SEED_LIMIT,
+    GameStore,
+    GameSummary,
+    StoreError,
+    check_writable,
+    default_db_path,
+    record_problem,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SEED_LIMIT",
     "GameStore",
     "GameSummary",
     "JsonlError",
     "StoreError",
+    "check_writable",
     "default_db_path",
     "export_jsonl",
     "import_jsonl",

@@ -24,23 +24,21 @@ from lycan.engine.record import GameRecord
 from lycan.rules.roles import team_of
 
 #: The schema this code writes; files with a higher version come from a newer Lycan.
-SCHEMA_VERSION = 1
+#: Version 2 keeps seeds as decimal text (live tables use 128-bit seeds; SQLite integers hold 64 bits).
+SCHEMA_VERSION = 2
 #: `PRAGMA application_id` of a Lycan database ("LYCN").
 APPLICATION_ID = 0x4C59434E
 _EVENT_COLUMNS = ("kind", "id", "day", "phase", "vis", "audience")
-_MAX_INT = 2**63
+#: Seeds must be smaller than this in magnitude (128 bits, the size of `lycan.engine.seeds.fresh_seed()`).
+SEED_LIMIT = 2**128
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS lycan_info (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
+_GAMES_TABLE = """
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
     run TEXT,
     rules_name TEXT NOT NULL,
     rules TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     n_players INTEGER NOT NULL,
     winner TEXT NOT NULL,
     n_days INTEGER NOT NULL,
@@ -48,9 +46,19 @@ CREATE TABLE IF NOT EXISTS games (
     started_at REAL NOT NULL,
     finished_at REAL NOT NULL,
     meta TEXT NOT NULL
+)
+"""
+_GAMES_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS games_by_run ON games (run, started_at)",
+    "CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at)",
+)
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS lycan_info (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS games_by_run ON games (run, started_at);
-CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at);
+{_GAMES_TABLE};
+{";".join(_GAMES_INDEXES)};
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
     seat INTEGER NOT NULL,
@@ -123,11 +131,46 @@ def record_problem(record: GameRecord) -> str | None:
             return f"game {record.game_id} has {len(values)} {what} for {n} seats"
     if not record.game_id:
         return "the game record has an empty game_id"
-    if not -_MAX_INT <= record.seed < _MAX_INT:
-        return f"game {record.game_id} has a seed that does not fit in 64 bits ({record.seed})"
+    if not -SEED_LIMIT < record.seed < SEED_LIMIT:
+        return f"game {record.game_id} has a seed that does not fit in 128 bits ({record.seed})"
     if not record.events:
         return f"game {record.game_id} has no events"
     return None
+
+
+def _is_read_only(err: sqlite3.Error | None) -> bool:
+    """Whether `err` is SQLite's "attempt to write a readonly database" (any of its extended codes)."""
+    return err is not None and getattr(err, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY
+
+
+def check_writable(path: str | os.PathLike[str]) -> Path:
+    """Check, before any game is played, that games can be saved at `path`; creates nothing new.
+
+    An existing file must be a Lycan database that accepts writes (it is opened, and upgraded if
+    it is an older one); for a new file, the nearest existing folder above it must be a writable folder.
+
+    Returns:
+        The path, with `~` expanded.
+
+    Raises:
+        StoreError: one sentence saying why not and what to do.
+    """
+    target = Path(path).expanduser()
+    if target.exists():
+        with GameStore(target) as store:
+            store.ensure_writable()
+        return target
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise StoreError(f"{folder} is a file, so {target} cannot be made there; give another path (or set LYCAN_DB)")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"the folder {folder} is write-protected, so {target} cannot be made there; "
+            "give another path (or set LYCAN_DB)"
+        )
+    return target
 
 
 def _json(value: Any, what: str, game_id: str) -> str:
@@ -160,7 +203,7 @@ def _rows(record: GameRecord, run: str | None) -> _Rows:
         run,
         record.rules.name,
         _json(record.rules.model_dump(mode="json"), "rules", gid),
-        record.seed,
+        str(record.seed),
         record.rules.n_players,
         record.winner,
         record.n_days,
@@ -203,9 +246,11 @@ class GameStore:
 
     Use it as a context manager or call `close()`. One store may be shared by threads; several
     processes may open the same file (writers wait for each other for up to `timeout` seconds).
+    A file written by an older Lycan is upgraded in place when opened (unless it is write-protected).
 
     Raises:
-        StoreError: the path is a folder, not an SQLite file, or an SQLite file of something else.
+        StoreError: the path is a folder, not an SQLite file, an SQLite file of something else, or
+            cannot be opened or made.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
@@ -214,13 +259,25 @@ class GameStore:
             raise StoreError(
                 f"{self.path} is a folder, not a Lycan database; give a file path such as {self.path / 'lycan.db'}"
             )
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(
+                f"cannot make the folder {self.path.parent} for {self.path.name} ({err.strerror or err}); "
+                "give another path (or set LYCAN_DB)"
+            ) from None
         self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = sqlite3.connect(
-            self.path, timeout=timeout, isolation_level=None, check_same_thread=False
-        )
+        try:
+            self._conn: sqlite3.Connection | None = sqlite3.connect(
+                self.path, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open {self.path} ({err}); give another path (or set LYCAN_DB)") from None
         try:
             self._prepare()
+        except sqlite3.Error as err:
+            self.close()
+            raise StoreError(f"cannot use {self.path} ({err}); give another path (or set LYCAN_DB)") from None
         except BaseException:
             self.close()
             raise
@@ -268,10 +325,79 @@ class GameStore:
         missing = {"games", "seats", "events", "decisions"} - tables
         if missing:
             raise self._not_lycan(f"it lacks the tables {', '.join(sorted(missing))}")
+        if version < SCHEMA_VERSION:
+            self._migrate()
         conn.execute("PRAGMA foreign_keys = ON")
         with contextlib.suppress(sqlite3.OperationalError):  # read-only media keep their journal mode
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _migrate(self) -> None:
+        """Bring an older file up to `SCHEMA_VERSION` in one transaction, keeping every game.
+
+        Version 1 kept seeds in an INTEGER column, which holds 64 bits; version 2 keeps them as
+        text. SQLite cannot change a column's type, so the games table is rebuilt (with foreign keys
+        off, so that the seats, events and decisions that refer to it stay as they are). A
+        write-protected file is left as it is: it can still be read, and writes fail with their own error.
+        """
+        conn = self._db
+        if _is_read_only(self._probe_write()):
+            return
+        conn.execute("PRAGMA foreign_keys = OFF")
+        with self._write():
+            info = dict(conn.execute("SELECT key, value FROM lycan_info").fetchall())
+            if int(info.get("schema_version", "0")) >= SCHEMA_VERSION:
+                return  # another process migrated it meanwhile
+            conn.execute(_GAMES_TABLE.replace("IF NOT EXISTS games", "games_v2", 1))
+            copied = conn.execute(
+                "INSERT INTO games_v2 SELECT game_id, run, rules_name, rules, CAST(seed AS TEXT), n_players, winner,"
+                " n_days, faults, started_at, finished_at, meta FROM games"
+            ).rowcount
+            if copied != conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]:
+                raise StoreError(
+                    f"upgrading {self.path} would lose games; it was left as it was (read it with an older Lycan)"
+                )
+            conn.execute("DROP TABLE games")
+            conn.execute("ALTER TABLE games_v2 RENAME TO games")
+            for statement in _GAMES_INDEXES:
+                conn.execute(statement)
+            conn.execute("UPDATE lycan_info SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _probe_write(self) -> sqlite3.Error | None:
+        """Try a write that changes nothing and is rolled back; the error it met, or None."""
+        with self._lock:
+            conn = self._db
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                return err
+            try:
+                conn.execute("UPDATE lycan_info SET value = value WHERE key = 'application'")
+            except sqlite3.Error as err:
+                return err
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            return None
+
+    def _cannot_write(self, err: sqlite3.Error) -> StoreError:
+        if _is_read_only(err):
+            return StoreError(
+                f"{self.path} is write-protected, so no game can be saved there; "
+                "make it writable or give another path (or set LYCAN_DB)"
+            )
+        return StoreError(f"cannot write to {self.path} ({err}); give another path (or set LYCAN_DB)")
+
+    def ensure_writable(self) -> None:
+        """Check that games can be saved here, changing nothing.
+
+        Raises:
+            StoreError: the file is write-protected (or otherwise refuses a write).
+        """
+        err = self._probe_write()
+        if err is not None:
+            raise self._cannot_write(err)
 
     def _tables(self) -> set[str]:
         rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
@@ -288,13 +414,19 @@ class GameStore:
         """One write transaction: everything in it lands, or nothing does."""
         with self._lock:
             conn = self._db
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                raise self._cannot_write(err) from None
             try:
                 yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
+                conn.execute("COMMIT")
+            except BaseException as err:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if isinstance(err, sqlite3.Error):
+                    raise self._cannot_write(err) from None
                 raise
-            conn.execute("COMMIT")
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -317,7 +449,7 @@ class GameStore:
             True if the game was written, False if it was already there.
 
         Raises:
-            StoreError: the record cannot be stored (the message says why).
+            StoreError: the record cannot be stored, or the file takes no writes (the message says why).
         """
         return self.import_records([record], run=run) == 1
 
@@ -409,7 +541,7 @@ class GameStore:
         data = {
             "game_id": gid,
             "rules": json.loads(game[0]),
-            "seed": game[1],
+            "seed": int(game[1]),
             "names": [s[0] for s in seats],
             "agents": [s[1] for s in seats],
             "roles": [s[2] for s in seats],
@@ -466,7 +598,7 @@ class GameStore:
                 game_id=g[0],
                 run=g[1],
                 rules=g[2],
-                seed=g[3],
+                seed=int(g[3]),
                 winner=g[4],
                 n_days=g[5],
                 faults=g[6],
