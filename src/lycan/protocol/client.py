@@ -141,11 +141,23 @@ class ClientGame:
             events=self.events,
         )
 
-    def emit(self, cls: type[Event], *, audience: frozenset[int] | None = None, **fields: Any) -> None:
-        """Append a synthesised event."""
+    def emit(
+        self,
+        cls: type[Event],
+        *,
+        audience: frozenset[int] | None = None,
+        day: int | None = None,
+        phase: Phase | None = None,
+        **fields: Any,
+    ) -> None:
+        """Append a synthesised event (of the current day and phase unless told otherwise).
+
+        The one place ids are given: the event's position in this seat's log.
+        """
         vis: Visibility = "public" if audience is None else ("seat" if len(audience) == 1 else "team")
+        when = self.day if day is None else day
         self.events.append(
-            cls(id=len(self.events), day=self.day, phase=self.phase, vis=vis, audience=audience, **fields)
+            cls(id=len(self.events), day=when, phase=phase or self.phase, vis=vis, audience=audience, **fields)
         )
 
     def seat_of(self, name: Any) -> int | None:
@@ -204,9 +216,15 @@ def _species(value: Any) -> Species:
 
 
 def ingest(game: ClientGame, packet: dict[str, Any]) -> None:
-    """Turn what `packet` tells into events of `game`'s log (each fact once)."""
+    """Turn what `packet` tells into events of `game`'s log (each fact once).
+
+    Facts about the previous day (results, votes, the execution) are dated as the engine dates
+    them: a divination or medium reading on the night of the `day` the packet gives (night 0 for
+    the first divination, which arrives on day 1), votes and the execution on the previous day.
+    """
     info = packet.get("info") or {}
     game.day = _int(info.get("day"), game.day)
+    prev = game.day - 1
     status = info.get("status_map") or {}
     if status:
         game.alive = tuple(str(status.get(n, "ALIVE")).upper() == "ALIVE" for n in game.names)
@@ -215,44 +233,49 @@ def ingest(game: ClientGame, packet: dict[str, Any]) -> None:
         judge = info.get(key)
         if isinstance(judge, dict):
             target = game.seat_of(judge.get("target"))
-            if target is not None and game.once(key, judge.get("day"), target):
-                game.emit(cls, audience=me, actor=game.seat, target=target, result=_species(judge.get("result")))
+            night = _int(judge.get("day"), prev)
+            if target is not None and game.once(key, night, target):
+                result = _species(judge.get("result"))
+                game.emit(cls, audience=me, day=night, phase="night", actor=game.seat, target=target, result=result)
     for vote in info.get("vote_list") or []:
         actor, target = game.seat_of(vote.get("agent")), game.seat_of(vote.get("target"))
-        if actor is not None and target is not None and game.once("vote", vote.get("day"), actor):
-            game.emit(VoteCast, actor=actor, target=target)
+        day = _int(vote.get("day"), prev)
+        if actor is not None and target is not None and game.once("vote", day, actor):
+            game.emit(VoteCast, day=day, phase="day", actor=actor, target=target)
     executed = game.seat_of(info.get("executed_agent"))
     if executed is not None and game.once("executed", executed):
-        game.emit(Executed, target=executed, votes=0)
-        game.emit(Died, target=executed, cause="executed")
+        game.emit(Executed, day=prev, phase="day", target=executed, votes=0)
+        game.emit(Died, day=prev, phase="day", target=executed, cause="executed")
     attacked = game.seat_of(info.get("attacked_agent"))
     if attacked is not None and game.once("attacked", attacked):
         game.emit(Died, target=attacked, cause="night")
     wolves = frozenset(game.wolves()) or me
     for vote in info.get("attack_vote_list") or []:
         actor, target = game.seat_of(vote.get("agent")), game.seat_of(vote.get("target"))
-        if actor is not None and target is not None and game.once("attack_vote", vote.get("day"), actor):
-            game.emit(AttackVote, audience=wolves, actor=actor, target=target)
+        day = _int(vote.get("day"), prev)
+        if actor is not None and target is not None and game.once("attack_vote", day, actor):
+            game.emit(AttackVote, audience=wolves, day=day, phase="night", actor=actor, target=target)
     for key, channel in (("talk_history", "talk"), ("whisper_history", "whisper")):
         for entry in packet.get(key) or []:
             speaker = game.seat_of(entry.get("agent"))
             day, idx = _int(entry.get("day"), game.day), _int(entry.get("idx"), -1)
             if speaker is None or not game.once(channel, day, idx):
                 continue
-            _talk(game, wolves, speaker, entry, channel, idx)
+            _talk(game, wolves, speaker, entry, channel, day)
 
 
 def _talk(
-    game: ClientGame, wolves: frozenset[int], speaker: int, entry: dict[str, Any], channel: str, idx: int
+    game: ClientGame, wolves: frozenset[int], speaker: int, entry: dict[str, Any], channel: str, day: int
 ) -> None:
     audience = wolves if channel == "whisper" else None
     game.emit(
         Talk,
         audience=audience,
+        day=day,
         actor=speaker,
         text=str(entry.get("text", "")),
         channel="whisper" if channel == "whisper" else "talk",
-        turn=idx,
+        turn=_int(entry.get("idx"), 0),
         over=bool(entry.get("over")),
         skip=bool(entry.get("skip")),
     )
