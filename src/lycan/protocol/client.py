@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from lycan.engine.actions import Action, Request, RequestKind
 from lycan.engine.events import (
@@ -326,6 +326,9 @@ def make_request(game: ClientGame, kind: RequestKind, info: dict[str, Any], rid:
 class AiwolfClient:
     """Plays `agent` on an AIWolf NLP server as `team` + `index` (e.g. `lycan1`).
 
+    The server closes the connection after each game (the reference server does); `run` connects
+    again for the next game until it has played what it was asked to, or the server is gone.
+
     Args:
         url: the server, e.g. `ws://127.0.0.1:8080/ws`.
         agent: a Lycan player (`async act(view, request) -> Action`).
@@ -355,16 +358,48 @@ class AiwolfClient:
         self.on_packet = on_packet
         self.games: list[ClientGame] = []
         self.game: ClientGame | None = None
+        self.stopped = ""
         self._rng = random.Random(seed)
         self._next_id = 0
         self._action_timeout = 60.0
 
-    async def run(self) -> list[ClientGame]:
-        """Connect, play until the server closes the connection, and return the games played.
+    async def run(self, games: int | None = None) -> list[ClientGame]:
+        """Play `games` games (None: until the server closes or refuses), connecting once per game.
+
+        Returns the games played; `stopped` then says why it stopped before `games`, if it did
+        (the server went away, or refused or closed a connection before a game began).
 
         Raises:
-            ProtocolError: the server cannot be reached.
+            ProtocolError: the first connection fails: the server cannot be reached, refuses the
+                connection, or closes it before any game starts.
+            ValueError: `games` is below 1.
 
+        """
+        if games is not None and games < 1:
+            raise ValueError(f"games must be at least 1, not {games}")
+        self.stopped = ""
+        while games is None or len(self.games) < games:
+            before = len(self.games)
+            try:
+                reason = await self._connection(games)
+            except ProtocolError as err:
+                if not self.games:
+                    raise
+                self.stopped = str(err)
+                break
+            if len(self.games) == before:  # the connection ended before a game began
+                why = f"the AIWolf server at {self.url} closed the connection before a game started"
+                why += f": {reason}" if reason else ""
+                if not self.games:
+                    raise ProtocolError(why)
+                self.stopped = why
+                break
+        return self.games
+
+    async def _connection(self, games: int | None) -> str:
+        """Play on one connection until the server closes it (or the last game wanted is over).
+
+        Returns the reason the server gave for closing, if any.
         """
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else None
         try:
@@ -374,11 +409,19 @@ class AiwolfClient:
                         reply = await self.handle(message if isinstance(message, str) else message.decode())
                         if reply is not None:
                             await ws.send(reply)
+                        if games is not None and len(self.games) >= games and self.game and self.game.finished:
+                            break  # the last game wanted is over: leave
                 except ConnectionClosed:
                     pass
+                return ws.close_reason or ""
+        except InvalidStatus as err:
+            status = err.response.status_code
+            body = err.response.body.decode("utf-8", errors="replace").strip() if err.response.body else ""
+            raise ProtocolError(
+                f"the AIWolf server at {self.url} refused the connection (HTTP {status}){': ' + body if body else ''}"
+            ) from None
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as err:
             raise ProtocolError(f"cannot reach the AIWolf server at {self.url}: {err}") from None
-        return self.games
 
     async def handle(self, raw: str) -> str | None:
         """Handle one packet; return the text to send back, if any."""
@@ -432,34 +475,43 @@ class AiwolfClient:
 
 
 async def run_client(
-    url: str, agent: Player, team: str = "lycan", index: int = 1, *, token: str | None = None
+    url: str,
+    agent: Player,
+    team: str = "lycan",
+    index: int = 1,
+    *,
+    token: str | None = None,
+    games: int | None = None,
 ) -> list[ClientGame]:
-    """Play `agent` on the server at `url` as `team`+`index` until the server closes the connection.
+    """Play `agent` on the server at `url` as `team`+`index`: `games` games, or until the server stops.
 
     Raises:
-        ProtocolError: the server cannot be reached.
+        ProtocolError: the server cannot be reached, or refuses the first connection.
 
     """
-    return await AiwolfClient(url, agent, team, index, token=token).run()
+    return await AiwolfClient(url, agent, team, index, token=token).run(games)
 
 
-async def connect(url: str, agent: Player, team: str = "lycan", index: int = 1) -> list[ClientGame]:
-    """Entry point for the command line: play one connection's games with a Lycan agent.
+async def connect(
+    url: str, agent: Player, team: str = "lycan", index: int = 1, *, games: int | None = None
+) -> list[ClientGame]:
+    """Entry point for the command line: play games with a Lycan agent, reconnecting after each.
 
     Args:
         url: the server, e.g. `ws://127.0.0.1:8080/ws`.
         agent: the Lycan player to seat.
         team: the team name (the server matches games by it).
         index: the number after the team name (`lycan1`).
+        games: how many games to play; None: until the server closes (or the task is cancelled).
 
     Returns:
         What the seat learnt of each game it played.
 
     Raises:
-        ProtocolError: the server cannot be reached.
+        ProtocolError: the server cannot be reached, or refuses the first connection.
 
     """
-    return await run_client(url, agent, team, index)
+    return await run_client(url, agent, team, index, games=games)
 
 
 __all__ = ["AiwolfClient", "ClientGame", "ProtocolError", "connect", "make_request", "rules_from_setting", "run_client"]
