@@ -1,4 +1,4 @@
-"""The server's life around games: reconnecting agents, the last game, idle connections."""
+"""The server's life around games: reconnecting agents, the last game, idle connections, seeds."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from aiwolf_nlp_common.packet import Status  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from lycan.agents import RandomAgent  # noqa: E402
+from lycan.protocol import server as server_module  # noqa: E402
 from lycan.protocol.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
 from lycan.protocol.server import AiwolfServer, serve  # noqa: E402
 from lycan.rules.ruleset import ConfigError  # noqa: E402
@@ -202,3 +203,33 @@ async def test_a_connection_that_never_answers_name_is_closed() -> None:
             assert ws.close_code == 1008 and ws.close_reason == "no answer to NAME within 0.3 s"
         assert time.monotonic() - started < 2
         await until(lambda: server.unplaced == 0)
+
+
+# ---------------------------------------------------------------- seeds
+async def test_live_games_take_fresh_secret_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = [2**127 + 987_654_321_123, 2**126 + 55_555_555_555]
+    handed: list[int] = []
+
+    def fake_fresh_seed() -> int:
+        handed.append(drawn[len(handed)])
+        return handed[-1]
+
+    monkeypatch.setattr(server_module, "fresh_seed", fake_fresh_seed)
+    packets: list[str] = []
+    async with AiwolfServer("aiwolf5", **FAST) as server:
+        for game in range(2):
+            clients = [
+                AiwolfClient(
+                    server.url, RandomAgent(i), f"s{game}", i + 1, on_packet=lambda p: packets.append(json.dumps(p))
+                )
+                for i in range(5)
+            ]
+            await asyncio.wait_for(asyncio.gather(*(c.run(1) for c in clients)), 30)
+        records = await server.wait_for_games(2, timeout=10)
+    assert sorted(r.seed for r in records) == sorted(drawn) and handed == drawn
+    sent = "\n".join(packets)
+    for seed in drawn:
+        for form in (str(seed), f"{seed:x}", f"{seed:X}", str(seed % 2**64), str(seed % 2**32)):
+            assert form not in sent
+    for record in records:
+        assert str(record.seed) not in record.game_id and f"{record.seed:x}" not in record.game_id.lower()

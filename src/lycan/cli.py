@@ -620,7 +620,9 @@ def aiwolf_serve(
         int | None, typer.Option(help="play this many games, then close (default: serve forever)", min=1)
     ] = None,
     timeout: Annotated[float, typer.Option(help="seconds an agent has per request")] = 60.0,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the first game")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="seed of the first game (default: a fresh secret seed per game)")
+    ] = None,
     max_waiting: Annotated[
         int, typer.Option(help="most connections not yet in a game; more are refused (HTTP 503)", min=1)
     ] = 256,

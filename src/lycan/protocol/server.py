@@ -18,6 +18,9 @@ waiting in the lobby) are capped at `max_waiting`: past it a new connection is r
 closed. With `max_games`, the server starts no game past that number: from then on it refuses new
 connections (HTTP 503) and tells lobby agents it is done, so that `serve(games=N)` ends as soon
 as its last game does.
+
+Each game's seed comes from `fresh_seed()` unless a seed was given; nothing sent to an agent
+(the game id included) is derived from it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,6 +47,7 @@ from lycan.engine.events import Fault
 from lycan.engine.game import Answers, Game
 from lycan.engine.record import GameRecord, new_game_id
 from lycan.engine.runner import Player
+from lycan.engine.seeds import fresh_seed
 from lycan.engine.view import View
 from lycan.protocol.packets import (
     PROTOCOL_ROLES,
@@ -333,7 +336,7 @@ class AiwolfServer:
         acceptable_timeout: grace seconds added to `action_timeout`.
         local_agents: Lycan players that take seats at every table (a list, or a function that
             returns a fresh list per game); the remaining seats are for remote agents.
-        seed: seed of the first game (games count up from it); None draws seeds at random.
+        seed: seed of the first game (games count up from it); None: a fresh secret seed per game.
         max_error_ratio: a game ends once this share of its agents is errored (at least one).
         run: the run name passed to `store.save`.
         max_games: start no more than this many games (None: no limit); see `wait_done`.
@@ -396,7 +399,6 @@ class AiwolfServer:
         self._seed = seed
         self._games_started = 0
         self._games_ended = 0
-        self._rng = random.Random()
         self._unplaced: set[ServerConnection] = set()
         self._waiting: list[RemoteSeat] = []
         self._tasks: set[asyncio.Task[GameRecord | None]] = set()
@@ -596,7 +598,7 @@ class AiwolfServer:
     def _next_seed(self) -> int:
         self._games_started += 1
         if self._seed is None:
-            return self._rng.randrange(2**31)
+            return fresh_seed()
         return self._seed + self._games_started - 1
 
     async def _play(self, remotes: list[RemoteSeat], seed: int) -> GameRecord | None:
@@ -661,7 +663,7 @@ async def serve(
         action_timeout: seconds an agent has to answer a request.
         response_timeout: seconds an agent has to answer the NAME check after a missed answer.
         local_agents: Lycan players seated at every table next to the remote agents.
-        seed: seed of the first game; None for random seeds.
+        seed: seed of the first game; None: a fresh secret seed for every game.
         games: play this many games, then stop (None: serve forever).
         max_waiting: most connections not placed in a game; more are refused.
         name_timeout: seconds a new connection has to answer NAME.
