@@ -77,11 +77,11 @@ async def play_pair(mode: str) -> tuple[GameRecord, GameRecord]:
     """Game A: four good agents and one misbehaving (team bad); game B: five good ones, at once."""
     async with AiwolfServer("aiwolf5", seed=40, **FAST) as server:
         team = "junk" if mode == "junk" else "bad"
-        bad = garbage_sender(server.url) if mode == "junk" else Misbehaving(server.url, mode, team, 5).run()
+        bad = garbage_sender(server.url) if mode == "junk" else Misbehaving(server.url, mode, team, 5).run(1)
         tasks = [
-            *(run_client(server.url, RandomAgent(i), team, i + 1) for i in range(4)),
+            *(run_client(server.url, RandomAgent(i), team, i + 1, games=1) for i in range(4)),
             bad,
-            *(run_client(server.url, RandomAgent(50 + i), "good", i + 1) for i in range(5)),
+            *(run_client(server.url, RandomAgent(50 + i), "good", i + 1, games=1) for i in range(5)),
         ]
         results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
         records = await server.wait_for_games(2, timeout=5)
@@ -137,8 +137,8 @@ async def test_unsolicited_and_binary_frames_are_ignored() -> None:
 
 async def test_one_errored_agent_of_thirteen_plays_on() -> None:
     async with AiwolfServer("aiwolf13", seed=7, **FAST) as server:
-        tasks = [run_client(server.url, RandomAgent(i), "big", i + 1) for i in range(12)]
-        tasks.append(Misbehaving(server.url, "silent", "big", 13).run())
+        tasks = [run_client(server.url, RandomAgent(i), "big", i + 1, games=1) for i in range(12)]
+        tasks.append(Misbehaving(server.url, "silent", "big", 13).run(1))
         await asyncio.wait_for(asyncio.gather(*tasks), 30)
         record = (await server.wait_for_games(1, timeout=5))[0]
     seat = bad_seat(record, "big13")
@@ -148,7 +148,7 @@ async def test_one_errored_agent_of_thirteen_plays_on() -> None:
 
 
 async def test_bad_connections_do_not_hurt_the_server() -> None:
-    async with AiwolfServer("aiwolf5", seed=1, **{**FAST, "response_timeout": 0.3}) as server:
+    async with AiwolfServer("aiwolf5", seed=1, name_timeout=0.3, **{**FAST, "response_timeout": 0.3}) as server:
         with pytest.raises(ProtocolError):
             await run_client(server.url.replace("/ws", "/elsewhere"), RandomAgent(0))
         async with ws_connect(server.url, ping_interval=None) as ws:  # never answers NAME
@@ -161,7 +161,7 @@ async def test_bad_connections_do_not_hurt_the_server() -> None:
             with pytest.raises(websockets.exceptions.ConnectionClosed):
                 await asyncio.wait_for(ws.recv(), 2)
         results: list[Any] = await asyncio.gather(
-            *(run_client(server.url, RandomAgent(i), "ok", i + 1) for i in range(5))
+            *(run_client(server.url, RandomAgent(i), "ok", i + 1, games=1) for i in range(5))
         )
         record = (await server.wait_for_games(1, timeout=10))[0]
     assert record.faults == 0 and all(r[0].winner == record.winner for r in results)

@@ -1,16 +1,23 @@
-"""AIWolf CSV game logs: export, import, round trip, and logs in the reference server's own shape."""
+"""AIWolf CSV game logs: export, import, round trip, and logs in the reference server's own shape.
+
+`tests/aiwolf_logs/` holds two logs as the reference server writes them: a 5-player game in the
+INLG 2025 shape (CRLF line endings, an utterance with a bare carriage return, an errored agent
+with a blank status, aborted as a draw) and a 13-player game in the current shape (unix times on
+utterances, two whisper sessions on day 0, an attack with no target, an errored agent).
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from lycan.agents import RandomAgent
 from lycan.engine import run_sync
-from lycan.engine.events import Divined, Executed, GameOver, Guarded, Talk, event_to_dict
+from lycan.engine.events import Died, Divined, Executed, GameOver, Guarded, NightResolved, Talk, event_to_dict
 from lycan.engine.record import GameRecord
-from lycan.protocol.aiwolf_log import COMMA, LogFormatError, export_log, import_log, read_log, write_log
+from lycan.protocol.aiwolf_log import META_KEY, LogFormatError, export_log, import_log, read_log, write_log
 from lycan.rules import get_preset
 from lycan.rules.roles import Role
 
@@ -64,7 +71,7 @@ def test_rows_have_the_aiwolf_shape() -> None:
     assert len([r for r in rows if r[1] == "guard"]) == len(guards)
 
 
-def test_commas_and_line_breaks_are_replaced() -> None:
+def test_commas_stay_and_line_breaks_are_replaced() -> None:
     record = play("aiwolf5", 1)
     events = list(record.events)
     i = next(k for k, e in enumerate(events) if isinstance(e, Talk) and not e.over)
@@ -76,8 +83,12 @@ def test_commas_and_line_breaks_are_replaced() -> None:
     changed = GameRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "events": tuple(events)})
     text = export_log(changed)
     line = next(line for line in text.splitlines() if "honestly" in line)
-    assert line.count(",") == 5 and f"Hi{COMMA} all. I am{COMMA} honestly{COMMA} a villager." in line
-    assert export_log(import_log(text)) == text
+    assert line.endswith(",Hi, all. I am, honestly, a villager.")  # as the reference server writes them
+    back = import_log(text)
+    assert [t.text for t in back.events if isinstance(t, Talk) and "honestly" in t.text] == [
+        "Hi, all. I am, honestly, a villager."
+    ]
+    assert export_log(back) == text
 
 
 REFERENCE_LOG = """\
@@ -147,3 +158,96 @@ def test_malformed_logs_say_which_line() -> None:
         import_log("\n".join(REFERENCE_LOG.splitlines()[:-1]))
     with pytest.raises(LogFormatError, match="unknown role"):
         import_log(REFERENCE_LOG.replace("SEER,ALIVE,kanolab3", "WIZARD,ALIVE,kanolab3", 1))
+
+
+LOGS = Path(__file__).parent / "aiwolf_logs"
+LOG5 = LOGS / "inlg2025_5p_aborted.log"
+LOG13 = LOGS / "aiwolf13_whispers_errored.log"
+
+
+@pytest.mark.parametrize("path", [LOG5, LOG13], ids=["5p", "13p"])
+def test_real_logs_round_trip_byte_for_byte(path: Path, tmp_path: Path) -> None:
+    raw = path.read_bytes()
+    record = import_log(raw.decode("utf-8"))
+    assert export_log(record).encode("utf-8") == raw
+    again = write_log(read_log(path), tmp_path / "again.log").read_bytes()
+    assert again == raw
+    stored = GameRecord.from_dict(json.loads(json.dumps(record.to_dict())))  # as a store keeps it
+    assert export_log(stored).encode("utf-8") == raw
+
+
+def test_real_log_through_the_command_line_and_the_store(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from lycan.cli import app
+
+    runner = CliRunner()
+    db = str(tmp_path / "logs.db")
+    for path in (LOG5, LOG13):
+        result = runner.invoke(app, ["aiwolf-log", "import", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+        game_id = result.output.split(" as ")[-1].strip()
+        out = tmp_path / f"{path.stem}.out"
+        result = runner.invoke(app, ["aiwolf-log", "export", game_id, "--out", str(out), "--db", db])
+        assert result.exit_code == 0, result.output
+        assert out.read_bytes() == path.read_bytes()
+
+
+def test_bare_carriage_return_stays_in_the_utterance() -> None:
+    record = read_log(LOG5)
+    texts = [e.text for e in record.events if isinstance(e, Talk)]
+    assert "Good morning.\rI'm Shion. Let's work together, calmly and carefully." in texts
+    assert "Please vote Benjamin today.\r" in texts
+    assert record.meta[META_KEY]["newline"] == "\r\n" and record.meta[META_KEY]["final_newline"]
+    assert "talk_times" not in record.meta[META_KEY]
+
+
+def test_ascii_commas_in_utterances_are_kept() -> None:
+    record = read_log(LOG13)
+    texts = [e.text for e in record.events if isinstance(e, Talk)]
+    assert "I'm the seer. I divined Shion last night, and Shion is a werewolf." in texts
+    assert not any(t.endswith(tuple("0123456789")) for t in texts)  # the unix times are not text
+    line = next(line for line in export_log(record).splitlines() if "and call Kenji a wolf" in line)
+    assert line == "0,whisper,5,0,11,I'll claim seer tomorrow, and call Kenji a wolf.,1755590624"
+
+
+def whisper_numbers(text: str, day: int) -> list[tuple[int, int, int]]:
+    """(idx, turn, agent) of the day's whisper lines."""
+    rows = [line.split(",") for line in text.splitlines()]
+    return [(int(r[2]), int(r[3]), int(r[4])) for r in rows if r[0] == str(day) and r[1] == "whisper"]
+
+
+def test_the_second_whisper_session_of_day_0_starts_its_turns_again() -> None:
+    record = read_log(LOG13)
+    expected = [(0, 0, 6), (1, 0, 1), (2, 0, 11), (3, 1, 6), (4, 1, 1)]  # morning: before the talk
+    expected += [(5, 0, 11), (6, 0, 6), (7, 0, 1), (8, 1, 11), (9, 1, 6)]  # evening: idx goes on, turns restart
+    assert whisper_numbers(LOG13.read_text(encoding="utf-8"), 0) == expected
+    whispers = [e for e in record.events if isinstance(e, Talk) and e.channel == "whisper" and e.day == 0]
+    assert [e.turn for e in whispers] == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4]  # the engine's count within a session
+    assert [e.phase for e in whispers] == ["day"] * 5 + ["night"] * 5
+    # a record that did not come from a log (no meta) is numbered the same way, from its events
+    native = GameRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "meta": {}})
+    assert whisper_numbers(export_log(native), 0) == expected
+
+
+def test_an_attack_with_no_target() -> None:
+    record = read_log(LOG13)
+    nights = [e for e in record.events if isinstance(e, NightResolved) and e.day == 1]
+    assert len(nights) == 1 and nights[0].attacked is None and nights[0].deaths == ()
+    assert "1,attack,-1,true" in export_log(record).splitlines()
+    assert record.meta[META_KEY]["no_target_attacks"] == [[1, True]]
+    assert not [e for e in record.events if isinstance(e, Died) and e.day == 2 and e.cause == "night"]
+
+
+def test_a_blank_status_is_not_a_death() -> None:
+    record = read_log(LOG13)
+    jonathan = record.names.index("Jonathan")
+    assert not [e for e in record.events if isinstance(e, Died) and e.target == jonathan]
+    assert record.winner == "village"
+    assert export_log(record).splitlines()[-2] == "4,status,13,VILLAGER,ALIVE,kanolab13,Sakura"
+    assert "4,status,9,VILLAGER,,kanolab9,Jonathan" in export_log(record).splitlines()
+    aborted = read_log(LOG5)
+    sakura = aborted.names.index("Sakura")
+    assert not [e for e in aborted.events if isinstance(e, Died) and e.target == sakura]
+    assert aborted.winner == "draw" and export_log(aborted).endswith("3,result,1,1,NONE\r\n")
+    assert aborted.meta[META_KEY]["blank_status"] == [[3, sakura]]

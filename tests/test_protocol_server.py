@@ -116,10 +116,13 @@ async def test_common_clients_mixed_mode() -> None:
 
 async def test_mixed_mode_waits_for_different_teams() -> None:
     async with AiwolfServer("aiwolf5", self_match=False, seed=2, **FAST) as server:
-        same = [asyncio.create_task(run_client(server.url, RandomAgent(i), "same", i + 1)) for i in range(4)]
+        same = [asyncio.create_task(run_client(server.url, RandomAgent(i), "same", i + 1, games=1)) for i in range(4)]
         await asyncio.sleep(0.3)
         assert not server.records  # four connections of one team never make a mixed game
-        others = [asyncio.create_task(run_client(server.url, RandomAgent(9 + i), f"t{'abcd'[i]}", 1)) for i in range(4)]
+        others = [
+            asyncio.create_task(run_client(server.url, RandomAgent(9 + i), f"t{'abcd'[i]}", 1, games=1))
+            for i in range(4)
+        ]
         record = (await server.wait_for_games(1, timeout=20))[0]
         assert len({a.rstrip("0123456789") for a in record.agents}) == 5
         for task in same + others:
@@ -129,7 +132,9 @@ async def test_mixed_mode_waits_for_different_teams() -> None:
 
 async def test_our_client_against_our_server() -> None:
     async with AiwolfServer("aiwolf5", seed=5, **FAST) as server:
-        results = await asyncio.gather(*(run_client(server.url, RandomAgent(i), "lycan", i + 1) for i in range(5)))
+        results = await asyncio.gather(
+            *(run_client(server.url, RandomAgent(i), "lycan", i + 1, games=1) for i in range(5))
+        )
         record = (await server.wait_for_games(1, timeout=20))[0]
     assert record.faults == 0
     spoken = [e.text for e in record.events if isinstance(e, Talk) and e.channel == "talk"]
@@ -152,7 +157,9 @@ async def test_remote_and_local_seats_share_a_table() -> None:
         "aiwolf5", seed=8, local_agents=lambda: [RandomAgent(101), RandomAgent(102)], **FAST
     ) as server:
         assert server.n_remote == 3
-        results = await asyncio.gather(*(run_client(server.url, RandomAgent(i), "mix", i + 1) for i in range(3)))
+        results = await asyncio.gather(
+            *(run_client(server.url, RandomAgent(i), "mix", i + 1, games=1) for i in range(3))
+        )
         record = (await server.wait_for_games(1, timeout=20))[0]
     assert sorted(record.agents[:3]) == ["mix1", "mix2", "mix3"]
     assert record.agents[3:] == ("random", "random")
@@ -178,7 +185,7 @@ async def test_finished_games_go_to_the_store(tmp_path: Any) -> None:
             return out
 
     async with AiwolfServer("aiwolf5", seed=3, store=RecordingStore(), run="proto", **FAST) as server:
-        await asyncio.gather(*(run_client(server.url, RandomAgent(i), "st", i + 1) for i in range(5)))
+        await asyncio.gather(*(run_client(server.url, RandomAgent(i), "st", i + 1, games=1) for i in range(5)))
         record = (await server.wait_for_games(1, timeout=20))[0]
     assert saved == [(record.game_id, "proto")]
 
@@ -189,7 +196,7 @@ async def test_hidden_information_stays_hidden() -> None:
         clients = [
             AiwolfClient(server.url, RandomAgent(i), "hid", i + 1, on_packet=packets[i].append) for i in range(13)
         ]
-        await asyncio.gather(*(c.run() for c in clients))
+        await asyncio.gather(*(c.run(1) for c in clients))
         record = (await server.wait_for_games(1, timeout=30))[0]
     assert any(isinstance(e, Talk) and e.channel == "whisper" for e in record.events)
     wolves = {record.names[s] for s, r in enumerate(record.roles) if r is Role.WEREWOLF}

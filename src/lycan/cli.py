@@ -748,9 +748,17 @@ def aiwolf_serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port (0 for any free port)")] = 8080,
     mixed: Annotated[bool, typer.Option("--mixed", help="fill games with different teams, not one team")] = False,
-    games: Annotated[int | None, typer.Option(help="stop after this many games (default: serve forever)")] = None,
+    games: Annotated[
+        int | None, typer.Option(help="play this many games, then close (default: serve forever)", min=1)
+    ] = None,
     timeout: Annotated[float, typer.Option(help="seconds an agent has per request")] = 60.0,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the first game")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="seed of the first game (default: a fresh secret seed per game)")
+    ] = None,
+    max_waiting: Annotated[
+        int, typer.Option(help="most connections not yet in a game; more are refused (HTTP 503)", min=1)
+    ] = 256,
+    name_timeout: Annotated[float, typer.Option(help="seconds a new connection has to answer NAME")] = 15.0,
     db: DbOpt = None,
 ) -> None:
     """Host AIWolf NLP games at ws://HOST:PORT/ws; finished games go into the store."""
@@ -773,6 +781,8 @@ def aiwolf_serve(
                     action_timeout=timeout,
                     seed=seed,
                     games=games,
+                    max_waiting=max_waiting,
+                    name_timeout=name_timeout,
                     on_ready=ready,
                 )
             )
@@ -790,18 +800,31 @@ def aiwolf_connect(
     agent: Annotated[str, typer.Option("--agent", help="agent type to play with")] = "heuristic",
     team: Annotated[str, typer.Option(help="team name sent to the server")] = "lycan",
     index: Annotated[int, typer.Option(help="number after the team name")] = 1,
+    games: Annotated[
+        int | None,
+        typer.Option(help="play this many games, then stop (default: until the server closes, or Ctrl-C)", min=1),
+    ] = None,
     seed: SeedOpt = 0,
     model: ModelOpt = "local",
 ) -> None:
-    """Play a Lycan agent as an AIWolf NLP client against any server speaking the protocol."""
-    from lycan.protocol.client import ProtocolError, connect
+    """Play a Lycan agent as an AIWolf NLP client against any server speaking the protocol.
+
+    The agent connects again after each game, as contest agents do, until it has played `--games`
+    games or the server goes away.
+    """
+    from lycan.protocol.client import AiwolfClient, ProtocolError
 
     player = Lineup(get_preset("aiwolf5"), agent, model).players(seed)[0]
+    client = AiwolfClient(url, player, team, index)
     try:
-        played = asyncio.run(connect(url, player, team, index))
+        asyncio.run(client.run(games))
     except ProtocolError as err:
         fail(str(err))
-    console.print(f"played {len(played)} game(s) as {team}{index}")
+    except KeyboardInterrupt:
+        client.stopped = "interrupted"
+    console.print(f"played {len(client.games)} game(s) as {team}{index}")
+    if client.stopped and (games is None or len(client.games) < games):
+        console.print(f"stopped: {client.stopped}")
 
 
 @app.command("aiwolf-log")

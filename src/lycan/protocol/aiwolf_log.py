@@ -2,18 +2,24 @@
 
 Rows (agent indices are 1-based, `Agent[01]` is 1)::
 
-    day,status,idx,ROLE,ALIVE|DEAD,originalName,gameName
-    day,talk,idx,turn,agentIdx,text          (and whisper; turn is the round of the day)
-    day,vote,from,to                         (and attackVote)
+    day,status,idx,ROLE,ALIVE|DEAD|,originalName,gameName
+    day,talk,idx,turn,agentIdx,text[,unixTime]   (and whisper)
+    day,vote,from,to                              (and attackVote)
     day,execute,idx,ROLE
     day,divine,seer,target,HUMAN|WEREWOLF
     day,guard,guard,target,ROLE
     day,attack,idx|-1,true|false
     day,result,humans,werewolves,VILLAGER|WEREWOLF|NONE
 
-Utterances may not hold ASCII commas or line breaks: export replaces them. Importing a log
-synthesises the event list (seed 0, no recorded answers), enough to render, store and learn from;
-export -> import -> export gives the same text.
+As the reference server writes them: `idx` counts the day's entries of a channel and `turn` is
+the round within one talk or whisper session (it starts again at 0 in the second whisper session
+of day 0 in 13-player games); utterances keep their ASCII commas (a reader takes everything after
+the fifth comma, less a trailing unix time); `attack,-1,true` is an attack with no target; a blank
+status is what the server writes for an agent that errored, and says nothing about its death.
+
+Importing a log synthesises the event list (seed 0, no recorded answers), enough to render, store
+and learn from. What the events cannot hold (line endings, talk times, blank statuses, attacks
+with no target) goes into `meta["aiwolf_log"]`, so import -> export gives back the same bytes.
 """
 
 from __future__ import annotations
@@ -52,9 +58,10 @@ from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species, species_of
 from lycan.rules.ruleset import RuleSet
 
-#: What replaces an ASCII comma in an exported utterance.
-COMMA = "，"
+#: The key of `GameRecord.meta` that keeps what a log holds beyond the events.
+META_KEY = "aiwolf_log"
 _WIN = {"village": "VILLAGER", "werewolf": "WEREWOLF", "draw": "NONE"}
+_TALK_KINDS = ("talk", "whisper")
 
 
 class LogFormatError(ValueError):
@@ -62,36 +69,130 @@ class LogFormatError(ValueError):
 
 
 def clean_text(text: str) -> str:
-    """An utterance made safe for one CSV field: no commas, no line breaks."""
-    return text.replace(",", COMMA).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    """An utterance made safe for one log line: line breaks become spaces (commas stay, as the server writes them)."""
+    return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
 def _species(result: Species) -> str:
     return "WEREWOLF" if result is Species.WEREWOLF else "HUMAN"
 
 
+def _int_or(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@dataclass
+class LogStyle:
+    """What an AIWolf log holds beyond the events; kept in `meta["aiwolf_log"]` of an imported record.
+
+    Attributes:
+        newline: the line ending, LF or CRLF (logs saved on Windows).
+        final_newline: whether the last line ends with `newline` (the reference server's files do not).
+        status_fields: 7 (with the game name, since 2025) or 6 (older servers).
+        talk_times: the unix time ending each talk and whisper line, in order; None when lines have none.
+        blank_status: (day, seat) of status lines with an empty state (an errored agent).
+        no_target_attacks: day -> the died flag of `day,attack,-1,FLAG` lines.
+        result: the counts of the result line, where they differ from the living seats.
+
+    """
+
+    newline: str = "\n"
+    final_newline: bool = True
+    status_fields: int = 7
+    talk_times: list[str] | None = None
+    blank_status: set[tuple[int, int]] = field(default_factory=set)
+    no_target_attacks: dict[int, bool] = field(default_factory=dict)
+    result: tuple[int, int] | None = None
+
+    def to_meta(self) -> dict[str, Any]:
+        """A JSON-ready dict (what `from_meta` reads back)."""
+        out: dict[str, Any] = {
+            "newline": self.newline,
+            "final_newline": self.final_newline,
+            "status_fields": self.status_fields,
+        }
+        if self.talk_times is not None:
+            out["talk_times"] = list(self.talk_times)
+        if self.blank_status:
+            out["blank_status"] = [list(pair) for pair in sorted(self.blank_status)]
+        if self.no_target_attacks:
+            out["no_target_attacks"] = [[d, died] for d, died in sorted(self.no_target_attacks.items())]
+        if self.result is not None:
+            out["result"] = list(self.result)
+        return out
+
+    @classmethod
+    def from_meta(cls, data: Any) -> LogStyle:
+        """The style stored by `to_meta`; defaults for anything missing or malformed."""
+        style = cls()
+        if not isinstance(data, dict):
+            return style
+        if data.get("newline") in ("\n", "\r\n"):
+            style.newline = str(data["newline"])
+        style.final_newline = bool(data.get("final_newline", True))
+        style.status_fields = 6 if _int_or(data.get("status_fields"), 7) == 6 else 7
+        times = data.get("talk_times")
+        if isinstance(times, list):
+            style.talk_times = [str(t) for t in times]
+        for pair in data.get("blank_status") or []:
+            if isinstance(pair, list | tuple) and len(pair) == 2:
+                style.blank_status.add((_int_or(pair[0], -1), _int_or(pair[1], -1)))
+        for pair in data.get("no_target_attacks") or []:
+            if isinstance(pair, list | tuple) and len(pair) == 2:
+                style.no_target_attacks[_int_or(pair[0], -1)] = bool(pair[1])
+        counts = data.get("result")
+        if isinstance(counts, list | tuple) and len(counts) == 2:
+            style.result = (_int_or(counts[0], 0), _int_or(counts[1], 0))
+        return style
+
+
 def export_log(record: GameRecord) -> str:
-    """The AIWolf CSV log of `record`, one line per event, each ending in a newline."""
+    """The AIWolf CSV log of `record`, one line per event.
+
+    A record imported from a log is written back byte for byte (line endings, talk times, blank
+    statuses and the rest come from `meta["aiwolf_log"]`); any other record gets LF line endings,
+    a final newline, and line breaks in utterances turned into spaces.
+    """
+    imported = META_KEY in record.meta
+    style = LogStyle.from_meta(record.meta.get(META_KEY))
     roles = record.roles
     agents = record.agents if len(record.agents) == len(record.names) else record.names
     lines: list[str] = []
     alive = [True] * len(record.names)
     counts: dict[tuple[int, str], int] = {}
-    rounds: dict[tuple[int, str, int], int] = {}
+    last_turn: dict[tuple[int, str], int] = {}
+    session: dict[tuple[int, str], int] = {}
+    rounds: dict[tuple[int, str, int, int], int] = {}
+    times = style.talk_times
+    n_talk = 0
     for e in record.events:
         d = e.day
         if isinstance(e, PhaseStarted) and e.phase == "day":
             living = set(e.alive)
             for s, role in enumerate(roles):
                 alive[s] = s in living
-                state = "ALIVE" if alive[s] else "DEAD"
-                lines.append(f"{d},status,{s + 1},{role_name(role)},{state},{agents[s]},{record.names[s]}")
+                state = "" if (d, s) in style.blank_status else "ALIVE" if alive[s] else "DEAD"
+                row = f"{d},status,{s + 1},{role_name(role)},{state},{agents[s]}"
+                lines.append(row if style.status_fields == 6 else f"{row},{record.names[s]}")
         elif isinstance(e, Talk):
-            idx = counts.get((d, e.channel), 0)
-            counts[(d, e.channel)] = idx + 1
-            turn = rounds.get((d, e.channel, e.actor), 0)
-            rounds[(d, e.channel, e.actor)] = turn + 1
-            lines.append(f"{d},{e.channel},{idx},{turn},{e.actor + 1},{clean_text(e.text)}")
+            key = (d, e.channel)
+            idx = counts.get(key, 0)
+            counts[key] = idx + 1
+            if e.turn <= last_turn.get(key, -1):  # the turn count starts again: a new session
+                session[key] = session.get(key, 0) + 1
+            last_turn[key] = e.turn
+            who = (d, e.channel, session.get(key, 0), e.actor)
+            turn = rounds.get(who, 0)
+            rounds[who] = turn + 1
+            text = e.text.replace(style.newline, " ") if imported else clean_text(e.text)
+            line = f"{d},{e.channel},{idx},{turn},{e.actor + 1},{text}"
+            if times is not None and n_talk < len(times):
+                line += f",{times[n_talk]}"
+            n_talk += 1
+            lines.append(line)
         elif isinstance(e, VoteCast):
             lines.append(f"{d},vote,{e.actor + 1},{e.target + 1}")
         elif isinstance(e, AttackVote):
@@ -102,21 +203,30 @@ def export_log(record: GameRecord) -> str:
             lines.append(f"{d},divine,{e.actor + 1},{e.target + 1},{_species(e.result)}")
         elif isinstance(e, Guarded):
             lines.append(f"{d},guard,{e.actor + 1},{e.target + 1},{role_name(roles[e.target])}")
-        elif isinstance(e, NightResolved) and e.attacked is not None:
-            lines.append(f"{d},attack,{e.attacked + 1},{'true' if e.attacked in e.deaths else 'false'}")
+        elif isinstance(e, NightResolved):
+            if e.attacked is not None:
+                lines.append(f"{d},attack,{e.attacked + 1},{'true' if e.attacked in e.deaths else 'false'}")
+            elif d in style.no_target_attacks:
+                lines.append(f"{d},attack,-1,{'true' if style.no_target_attacks[d] else 'false'}")
         elif isinstance(e, Died):
             alive[e.target] = False
         elif isinstance(e, GameOver):
-            wolves = sum(1 for s, r in enumerate(roles) if alive[s] and species_of(r) is Species.WEREWOLF)
-            humans = sum(alive) - wolves
+            humans, wolves = style.result or _survivors(roles, alive)
             lines.append(f"{d},result,{humans},{wolves},{_WIN[e.winner]}")
-    return "".join(line + "\n" for line in lines)
+    text = style.newline.join(lines)
+    return text + style.newline if lines and style.final_newline else text
+
+
+def _survivors(roles: Iterable[Role], alive: list[bool]) -> tuple[int, int]:
+    """(humans, werewolves) alive, as the result line counts them (by species)."""
+    wolves = sum(1 for s, r in enumerate(roles) if alive[s] and species_of(r) is Species.WEREWOLF)
+    return sum(alive) - wolves, wolves
 
 
 def write_log(record: GameRecord, path: str | Path) -> Path:
-    """Write `record` as an AIWolf log file; returns the path."""
+    """Write `record` as an AIWolf log file (bytes as `export_log` gives them); returns the path."""
     p = Path(path)
-    p.write_text(export_log(record), encoding="utf-8")
+    p.write_bytes(export_log(record).encode("utf-8"))
     return p
 
 
@@ -124,6 +234,8 @@ def write_log(record: GameRecord, path: str | Path) -> Path:
 class _Builder:
     """Synthesises events from log lines, in order."""
 
+    timed: bool = False
+    style: LogStyle = field(default_factory=LogStyle)
     events: list[Event] = field(default_factory=list)
     day: int = 0
     phase: Phase = "setup"
@@ -131,7 +243,7 @@ class _Builder:
     agents: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     alive: list[bool] = field(default_factory=list)
-    status: list[tuple[int, Role, bool, str, str]] = field(default_factory=list)
+    status: list[tuple[int, Role, bool | None, str, str]] = field(default_factory=list)
     status_day: int = -1
     started: bool = False
     talked: bool = False
@@ -141,15 +253,19 @@ class _Builder:
     vote_round: int = 0
     guarded: list[int] = field(default_factory=list)
     executed_today: list[int] = field(default_factory=list)
+    killed_tonight: set[int] = field(default_factory=set)
+    session: tuple[int, str] | None = None
+    session_pos: int = 0
     resolved: bool = True
     winner: Winner = "draw"
 
     def emit(self, cls: type[Event], *, audience: Iterable[int] | None = None, **fields: Any) -> None:
+        """Append an event of the current day and phase (ids are given once the log is complete)."""
         aud = None if audience is None else frozenset(audience)
         vis: Visibility = "public" if aud is None else ("seat" if len(aud) == 1 else "team" if aud else "system")
         if cls is Talk and aud:
             vis = "team"
-        self.events.append(cls(id=len(self.events), day=self.day, phase=self.phase, vis=vis, audience=aud, **fields))
+        self.events.append(cls(id=0, day=self.day, phase=self.phase, vis=vis, audience=aud, **fields))
 
     @property
     def wolves(self) -> frozenset[int]:
@@ -188,9 +304,9 @@ class _Builder:
         if self.resolved:
             return
         if attacked is not None:
-            self.emit(AttackChosen, audience=self.wolves, target=attacked)
-            self._after_attack_votes()
+            self.events.insert(self._after_attack_votes(), self._attack_chosen(attacked))
         deaths = (attacked,) if attacked is not None and died else ()
+        self.killed_tonight = set(deaths)
         self.emit(
             NightResolved,
             audience=(),
@@ -202,24 +318,24 @@ class _Builder:
         )
         self.resolved = True
 
-    def _after_attack_votes(self) -> None:
-        """Move the AttackChosen just emitted to right after tonight's attack votes, as the engine logs it."""
-        chosen = self.events.pop()
-        at = len(self.events)
+    def _attack_chosen(self, target: int) -> Event:
+        self.emit(AttackChosen, audience=self.wolves, target=target)
+        return self.events.pop()
+
+    def _after_attack_votes(self) -> int:
+        """Where the engine logs the night's AttackChosen: right after tonight's attack votes."""
         for i in range(len(self.events) - 1, -1, -1):
             e = self.events[i]
             if isinstance(e, PhaseStarted):
                 break
             if isinstance(e, AttackVote):
-                at = i + 1
-                break
-        self.events.insert(at, chosen)
-        self.events[at:] = [dataclasses.replace(e, id=at + k) for k, e in enumerate(self.events[at:])]
+                return i + 1
+        return len(self.events)
 
     def flush_status(self) -> None:
         if not self.status:
             return
-        rows = sorted(self.status)
+        rows = sorted(self.status, key=lambda row: row[0])
         self.status = []
         if not self.started:
             self.roles = [r for _, r, _, _, _ in rows]
@@ -244,7 +360,11 @@ class _Builder:
             self._new_day()
             return
         self.resolve_night(None, False)
-        now_alive = [a for _, _, a, _, _ in rows]
+        # a blank state (an errored agent) keeps what the other lines say: alive unless killed
+        now_alive = [
+            state if state is not None else self.alive[s] and s not in self.killed_tonight
+            for s, (_, _, state, _, _) in enumerate(rows)
+        ]
         dead = [s for s, (was, now) in enumerate(zip(self.alive, now_alive, strict=False)) if was and not now]
         self.day, self.phase = self.status_day, "day"
         self.emit(PhaseStarted, alive=tuple(s for s, a in enumerate(now_alive) if a))
@@ -262,6 +382,7 @@ class _Builder:
         self.voted = set()
         self.vote_round = 0
         self.executed_today = []
+        self.killed_tonight = set()
 
     # ---------------------------------------------------------------- lines
     def line(self, n: int, raw: str) -> None:
@@ -269,24 +390,16 @@ class _Builder:
         parts = raw.split(",")
         if len(parts) < 3:
             raise LogFormatError(f"{where}: expected day,kind,... but got {raw!r}")
+        kind = parts[1]
+        if kind not in _TALK_KINDS:
+            parts = raw.rstrip("\r").split(",")  # only utterances may hold a carriage return
+            self.session = None
         try:
             day = int(parts[0])
         except ValueError:
             raise LogFormatError(f"{where}: the day {parts[0]!r} is not a number") from None
-        kind = parts[1]
         if kind == "status":
-            if len(parts) < 6:
-                raise LogFormatError(f"{where}: a status line needs day,status,idx,ROLE,STATE,name")
-            if self.status and day != self.status_day:
-                self.flush_status()
-            self.status_day = day
-            try:
-                role = role_from_name(parts[3])
-            except ValueError as err:
-                raise LogFormatError(f"{where}: {err}") from None
-            idx = int(parts[2]) - 1 if parts[2].isdigit() else len(self.status)
-            game_name = parts[6] if len(parts) > 6 else agent_name(idx)
-            self.status.append((idx, role, parts[4].upper() == "ALIVE", parts[5], game_name))
+            self._status(day, parts, where)
             return
         self.flush_status()
         if not self.started:
@@ -302,6 +415,25 @@ class _Builder:
                 raise
             raise LogFormatError(f"{where}: cannot read {raw!r}") from None
 
+    def _status(self, day: int, parts: list[str], where: str) -> None:
+        if len(parts) < 6:
+            raise LogFormatError(f"{where}: a status line needs day,status,idx,ROLE,STATE,name")
+        if self.status and day != self.status_day:
+            self.flush_status()
+        self.status_day = day
+        try:
+            role = role_from_name(parts[3])
+        except ValueError as err:
+            raise LogFormatError(f"{where}: {err}") from None
+        idx = int(parts[2]) - 1 if parts[2].isdigit() else len(self.status)
+        if len(parts) == 6:
+            self.style.status_fields = 6
+        game_name = parts[6] if len(parts) > 6 else agent_name(idx)
+        state = parts[4].strip().upper()
+        if not state:
+            self.style.blank_status.add((day, idx))
+        self.status.append((idx, role, state == "ALIVE" if state else None, parts[5], game_name))
+
     def _talk(self, parts: list[str], where: str, channel: Literal["talk", "whisper"] = "talk") -> None:
         if channel == "talk":
             if self.night_open:
@@ -309,20 +441,26 @@ class _Builder:
             self.talked = True
         elif self.talked or self.votes:
             self.open_night()
-        text = ",".join(parts[5:])
-        if len(parts) > 6 and parts[-1].isdigit() and len(parts[-1]) >= 9:
-            text = ",".join(parts[5:-1])  # newer logs end talk lines with a unix time
+        if self.timed:
+            text = ",".join(parts[5:-1])
+            times = self.style.talk_times = self.style.talk_times or []
+            times.append(parts[-1])
+        else:
+            text = ",".join(parts[5:])
         actor = self.seat(parts[4], where)
+        if self.session != (self.day, channel):  # a new talk or whisper session
+            self.session, self.session_pos = (self.day, channel), 0
         self.emit(
             Talk,
             audience=self.wolves if channel == "whisper" else None,
             actor=actor,
             text=text,
             channel=channel,
-            turn=int(parts[2]),
+            turn=self.session_pos,
             over=text == "Over",
             skip=text == "Skip",
         )
+        self.session_pos += 1
 
     def _whisper(self, parts: list[str], where: str) -> None:
         self._talk(parts, where, "whisper")
@@ -363,12 +501,19 @@ class _Builder:
         self.emit(AttackVote, audience=self.wolves, actor=actor, target=target)
 
     def _attack(self, parts: list[str], where: str) -> None:
-        target = None if parts[2].strip() == "-1" else self.seat(parts[2], where)
-        self.resolve_night(target, parts[3].strip().lower() == "true")
+        died = parts[3].strip().lower() == "true"
+        if parts[2].strip() == "-1":  # the werewolves chose nobody
+            self.style.no_target_attacks[self.day] = died
+            self.resolve_night(None, False)
+        else:
+            self.resolve_night(self.seat(parts[2], where), died)
 
     def _result(self, parts: list[str], where: str) -> None:
         side = parts[4].strip().upper() if len(parts) > 4 else "NONE"
         self.winner = "village" if side in ("VILLAGER", "VILLAGE") else "werewolf" if side == "WEREWOLF" else "draw"
+        counts = (int(parts[2]), int(parts[3]))
+        if counts != _survivors(self.roles, self.alive):
+            self.style.result = counts
         self.phase = "end"
         self.emit(GameOver, winner=self.winner, roles=tuple(self.roles), reason="from an AIWolf log")
 
@@ -381,16 +526,35 @@ def _rules_for(counts: dict[Role, int]) -> RuleSet:
     return RuleSet(name="aiwolf", roles=counts, options=get_preset("aiwolf5").options)
 
 
+def _split_lines(text: str, style: LogStyle) -> list[str]:
+    """The lines of a log, split on its own line ending only (utterances may hold a bare CR)."""
+    first = text.find("\n")
+    style.newline = "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+    style.final_newline = text.endswith(style.newline)
+    body = text[: -len(style.newline)] if style.final_newline else text
+    return body.split(style.newline) if body else []
+
+
+def _is_timed(lines: list[str]) -> bool:
+    """Whether every talk and whisper line ends with a unix time (logs of servers since 2025)."""
+    talk = [parts for parts in (line.split(",") for line in lines) if len(parts) > 1 and parts[1] in _TALK_KINDS]
+    return bool(talk) and all(len(p) > 6 and p[-1].isdigit() and len(p[-1]) >= 9 for p in talk)
+
+
 def import_log(text: str, *, game_id: str | None = None, meta: dict[str, Any] | None = None) -> GameRecord:
     """Read an AIWolf CSV log into a GameRecord (seed 0, synthesised events, no answers).
+
+    `meta["aiwolf_log"]` of the record keeps what the events cannot, so `export_log` gives back
+    the same text.
 
     Raises:
         LogFormatError: a line that cannot be read (the message names it).
 
     """
-    b = _Builder()
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
+    style = LogStyle()
+    lines = _split_lines(text, style)
+    b = _Builder(timed=_is_timed(lines), style=style)
+    for n, line in enumerate(lines, start=1):
         if line.strip():
             b.line(n, line)
     b.flush_status()
@@ -407,14 +571,14 @@ def import_log(text: str, *, game_id: str | None = None, meta: dict[str, Any] | 
         agents=tuple(b.agents),
         roles=tuple(b.roles),
         winner=b.winner,
-        events=tuple(b.events),
+        events=tuple(dataclasses.replace(e, id=i) for i, e in enumerate(b.events)),
         decisions=(),
-        meta={"source": "aiwolf_log", **(meta or {})},
+        meta={"source": "aiwolf_log", **(meta or {}), META_KEY: style.to_meta()},
     )
 
 
 def read_log(path: str | Path) -> GameRecord:
-    """Read an AIWolf log file (see `import_log`).
+    """Read an AIWolf log file (see `import_log`); its bytes are kept exactly, line endings included.
 
     Raises:
         LogFormatError: unreadable file or malformed line.
@@ -422,7 +586,7 @@ def read_log(path: str | Path) -> GameRecord:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise LogFormatError(f"cannot read AIWolf log {p}: {err}") from None
     try:
@@ -431,4 +595,13 @@ def read_log(path: str | Path) -> GameRecord:
         raise LogFormatError(f"{p}: {err}") from None
 
 
-__all__ = ["COMMA", "LogFormatError", "clean_text", "export_log", "import_log", "read_log", "write_log"]
+__all__ = [
+    "META_KEY",
+    "LogFormatError",
+    "LogStyle",
+    "clean_text",
+    "export_log",
+    "import_log",
+    "read_log",
+    "write_log",
+]

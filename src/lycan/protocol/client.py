@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from lycan.engine.actions import Action, Request, RequestKind
 from lycan.engine.events import (
@@ -141,11 +141,23 @@ class ClientGame:
             events=self.events,
         )
 
-    def emit(self, cls: type[Event], *, audience: frozenset[int] | None = None, **fields: Any) -> None:
-        """Append a synthesised event."""
+    def emit(
+        self,
+        cls: type[Event],
+        *,
+        audience: frozenset[int] | None = None,
+        day: int | None = None,
+        phase: Phase | None = None,
+        **fields: Any,
+    ) -> None:
+        """Append a synthesised event (of the current day and phase unless told otherwise).
+
+        The one place ids are given: the event's position in this seat's log.
+        """
         vis: Visibility = "public" if audience is None else ("seat" if len(audience) == 1 else "team")
+        when = self.day if day is None else day
         self.events.append(
-            cls(id=len(self.events), day=self.day, phase=self.phase, vis=vis, audience=audience, **fields)
+            cls(id=len(self.events), day=when, phase=phase or self.phase, vis=vis, audience=audience, **fields)
         )
 
     def seat_of(self, name: Any) -> int | None:
@@ -204,9 +216,15 @@ def _species(value: Any) -> Species:
 
 
 def ingest(game: ClientGame, packet: dict[str, Any]) -> None:
-    """Turn what `packet` tells into events of `game`'s log (each fact once)."""
+    """Turn what `packet` tells into events of `game`'s log (each fact once).
+
+    Facts about the previous day (results, votes, the execution) are dated as the engine dates
+    them: a divination or medium reading on the night of the `day` the packet gives (night 0 for
+    the first divination, which arrives on day 1), votes and the execution on the previous day.
+    """
     info = packet.get("info") or {}
     game.day = _int(info.get("day"), game.day)
+    prev = game.day - 1
     status = info.get("status_map") or {}
     if status:
         game.alive = tuple(str(status.get(n, "ALIVE")).upper() == "ALIVE" for n in game.names)
@@ -215,44 +233,49 @@ def ingest(game: ClientGame, packet: dict[str, Any]) -> None:
         judge = info.get(key)
         if isinstance(judge, dict):
             target = game.seat_of(judge.get("target"))
-            if target is not None and game.once(key, judge.get("day"), target):
-                game.emit(cls, audience=me, actor=game.seat, target=target, result=_species(judge.get("result")))
+            night = _int(judge.get("day"), prev)
+            if target is not None and game.once(key, night, target):
+                result = _species(judge.get("result"))
+                game.emit(cls, audience=me, day=night, phase="night", actor=game.seat, target=target, result=result)
     for vote in info.get("vote_list") or []:
         actor, target = game.seat_of(vote.get("agent")), game.seat_of(vote.get("target"))
-        if actor is not None and target is not None and game.once("vote", vote.get("day"), actor):
-            game.emit(VoteCast, actor=actor, target=target)
+        day = _int(vote.get("day"), prev)
+        if actor is not None and target is not None and game.once("vote", day, actor):
+            game.emit(VoteCast, day=day, phase="day", actor=actor, target=target)
     executed = game.seat_of(info.get("executed_agent"))
     if executed is not None and game.once("executed", executed):
-        game.emit(Executed, target=executed, votes=0)
-        game.emit(Died, target=executed, cause="executed")
+        game.emit(Executed, day=prev, phase="day", target=executed, votes=0)
+        game.emit(Died, day=prev, phase="day", target=executed, cause="executed")
     attacked = game.seat_of(info.get("attacked_agent"))
     if attacked is not None and game.once("attacked", attacked):
         game.emit(Died, target=attacked, cause="night")
     wolves = frozenset(game.wolves()) or me
     for vote in info.get("attack_vote_list") or []:
         actor, target = game.seat_of(vote.get("agent")), game.seat_of(vote.get("target"))
-        if actor is not None and target is not None and game.once("attack_vote", vote.get("day"), actor):
-            game.emit(AttackVote, audience=wolves, actor=actor, target=target)
+        day = _int(vote.get("day"), prev)
+        if actor is not None and target is not None and game.once("attack_vote", day, actor):
+            game.emit(AttackVote, audience=wolves, day=day, phase="night", actor=actor, target=target)
     for key, channel in (("talk_history", "talk"), ("whisper_history", "whisper")):
         for entry in packet.get(key) or []:
             speaker = game.seat_of(entry.get("agent"))
             day, idx = _int(entry.get("day"), game.day), _int(entry.get("idx"), -1)
             if speaker is None or not game.once(channel, day, idx):
                 continue
-            _talk(game, wolves, speaker, entry, channel, idx)
+            _talk(game, wolves, speaker, entry, channel, day)
 
 
 def _talk(
-    game: ClientGame, wolves: frozenset[int], speaker: int, entry: dict[str, Any], channel: str, idx: int
+    game: ClientGame, wolves: frozenset[int], speaker: int, entry: dict[str, Any], channel: str, day: int
 ) -> None:
     audience = wolves if channel == "whisper" else None
     game.emit(
         Talk,
         audience=audience,
+        day=day,
         actor=speaker,
         text=str(entry.get("text", "")),
         channel="whisper" if channel == "whisper" else "talk",
-        turn=idx,
+        turn=_int(entry.get("idx"), 0),
         over=bool(entry.get("over")),
         skip=bool(entry.get("skip")),
     )
@@ -303,6 +326,9 @@ def make_request(game: ClientGame, kind: RequestKind, info: dict[str, Any], rid:
 class AiwolfClient:
     """Plays `agent` on an AIWolf NLP server as `team` + `index` (e.g. `lycan1`).
 
+    The server closes the connection after each game (the reference server does); `run` connects
+    again for the next game until it has played what it was asked to, or the server is gone.
+
     Args:
         url: the server, e.g. `ws://127.0.0.1:8080/ws`.
         agent: a Lycan player (`async act(view, request) -> Action`).
@@ -332,16 +358,48 @@ class AiwolfClient:
         self.on_packet = on_packet
         self.games: list[ClientGame] = []
         self.game: ClientGame | None = None
+        self.stopped = ""
         self._rng = random.Random(seed)
         self._next_id = 0
         self._action_timeout = 60.0
 
-    async def run(self) -> list[ClientGame]:
-        """Connect, play until the server closes the connection, and return the games played.
+    async def run(self, games: int | None = None) -> list[ClientGame]:
+        """Play `games` games (None: until the server closes or refuses), connecting once per game.
+
+        Returns the games played; `stopped` then says why it stopped before `games`, if it did
+        (the server went away, or refused or closed a connection before a game began).
 
         Raises:
-            ProtocolError: the server cannot be reached.
+            ProtocolError: the first connection fails: the server cannot be reached, refuses the
+                connection, or closes it before any game starts.
+            ValueError: `games` is below 1.
 
+        """
+        if games is not None and games < 1:
+            raise ValueError(f"games must be at least 1, not {games}")
+        self.stopped = ""
+        while games is None or len(self.games) < games:
+            before = len(self.games)
+            try:
+                reason = await self._connection(games)
+            except ProtocolError as err:
+                if not self.games:
+                    raise
+                self.stopped = str(err)
+                break
+            if len(self.games) == before:  # the connection ended before a game began
+                why = f"the AIWolf server at {self.url} closed the connection before a game started"
+                why += f": {reason}" if reason else ""
+                if not self.games:
+                    raise ProtocolError(why)
+                self.stopped = why
+                break
+        return self.games
+
+    async def _connection(self, games: int | None) -> str:
+        """Play on one connection until the server closes it (or the last game wanted is over).
+
+        Returns the reason the server gave for closing, if any.
         """
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else None
         try:
@@ -351,11 +409,19 @@ class AiwolfClient:
                         reply = await self.handle(message if isinstance(message, str) else message.decode())
                         if reply is not None:
                             await ws.send(reply)
+                        if games is not None and len(self.games) >= games and self.game and self.game.finished:
+                            break  # the last game wanted is over: leave
                 except ConnectionClosed:
                     pass
+                return ws.close_reason or ""
+        except InvalidStatus as err:
+            status = err.response.status_code
+            body = err.response.body.decode("utf-8", errors="replace").strip() if err.response.body else ""
+            raise ProtocolError(
+                f"the AIWolf server at {self.url} refused the connection (HTTP {status}){': ' + body if body else ''}"
+            ) from None
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as err:
             raise ProtocolError(f"cannot reach the AIWolf server at {self.url}: {err}") from None
-        return self.games
 
     async def handle(self, raw: str) -> str | None:
         """Handle one packet; return the text to send back, if any."""
@@ -409,34 +475,43 @@ class AiwolfClient:
 
 
 async def run_client(
-    url: str, agent: Player, team: str = "lycan", index: int = 1, *, token: str | None = None
+    url: str,
+    agent: Player,
+    team: str = "lycan",
+    index: int = 1,
+    *,
+    token: str | None = None,
+    games: int | None = None,
 ) -> list[ClientGame]:
-    """Play `agent` on the server at `url` as `team`+`index` until the server closes the connection.
+    """Play `agent` on the server at `url` as `team`+`index`: `games` games, or until the server stops.
 
     Raises:
-        ProtocolError: the server cannot be reached.
+        ProtocolError: the server cannot be reached, or refuses the first connection.
 
     """
-    return await AiwolfClient(url, agent, team, index, token=token).run()
+    return await AiwolfClient(url, agent, team, index, token=token).run(games)
 
 
-async def connect(url: str, agent: Player, team: str = "lycan", index: int = 1) -> list[ClientGame]:
-    """Entry point for the command line: play one connection's games with a Lycan agent.
+async def connect(
+    url: str, agent: Player, team: str = "lycan", index: int = 1, *, games: int | None = None
+) -> list[ClientGame]:
+    """Entry point for the command line: play games with a Lycan agent, reconnecting after each.
 
     Args:
         url: the server, e.g. `ws://127.0.0.1:8080/ws`.
         agent: the Lycan player to seat.
         team: the team name (the server matches games by it).
         index: the number after the team name (`lycan1`).
+        games: how many games to play; None: until the server closes (or the task is cancelled).
 
     Returns:
         What the seat learnt of each game it played.
 
     Raises:
-        ProtocolError: the server cannot be reached.
+        ProtocolError: the server cannot be reached, or refuses the first connection.
 
     """
-    return await run_client(url, agent, team, index)
+    return await run_client(url, agent, team, index, games=games)
 
 
 __all__ = ["AiwolfClient", "ClientGame", "ProtocolError", "connect", "make_request", "rules_from_setting", "run_client"]

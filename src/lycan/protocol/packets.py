@@ -213,7 +213,11 @@ def info_dict(view: View, game_id: str, request: Request | None = None) -> dict[
 
 @dataclass(slots=True)
 class HistoryCursor:
-    """Which talk and whisper entries one seat has already been sent (per day, as the protocol resets)."""
+    """Which talk and whisper entries one seat has already been sent (per day, as the protocol resets).
+
+    `sent` holds the `idx` of the last entry sent per channel: a position among the day's entries
+    in the seat's own view, never an event id (ids say nothing about order across audiences).
+    """
 
     day: int = -1
     sent: dict[str, int] = field(default_factory=lambda: {"talk": -1, "whisper": -1})
@@ -229,27 +233,29 @@ class HistoryCursor:
             self.reset(view.day)
         entries = talk_entries(view, channel, after=self.sent[channel])
         if entries:
-            self.sent[channel] = entries[-1]["_id"]
-        for entry in entries:
-            del entry["_id"]
+            self.sent[channel] = entries[-1]["idx"]
         return entries
 
 
 def talk_entries(view: View, channel: str, *, after: int = -1) -> list[dict[str, Any]]:
-    """Today's utterances of `channel` in `view` as protocol entries (with their event id in `_id`).
+    """Today's utterances of `channel` in `view` as protocol entries, those with `idx` above `after`.
 
-    `idx` counts the day's entries of the channel; `turn` is the round (how many entries the same
-    seat already had that day), as the AIWolf server numbers them.
+    `idx` counts the day's entries of the channel in the seat's view; `turn` is the round (how
+    many entries the same seat already had in the same session), as the AIWolf server numbers them.
     """
     out: list[dict[str, Any]] = []
     idx = 0
     per_seat: dict[int, int] = {}
+    last_turn = -1
     for e in view.events:
         if not isinstance(e, Talk) or e.channel != channel or e.day != view.day:
             continue
+        if e.turn <= last_turn:  # the engine counts turns per session: a new session began
+            per_seat = {}
+        last_turn = e.turn
         turn = per_seat.get(e.actor, 0)
         per_seat[e.actor] = turn + 1
-        if e.id > after:
+        if idx > after:
             out.append(
                 {
                     "idx": idx,
@@ -259,7 +265,6 @@ def talk_entries(view: View, channel: str, *, after: int = -1) -> list[dict[str,
                     "text": e.text,
                     "skip": e.skip,
                     "over": e.over,
-                    "_id": e.id,
                 }
             )
         idx += 1

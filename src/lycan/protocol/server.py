@@ -10,6 +10,17 @@ built only from the asked seat's own view. A missed answer is followed by a NAME
 agent answers it only that request fails (a Failure the engine falls back on and records as a
 Fault); otherwise, or if it disconnects, the agent is errored, and once errored agents reach
 `max(1, int(N x max_error_ratio))` the game ends as a draw with the reason recorded.
+
+The server closes each agent's connection after its game, as the reference server does; agents
+connect again for the next one. Connections not placed in a game (still to answer NAME, or
+waiting in the lobby) are capped at `max_waiting`: past it a new connection is refused with HTTP
+503 and a sentence saying why. A connection that does not answer NAME within `name_timeout` is
+closed. With `max_games`, the server starts no game past that number: from then on it refuses new
+connections (HTTP 503) and tells lobby agents it is done, so that `serve(games=N)` ends as soon
+as its last game does.
+
+Each game's seed comes from `fresh_seed()` unless a seed was given; nothing sent to an agent
+(the game id included) is derived from it.
 """
 
 from __future__ import annotations
@@ -18,7 +29,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +47,7 @@ from lycan.engine.events import Fault
 from lycan.engine.game import Answers, Game
 from lycan.engine.record import GameRecord, new_game_id
 from lycan.engine.runner import Player
+from lycan.engine.seeds import fresh_seed
 from lycan.engine.view import View
 from lycan.protocol.packets import (
     PROTOCOL_ROLES,
@@ -57,6 +68,11 @@ log = logging.getLogger(__name__)
 
 _CLOSED = object()
 _INBOX_LIMIT = 64
+#: Close codes: the game is over; the server is done; try again later; no NAME answer.
+_GAME_OVER = 1000
+_GOING_AWAY = 1001
+_TRY_LATER = 1013
+_POLICY = 1008
 
 
 class GameStore(Protocol):
@@ -144,10 +160,10 @@ class RemoteSeat:
             self.fail(f"no answer to the NAME check within {timeouts.response:g} s")
         return Failure(reason)
 
-    async def close(self) -> None:
-        """Close the connection (the game is over)."""
+    async def close(self, code: int = _GAME_OVER, reason: str = "the game is over") -> None:
+        """Close the connection (by default: the game is over)."""
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(code, reason)
 
 
 @dataclass(slots=True)
@@ -320,9 +336,16 @@ class AiwolfServer:
         acceptable_timeout: grace seconds added to `action_timeout`.
         local_agents: Lycan players that take seats at every table (a list, or a function that
             returns a fresh list per game); the remaining seats are for remote agents.
-        seed: seed of the first game (games count up from it); None draws seeds at random.
+        seed: seed of the first game (games count up from it); None: a fresh secret seed per game.
         max_error_ratio: a game ends once this share of its agents is errored (at least one).
         run: the run name passed to `store.save`.
+        max_games: start no more than this many games (None: no limit); see `wait_done`.
+        max_waiting: most connections not yet placed in a game (answering NAME or in the lobby);
+            more are refused with HTTP 503.
+        name_timeout: seconds a new connection has to answer NAME before it is closed.
+
+    Raises:
+        ConfigError: rules the protocol cannot play, or limits that can never fill a table.
 
     """
 
@@ -341,6 +364,9 @@ class AiwolfServer:
         seed: int | None = None,
         max_error_ratio: float = 0.2,
         run: str | None = None,
+        max_games: int | None = None,
+        max_waiting: int = 256,
+        name_timeout: float = 15.0,
     ) -> None:
         self.rules = _rules_for(preset)
         self.host = host
@@ -363,11 +389,20 @@ class AiwolfServer:
             raise ConfigError(
                 f"{self.rules.name} has {self.rules.n_players} seats; leave at least one for remote agents"
             )
+        if max_waiting < self.n_remote:
+            raise ConfigError(f"max_waiting is {max_waiting}, but a {self.rules.name} table needs {self.n_remote}")
+        if max_games is not None and max_games < 1:
+            raise ConfigError(f"max_games must be at least 1, not {max_games}")
+        self.max_games = max_games
+        self.max_waiting = max_waiting
+        self.name_timeout = name_timeout
         self._seed = seed
         self._games_started = 0
-        self._rng = random.Random()
+        self._games_ended = 0
+        self._unplaced: set[ServerConnection] = set()
         self._waiting: list[RemoteSeat] = []
         self._tasks: set[asyncio.Task[GameRecord | None]] = set()
+        self._closing: set[asyncio.Task[None]] = set()
         self._server: Server | None = None
         self._finished = asyncio.Condition()
         self.records: list[GameRecord] = []
@@ -379,7 +414,7 @@ class AiwolfServer:
             self._handle,
             self.host,
             self._port,
-            process_request=self._check_path,
+            process_request=self._admit,
             ping_interval=None,
             max_size=2**20,
         )
@@ -421,6 +456,16 @@ class AiwolfServer:
         """The URL agents connect to."""
         return f"ws://{self.host}:{self.port}/ws"
 
+    @property
+    def done(self) -> bool:
+        """Whether `max_games` games have started and all have ended."""
+        return self.max_games is not None and self._games_ended >= self.max_games
+
+    @property
+    def unplaced(self) -> int:
+        """Connections not placed in a game: answering NAME or waiting in the lobby."""
+        return len(self._unplaced)
+
     async def wait_for_games(self, n: int, timeout: float | None = None) -> list[GameRecord]:
         """Wait until `n` games have finished; returns the records so far.
 
@@ -432,48 +477,106 @@ class AiwolfServer:
             await self._finished.wait_for(lambda: len(self.records) >= n)
         return list(self.records)
 
+    async def wait_done(self, timeout: float | None = None) -> list[GameRecord]:
+        """Wait until the `max_games` games have all ended (stored or failed); returns the records.
+
+        Raises:
+            TimeoutError: they had not within `timeout` seconds.
+            ValueError: the server has no `max_games`.
+
+        """
+        if self.max_games is None:
+            raise ValueError("wait_done needs a server with max_games")
+        async with asyncio.timeout(timeout), self._finished:
+            await self._finished.wait_for(lambda: self.done)
+        return list(self.records)
+
     # ------------------------------------------------------------------ connections
-    @staticmethod
-    def _check_path(connection: ServerConnection, request: HttpRequest) -> HttpResponse | None:
+    def _refusal(self) -> str | None:
+        """Why a new connection would be refused now, or None."""
+        if self.max_games is not None and self._games_started >= self.max_games:
+            return f"this server has started its last game ({self.max_games}) and accepts no more agents"
+        if len(self._unplaced) >= self.max_waiting:
+            return (
+                f"too many agents are waiting for a game ({len(self._unplaced)}, the most this server "
+                "takes); try again later"
+            )
+        return None
+
+    def _admit(self, connection: ServerConnection, request: HttpRequest) -> HttpResponse | None:
+        """Before the WebSocket handshake: the path must be /ws, and the server must take agents."""
         if urlsplit(request.path).path.rstrip("/") != "/ws":
             return connection.respond(HTTPStatus.NOT_FOUND, "AIWolf agents connect to /ws\n")
+        refusal = self._refusal()
+        if refusal is not None:
+            response = connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, refusal + "\n")
+            response.headers["Retry-After"] = "10"
+            return response
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
+        refusal = self._refusal()  # handshakes under way when the limit was reached
+        if refusal is not None:
+            await ws.close(_TRY_LATER, refusal[:120])
+            return
+        self._unplaced.add(ws)
+        try:
+            name = await self._ask_name(ws)
+            if name is None:
+                return
+            seat = RemoteSeat(ws, name)
+            self._waiting.append(seat)
+            self._match()
+            try:
+                async for message in ws:
+                    seat.receive(_as_text(message))
+            except ConnectionClosed:
+                pass
+            finally:
+                seat.connected = False
+                seat.receive(_CLOSED)
+                if seat in self._waiting:
+                    self._waiting.remove(seat)
+        finally:
+            self._unplaced.discard(ws)
+
+    async def _ask_name(self, ws: ServerConnection) -> str | None:
+        """The connection's answer to NAME; None (and the connection closed) if there is none."""
         try:
             await ws.send(json.dumps({"request": "NAME"}))
-            raw = await asyncio.wait_for(ws.recv(), self.timeouts.response)
-        except (TimeoutError, ConnectionClosed):
-            return
+            raw = await asyncio.wait_for(ws.recv(), self.name_timeout)
+        except TimeoutError:
+            await ws.close(_POLICY, f"no answer to NAME within {self.name_timeout:g} s")
+            return None
+        except ConnectionClosed:
+            return None
         name = _as_text(raw).strip()
         if not name or len(name) > 100:
-            await ws.close(1008, "answer NAME with a team name and an index, e.g. lycan1")
-            return
-        seat = RemoteSeat(ws, name)
-        self._waiting.append(seat)
-        self._match()
-        try:
-            async for message in ws:
-                seat.receive(_as_text(message))
-        except ConnectionClosed:
-            pass
-        finally:
-            seat.connected = False
-            seat.receive(_CLOSED)
-            if seat in self._waiting:
-                self._waiting.remove(seat)
+            await ws.close(_POLICY, "answer NAME with a team name and an index, e.g. lycan1")
+            return None
+        return name
 
     def _match(self) -> None:
-        while True:
+        while self.max_games is None or self._games_started < self.max_games:
             group = self._pick()
             if group is None:
                 return
             for seat in group:
                 self._waiting.remove(seat)
+                self._unplaced.discard(seat.ws)
                 seat.in_game = True
-            task = asyncio.get_running_loop().create_task(self._play(group))
+            seed = self._next_seed()
+            task = asyncio.get_running_loop().create_task(self._play(group, seed))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        # the last game has started: tell those still waiting that none will start for them
+        for seat in list(self._waiting):
+            self._waiting.remove(seat)
+            closing = asyncio.get_running_loop().create_task(
+                seat.close(_GOING_AWAY, "this server has started its last game and starts no more")
+            )
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     def _pick(self) -> list[RemoteSeat] | None:
         need = self.n_remote
@@ -495,21 +598,29 @@ class AiwolfServer:
     def _next_seed(self) -> int:
         self._games_started += 1
         if self._seed is None:
-            return self._rng.randrange(2**31)
+            return fresh_seed()
         return self._seed + self._games_started - 1
 
-    async def _play(self, remotes: list[RemoteSeat]) -> GameRecord | None:
+    async def _play(self, remotes: list[RemoteSeat], seed: int) -> GameRecord | None:
+        try:
+            return await self._play_table(remotes, seed)
+        finally:
+            async with self._finished:
+                self._games_ended += 1
+                self._finished.notify_all()
+
+    async def _play_table(self, remotes: list[RemoteSeat], seed: int) -> GameRecord | None:
         seats: list[Seat] = list(remotes)
         try:
             seats += [_LocalSeat(p, _label(p)) for p in self._local_factory()]
-            table = Table(self.rules, seats, self._next_seed(), self.timeouts, max_error_ratio=self.max_error_ratio)
+            table = Table(self.rules, seats, seed, self.timeouts, max_error_ratio=self.max_error_ratio)
             record = await table.play()
         except asyncio.CancelledError:
-            await asyncio.gather(*(r.close() for r in remotes))
+            await asyncio.gather(*(r.close(_GOING_AWAY, "the server is shutting down") for r in remotes))
             raise
         except Exception:  # a bug in one game must not take the server down
             log.exception("a game failed")
-            await asyncio.gather(*(r.close() for r in remotes))
+            await asyncio.gather(*(r.close(_GOING_AWAY, "the game failed on the server") for r in remotes))
             return None
         if self.store is not None:
             try:
@@ -534,9 +645,14 @@ async def serve(
     local_agents: LocalAgents = (),
     seed: int | None = None,
     games: int | None = None,
+    max_waiting: int = 256,
+    name_timeout: float = 15.0,
     on_ready: Callable[[AiwolfServer], None] | None = None,
 ) -> list[GameRecord]:
-    """Run an AIWolf NLP server until cancelled, or until `games` games have finished.
+    """Run an AIWolf NLP server until cancelled, or until `games` games have been played.
+
+    With `games`, no game past that number starts: agents that connect again after their last
+    game are refused (HTTP 503), and the server closes as soon as the last game ends.
 
     Args:
         preset: `aiwolf5`, `aiwolf13`, or a RuleSet with only the protocol's roles.
@@ -547,15 +663,17 @@ async def serve(
         action_timeout: seconds an agent has to answer a request.
         response_timeout: seconds an agent has to answer the NAME check after a missed answer.
         local_agents: Lycan players seated at every table next to the remote agents.
-        seed: seed of the first game; None for random seeds.
-        games: stop after this many finished games (None: serve forever).
+        seed: seed of the first game; None: a fresh secret seed for every game.
+        games: play this many games, then stop (None: serve forever).
+        max_waiting: most connections not placed in a game; more are refused.
+        name_timeout: seconds a new connection has to answer NAME.
         on_ready: called once the server listens (e.g. to print its URL).
 
     Returns:
-        The records of the games played.
+        The records of the games played (a game that failed on the server has none).
 
     Raises:
-        ConfigError: rules the protocol cannot play.
+        ConfigError: rules the protocol cannot play, or limits that can never fill a table.
 
     """
     server = AiwolfServer(
@@ -568,13 +686,16 @@ async def serve(
         response_timeout=response_timeout,
         local_agents=local_agents,
         seed=seed,
+        max_games=games,
+        max_waiting=max_waiting,
+        name_timeout=name_timeout,
     )
     async with server:
         if on_ready is not None:
             on_ready(server)
         if games is None:
             await server.serve_forever()
-        return await server.wait_for_games(games or 0)
+        return await server.wait_done()
 
 
 __all__ = ["AiwolfServer", "GameStore", "RemoteSeat", "Table", "serve"]
