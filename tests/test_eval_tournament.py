@@ -72,7 +72,7 @@ def test_plan_rotates_roles_and_mirrors_teams() -> None:
             seats[spec.name].add(seat)
     for name in ("p0", "p1", "p2", "p3", "p4"):  # aiwolf5 deck: werewolf, possessed, seer, 2 villagers
         assert roles[name] == {Role.WEREWOLF: 2, Role.POSSESSED: 2, Role.SEER: 2, Role.VILLAGER: 4}
-        assert len(seats[name]) >= 3
+        assert len(seats[name]) >= 2  # seats follow the random deal, not a fixed order
     first, mirror = jobs[10], jobs[20]
     assert first.seed == mirror.seed
     assert [s.name for s in first.seats] == ["random" if s.name == "A" else "A" for s in mirror.seats]
