@@ -263,14 +263,32 @@ def test_each_game_gets_its_own_scope_even_with_a_reused_agent() -> None:
     rules = quick(get_preset("aiwolf5"), 5.0)
     models = [ScriptedModel() for _ in range(5)]
     agents = [LLMAgent(m, s) for s, m in enumerate(models)]
-    asyncio.run(run_async(rules, agents, 1))
+    one = asyncio.run(run_async(rules, agents, 1))
     first = [a.scope for a in agents]
+    assert first == [one.game_id] * 5  # the session gives every seat the game's id as its scope
     n_first = len(models[0].requests)
-    asyncio.run(run_async(rules, agents, 2))
+    two = asyncio.run(run_async(rules, agents, 2))
     assert all(a.scope != f for a, f in zip(agents, first, strict=True))
-    assert {r.scope for r in models[0].requests[n_first:]} == {agents[0].scope}
+    assert {r.scope for r in models[0].requests[n_first:]} == {agents[0].scope} == {two.game_id}
     fixed = LLMAgent(ScriptedModel(), 1, scope="game-42")
     assert fixed.scope == "game-42"
+
+
+def test_model_calls_go_into_the_record_and_no_view() -> None:
+    rules = quick(get_preset("aiwolf5"), 5.0)
+    models = [ScriptedModel(misbehaving("garbage") if s == 2 else None) for s in range(5)]
+    rec, agents = play(rules, models, 4)
+    calls = rec.model_calls
+    assert len(calls) == sum(len(m.requests) for m in models) > 0
+    assert {c.seat for c in calls} == {s for s in range(5) if models[s].requests}
+    assert all(c.model and c.prompt_tokens > 0 for c in calls)
+    bad = [c for c in calls if c.seat == 2]
+    assert bad and any(c.error for c in bad) and any(c.reasoning for c in bad)
+    assert GameRecord.from_dict(json.loads(json.dumps(rec.to_dict()))).model_calls == calls
+    for agent in agents:
+        assert agent.drain_model_calls() == []  # the session took them all
+    texts = " ".join(str(e) for e in rec.events)
+    assert "ModelCall" not in texts
 
 
 def test_sampling_seed_is_deterministic_and_changes_on_retry() -> None:

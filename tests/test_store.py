@@ -17,6 +17,7 @@ from _protect import write_protected
 from lycan.agents import RandomAgent
 from lycan.engine import GameRecord, replay, run_sync
 from lycan.engine.events import Died
+from lycan.engine.record import ModelCall
 from lycan.rules import Role, get_preset, preset_names, team_of
 from lycan.store import (
     SCHEMA_VERSION,
@@ -448,6 +449,7 @@ def downgrade_to_version_1(path: Path) -> None:
     conn.execute("ALTER TABLE games_v1 RENAME TO games")
     conn.execute("CREATE INDEX games_by_run ON games (run, started_at)")
     conn.execute("CREATE INDEX games_by_time ON games (finished_at)")
+    conn.execute("DROP TABLE model_calls")
     conn.execute("UPDATE lycan_info SET value = '1' WHERE key = 'schema_version'")
     conn.execute("PRAGMA user_version = 1")
     conn.execute("COMMIT")
@@ -491,6 +493,25 @@ def test_a_version_1_file_is_migrated_without_losing_games(tmp_path: Path, recor
     with GameStore(path) as s, s._write() as conn:
         conn.execute("DELETE FROM games WHERE game_id = 'big'")
     assert counts(path) == before
+
+
+def test_model_calls_are_kept_and_a_version_2_file_gains_their_table(tmp_path: Path, records: list[GameRecord]) -> None:
+    call = ModelCall(seat=1, request=4, kind="vote", model="m", prompt_tokens=9, reasoning="Thought: hmm")
+    with_calls = dataclasses.replace(records[0], game_id="calls", model_calls=(call, call))
+    path = tmp_path / "v2.db"
+    with GameStore(path) as s:
+        s.save(records[1])
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TABLE model_calls")
+    conn.execute("UPDATE lycan_info SET value = '2' WHERE key = 'schema_version'")
+    conn.close()
+    with GameStore(path) as s:
+        assert s.get(records[1].game_id) == records[1]
+        assert s.save(with_calls)
+        assert s.get("calls").model_calls == (call, call)
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT value FROM lycan_info WHERE key = 'schema_version'").fetchone()[0] == "3"
+    conn.close()
 
 
 def test_a_write_protected_file_is_one_sentence(tmp_path: Path, records: list[GameRecord]) -> None:

@@ -304,8 +304,13 @@ class HeuristicAgent(SyncAgent):
             return Action.choose(request.targets[0])
         return PASS
 
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """The session starts a new game: forget the last one."""
+        self._mem = None
+
     def _memory(self, view: View) -> _Memory:
         mem = self._mem
+        # `fits` is a safety net for agents driven without a session (e.g. called by hand).
         if mem is None or not mem.fits(view):
             rules = view.rules
             mem = _Memory(

@@ -21,10 +21,9 @@ from typing import Any
 from lycan.agents.parsing import STYLES, ParseError, SpeechReader, Style, parse_bid, parse_choice
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, token_counter
 from lycan.engine.actions import MAX_BID, Action, Request
-from lycan.engine.events import Event
-from lycan.engine.record import new_game_id
+from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
-from lycan.models.base import ChatModel, ChatRequest, ChatResult, ModelError
+from lycan.models.base import ChatModel, ChatRequest, ChatResult, ModelError, Usage
 
 TokenCallback = Callable[[int, str], Any]
 """`on_token(seat, piece)`: called with each piece of spoken text; may be a coroutine function."""
@@ -181,28 +180,52 @@ class LLMAgent:
         self.usage = AgentUsage()
         self.exchanges: list[Exchange] = []
         self.scope = scope or new_game_id()
-        self._seat: int | None = None
-        self._seen_len = 0
-        self._seen_last: Event | None = None
+        self._calls: list[ModelCall] = []
 
-    # ----------------------------------------------------------------- game tracking
+    # ----------------------------------------------------------------- game context
     def new_game(self, scope: str | None = None) -> None:
         """Start a new game: fresh cache scope, notes forgotten."""
         self.scope = scope or new_game_id()
         self.builder.memory.reset()
-        self._seat = None
-        self._seen_len = 0
-        self._seen_last = None
 
-    def _track(self, view: View) -> None:
-        events = view.events
-        if self._seen_len and (
-            view.seat != self._seat or len(events) < self._seen_len or events[self._seen_len - 1] != self._seen_last
-        ):
-            self.new_game()
-        self._seat = view.seat
-        self._seen_len = len(events)
-        self._seen_last = events[-1] if events else None
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """The session starts a game: its id becomes the cache and recording scope."""
+        self.new_game(game_id)
+
+    def drain_model_calls(self) -> list[ModelCall]:
+        """The model calls made since the last drain (the session files them in the record)."""
+        calls, self._calls = self._calls, []
+        return calls
+
+    def _note(
+        self,
+        view: View,
+        request: Request,
+        raw: str,
+        action: str,
+        error: str = "",
+        *,
+        usage: Usage | None = None,
+        exchange: bool = True,
+    ) -> None:
+        u = usage or Usage()
+        if exchange:
+            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, raw, action, error))
+        self._calls.append(
+            ModelCall(
+                seat=view.seat,
+                request=request.id,
+                kind=request.kind,
+                attempt=request.attempt,
+                model=getattr(self.model, "name", ""),
+                prompt_tokens=u.prompt_tokens,
+                completion_tokens=u.completion_tokens,
+                latency_s=round(u.latency_s, 4),
+                cached=u.cached,
+                reasoning=raw,
+                error=error,
+            )
+        )
 
     # ----------------------------------------------------------------- acting
     async def act(self, view: View, request: Request) -> Action:
@@ -212,7 +235,6 @@ class LLMAgent:
             ParseError: the model's answer could not be read (the engine retries, then falls back).
             ModelError: the backend failed.
         """
-        self._track(view)
         prompt = self.builder.build(view, request)
         self.usage.largest_prompt = max(self.usage.largest_prompt, prompt.prompt_tokens)
         self.usage.lines_left_out += prompt.dropped_lines
@@ -244,17 +266,20 @@ class LLMAgent:
                 return await self._talk(view, request, chat, prompt.prompt_tokens)
             result = await self.model.chat(chat)
             raw = result.text
-            self._account(result, prompt.prompt_tokens, time.perf_counter() - started)
-            action = parse_bid(raw) if request.kind == "bid" else parse_choice(raw, request, view.names)
-            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, raw, action.describe(view.names)))
+            used = self._account(result, prompt.prompt_tokens, time.perf_counter() - started)
+            try:
+                action = parse_bid(raw) if request.kind == "bid" else parse_choice(raw, request, view.names)
+            except ParseError as err:
+                self._note(view, request, raw, "", str(err), usage=used)
+                raise
+            self._note(view, request, raw, action.describe(view.names), usage=used)
             return action
-        except ParseError as err:
+        except ParseError:
             self.usage.parse_failures += 1
-            if not request.is_talk:
-                self.exchanges.append(Exchange(request.id, request.kind, request.attempt, raw, "", str(err)))
             raise
-        except ModelError:
+        except ModelError as err:
             self.usage.model_errors += 1
+            self._note(view, request, "", "", f"model error: {err}", exchange=False)
             raise
         except asyncio.CancelledError:
             self.usage.timeouts += 1
@@ -276,22 +301,23 @@ class LLMAgent:
                 if reader.closed:
                     break
         finally:
-            self.usage.latency_s += time.perf_counter() - started
-            self.usage.completion_tokens += self.count(reader.raw) if reader.raw else 0
+            elapsed = time.perf_counter() - started
+            completion = self.count(reader.raw) if reader.raw else 0
+            self.usage.latency_s += elapsed
+            self.usage.completion_tokens += completion
             aclose = getattr(stream, "aclose", None)
             if aclose is not None:
                 await aclose()
+        used = Usage(prompt_tokens, completion, elapsed)
         rest = reader.finish()
         try:
             action = reader.action(request.can_skip)
         except ParseError as err:
-            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, reader.raw, "", str(err)))
+            self._note(view, request, reader.raw, "", str(err), usage=used)
             raise
         if rest and public and action.kind == "speak":
             await self._emit(view.seat, rest)
-        self.exchanges.append(
-            Exchange(request.id, request.kind, request.attempt, reader.raw, action.describe(view.names))
-        )
+        self._note(view, request, reader.raw, action.describe(view.names), usage=used)
         return action
 
     async def _emit(self, seat: int, piece: str) -> None:
@@ -301,13 +327,20 @@ class LLMAgent:
         if inspect.isawaitable(result):
             await result
 
-    def _account(self, result: ChatResult, prompt_tokens: int, elapsed: float) -> None:
+    def _account(self, result: ChatResult, prompt_tokens: int, elapsed: float) -> Usage:
         u = result.usage
+        used = Usage(
+            u.prompt_tokens or prompt_tokens,
+            u.completion_tokens or self.count(result.text),
+            u.latency_s or elapsed,
+            u.cached,
+        )
         self.usage.calls += 1
-        self.usage.prompt_tokens += u.prompt_tokens or prompt_tokens
-        self.usage.completion_tokens += u.completion_tokens or self.count(result.text)
-        self.usage.latency_s += u.latency_s or elapsed
-        self.usage.cached_calls += int(u.cached)
+        self.usage.prompt_tokens += used.prompt_tokens
+        self.usage.completion_tokens += used.completion_tokens
+        self.usage.latency_s += used.latency_s
+        self.usage.cached_calls += int(used.cached)
+        return used
 
 
 def llm_agent_factory(style: str) -> Callable[..., LLMAgent]:

@@ -207,7 +207,7 @@ class Game:
             return {}
         answers = yield requests
         if self._aborted is not None:
-            self._end("draw", self._aborted)
+            self._abort_now(requests, answers)
         out: dict[int, Action] = {}
         failed: list[tuple[Request, str]] = []
         for req in requests:
@@ -241,7 +241,7 @@ class Game:
             retries.append(replace(req, id=self._request_id(req.seat), attempt=req.attempt + 1, error=err))
         answers = yield retries
         if self._aborted is not None:
-            self._end("draw", self._aborted)
+            self._abort_now(retries, answers)
         for (_, first), req in zip(failed, retries, strict=True):
             answer = answers.get(req.id, _NO_ANSWER)
             err = self._judge(req, answer)
@@ -259,6 +259,22 @@ class Game:
             )
             out[req.seat] = fallback
         return out
+
+    def _abort_now(self, requests: list[Request], answers: Answers) -> None:
+        """End the aborted game; a request that failed in its last batch is still the seat's fault."""
+        for req in requests:
+            answer = answers.get(req.id, _NO_ANSWER)
+            if isinstance(answer, Failure):
+                self.emit(
+                    Fault,
+                    audience=(req.seat,),
+                    seat=req.seat,
+                    request=req.kind,
+                    reasons=(answer.reason or "no answer",),
+                    fallback="none: the game was aborted",
+                )
+        assert self._aborted is not None
+        self._end("draw", self._aborted)
 
     def _judge(self, req: Request, answer: Answer) -> str | None:
         self.decisions.append(Decision(req.id, req.seat, req.kind, answer))

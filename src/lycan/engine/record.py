@@ -21,6 +21,36 @@ def new_game_id() -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class ModelCall:
+    """One call a seat's agent made to its chat model, kept for the record only (no seat sees it).
+
+    `reasoning` is the model's raw answer, private thoughts included; `error` says why it could
+    not be used, if it could not.
+    """
+
+    seat: int
+    request: int
+    kind: str
+    attempt: int = 0
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    cached: bool = False
+    reasoning: str = ""
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModelCall:
+        """Inverse of `to_dict`."""
+        return cls(**{f: data[f] for f in cls.__dataclass_fields__ if f in data})
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """Everything needed to store, replay and measure one game."""
 
@@ -36,6 +66,7 @@ class GameRecord:
     started_at: float = 0.0
     finished_at: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
+    model_calls: tuple[ModelCall, ...] = ()
 
     @property
     def n_days(self) -> int:
@@ -57,6 +88,7 @@ class GameRecord:
         started_at: float = 0.0,
         finished_at: float = 0.0,
         meta: dict[str, Any] | None = None,
+        model_calls: Sequence[ModelCall] = (),
     ) -> GameRecord:
         """Freeze a finished `game` (its `probe_days`, if any, go into `meta` for replay)."""
         if game.winner is None:
@@ -77,6 +109,7 @@ class GameRecord:
             started_at=started_at,
             finished_at=finished_at,
             meta=meta,
+            model_calls=tuple(model_calls),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,6 +130,7 @@ class GameRecord:
                 {"request": d.request, "seat": d.seat, "kind": d.kind, "answer": d.answer.to_dict()}
                 for d in self.decisions
             ],
+            "model_calls": [c.to_dict() for c in self.model_calls],
         }
 
     @classmethod
@@ -124,6 +158,7 @@ class GameRecord:
                 started_at=float(data.get("started_at", 0.0)),
                 finished_at=float(data.get("finished_at", 0.0)),
                 meta=dict(data.get("meta") or {}),
+                model_calls=tuple(ModelCall.from_dict(c) for c in data.get("model_calls") or ()),
             )
         except KeyError as err:
             raise ValueError(f"game record is missing the field {err.args[0]!r}") from None

@@ -5,8 +5,8 @@ Agents connect to `ws://HOST:PORT/ws`, answer the NAME request with team name pl
 wait; in mixed mode when N different teams do (one connection each). Local agents (anything with
 `async act(view, request)`) may fill some seats of every table.
 
-Each table drives `lycan.engine.game.Game` directly and turns its requests into protocol packets
-built only from the asked seat's own view. A missed answer is followed by a NAME check: if the
+Each table is a `lycan.engine.session.Session` whose remote seats turn requests into protocol
+packets built only from the asked seat's own view. A missed answer is followed by a NAME check: if the
 agent answers it only that request fails (a Failure the engine falls back on and records as a
 Fault); otherwise, or if it disconnects, the agent is errored, and once errored agents reach
 `max(1, int(N x max_error_ratio))` the game ends as a draw with the reason recorded.
@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -43,11 +42,10 @@ from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response as HttpResponse
 
 from lycan.engine.actions import Answer, Failure, Request
-from lycan.engine.events import Fault
-from lycan.engine.game import Answers, Game
+from lycan.engine.game import Answers
 from lycan.engine.record import GameRecord, new_game_id
-from lycan.engine.runner import Player
 from lycan.engine.seeds import fresh_seed
+from lycan.engine.session import Hooks, LocalSeat, Player, Session, label_of
 from lycan.engine.view import View
 from lycan.protocol.packets import (
     PROTOCOL_ROLES,
@@ -176,23 +174,37 @@ class _LocalSeat:
 Seat = RemoteSeat | _LocalSeat
 
 
-def _label(player: object) -> str:
-    return str(getattr(player, "label", None) or getattr(player, "name", None) or type(player).__name__)
+class _PacketSeat:
+    """A remote agent as a session seat: each request becomes a packet built from its own view."""
 
+    is_seat = True
 
-async def _ask_local(player: Player, view: View, request: Request, timeout: float) -> Answer:
-    try:
-        async with asyncio.timeout(timeout):
-            answer = await player.act(view, request)
-    except TimeoutError:
-        return Failure(f"no answer within {timeout:g} s")
-    except Exception as err:  # an agent's bug must not end the game
-        return Failure(f"agent error: {type(err).__name__}: {err}")
-    return answer if isinstance(answer, Answer) else Failure("the agent's answer is not an Action")
+    def __init__(self, table: Table, seat: int, remote: RemoteSeat) -> None:
+        self.table = table
+        self.seat = seat
+        self.remote = remote
+        self.label = remote.label
+
+    async def answer(self, view: View, request: Request) -> Answer:
+        kind = REQUEST_PACKETS.get(request.kind)
+        if kind is None:
+            return Failure(f"the AIWolf protocol has no {request.kind} request")
+        packet = build_packet(kind, view, self.table.game_id, self.table.cursors[self.seat], request=request)
+        reply = await self.remote.ask(packet, self.table.timeouts)
+        if isinstance(reply, Failure):
+            errored = self.remote.errored
+            return Failure(f"agent errored: {errored}") if errored and "errored" not in reply.reason else reply
+        return parse_answer(reply, request, view.names)
 
 
 class Table:
-    """One game: drives the engine and speaks the protocol to its remote seats."""
+    """One game: a `Session` whose remote seats speak the protocol, with the protocol's hooks.
+
+    Before each batch the daily packets go out (INITIALIZE, DAILY_INITIALIZE, DAILY_FINISH); after
+    each batch's answers the error ratio is checked, and the game is aborted as a draw once too
+    many agents errored. Local agents sit in `LocalSeat`s and keep their own timeouts; every
+    request carries the server's action timeout (the protocol has one for every request).
+    """
 
     def __init__(
         self,
@@ -204,14 +216,28 @@ class Table:
         max_error_ratio: float = 0.2,
         game_id: str | None = None,
     ) -> None:
-        self.rules = rules
+        timed = rules.options.model_copy(update={"talk_timeout": timeouts.action, "action_timeout": timeouts.action})
+        self.rules = rules.model_copy(update={"options": timed})
         self.seats = list(seats)
         self.timeouts = timeouts
-        self.game = Game(rules, seed, game_names(rules.n_players))
         self.game_id = game_id or new_game_id()
         self.cursors = [HistoryCursor() for _ in self.seats]
         self.setting = setting_dict(rules, timeouts)
         self.error_limit = max(1, int(len(self.seats) * max_error_ratio))
+        self.session = Session(
+            self.rules,
+            [
+                _PacketSeat(self, s, seat) if isinstance(seat, RemoteSeat) else LocalSeat(seat.player)
+                for s, seat in enumerate(self.seats)
+            ],
+            seed,
+            names=game_names(rules.n_players),
+            game_id=self.game_id,
+            hooks=Hooks(before_batch=self._before_batch, after_answers=self._after_answers),
+            meta={"protocol": "aiwolf"},
+        )
+        self.game = self.session.game
+        self._initialized = False
         self._day_started = -1
         self._day_finished = True
         self._reported: set[int] = set()
@@ -228,21 +254,10 @@ class Table:
         ]
         await asyncio.gather(*sends)
 
-    async def _answer(self, req: Request) -> Answer:
-        seat = self.seats[req.seat]
-        view = self.game.view(req.seat)
-        if isinstance(seat, _LocalSeat):
-            return await _ask_local(seat.player, view, req, self.timeouts.action)
-        kind = REQUEST_PACKETS.get(req.kind)
-        if kind is None:
-            return Failure(f"the AIWolf protocol has no {req.kind} request")
-        packet = build_packet(kind, view, self.game_id, self.cursors[req.seat], request=req)
-        reply = await seat.ask(packet, self.timeouts)
-        if isinstance(reply, Failure):
-            return reply
-        return parse_answer(reply, req, self.game.names)
-
-    async def _phase_packets(self, batch: list[Request]) -> None:
+    async def _before_batch(self, session: Session, batch: list[Request]) -> None:
+        if not self._initialized:
+            self._initialized = True
+            await self.broadcast("INITIALIZE")
         game = self.game
         if game.phase == "day" and self._day_started != game.day:
             self._day_started = game.day
@@ -252,21 +267,17 @@ class Table:
             self._day_finished = True
             await self.broadcast("DAILY_FINISH")
 
-    def _record_errors(self, errored: dict[int, str], batch: list[Request]) -> None:
-        """Log a Fault (seen by that seat only) the first time an agent is errored."""
+    def _after_answers(self, session: Session, batch: list[Request], answers: Answers) -> str | None:
+        """The abort rule: too many errored agents end the game (their answers are failures the engine records)."""
+        errored = self.errored()
         for seat, reason in errored.items():
-            if seat in self._reported:
-                continue
-            self._reported.add(seat)
-            kind = next((r.kind for r in batch if r.seat == seat), "connection")
-            self.game.emit(
-                Fault,
-                audience=(seat,),
-                seat=seat,
-                request=kind,
-                reasons=(f"agent errored: {reason}",),
-                fallback="no more requests to this agent in this game",
-            )
+            if seat not in self._reported:
+                self._reported.add(seat)
+                log.info("game %s: %s errored (%s)", self.game_id, self.game.names[seat], reason)
+        if len(errored) < self.error_limit:
+            return None
+        who = ", ".join(f"{self.game.names[s]} ({why})" for s, why in sorted(errored.items()))
+        return f"aborted: {len(errored)} agent(s) errored: {who}"
 
     def errored(self) -> dict[int, str]:
         """Seats whose agent is errored, with the reason."""
@@ -274,39 +285,10 @@ class Table:
 
     async def play(self) -> GameRecord:
         """Play the game to the end (or until too many agents are errored) and return its record."""
-        game = self.game
-        started = time.time()
-        gen = game.play()
-        aborted = ""
-        try:
-            batch = next(gen)
-            await self.broadcast("INITIALIZE")
-            while True:
-                await self._phase_packets(batch)
-                results = await asyncio.gather(*(self._answer(r) for r in batch))
-                answers: Answers = {r.id: a for r, a in zip(batch, results, strict=True)}
-                errored = self.errored()
-                self._record_errors(errored, batch)
-                if len(errored) >= self.error_limit:
-                    who = ", ".join(f"{game.names[s]} ({why})" for s, why in sorted(errored.items()))
-                    aborted = f"aborted: {len(errored)} agent(s) errored: {who}"
-                    game.abort(aborted)
-                batch = gen.send(answers)
-        except StopIteration:
-            pass
+        await self.session.run()
         await self.broadcast("FINISH")
         await asyncio.gather(*(seat.close() for _, seat in self._remotes()))
-        meta: dict[str, Any] = {"protocol": "aiwolf", "errored": {game.names[s]: r for s, r in self.errored().items()}}
-        if aborted:
-            meta["aborted"] = aborted
-        return GameRecord.from_game(
-            game,
-            agents=[seat.label for seat in self.seats],
-            game_id=self.game_id,
-            started_at=started,
-            finished_at=time.time(),
-            meta=meta,
-        )
+        return self.session.record(errored={self.game.names[s]: r for s, r in self.errored().items()})
 
 
 LocalAgents = Sequence[Player] | Callable[[], Sequence[Player]]
@@ -612,7 +594,7 @@ class AiwolfServer:
     async def _play_table(self, remotes: list[RemoteSeat], seed: int) -> GameRecord | None:
         seats: list[Seat] = list(remotes)
         try:
-            seats += [_LocalSeat(p, _label(p)) for p in self._local_factory()]
+            seats += [_LocalSeat(p, label_of(p)) for p in self._local_factory()]
             table = Table(self.rules, seats, seed, self.timeouts, max_error_ratio=self.max_error_ratio)
             record = await table.play()
         except asyncio.CancelledError:

@@ -25,7 +25,8 @@ from lycan.rules.roles import team_of
 
 #: The schema this code writes; files with a higher version come from a newer Lycan.
 #: Version 2 keeps seeds as decimal text (live tables use 128-bit seeds; SQLite integers hold 64 bits).
-SCHEMA_VERSION = 2
+#: Version 3 adds the model calls of LLM seats (`GameRecord.model_calls`).
+SCHEMA_VERSION = 3
 #: `PRAGMA application_id` of a Lycan database ("LYCN").
 APPLICATION_ID = 0x4C59434E
 _EVENT_COLUMNS = ("kind", "id", "day", "phase", "vis", "audience")
@@ -52,6 +53,15 @@ _GAMES_INDEXES = (
     "CREATE INDEX IF NOT EXISTS games_by_run ON games (run, started_at)",
     "CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at)",
 )
+_MODEL_CALLS_TABLE = """
+CREATE TABLE IF NOT EXISTS model_calls (
+    game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID
+"""
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS lycan_info (
     key TEXT PRIMARY KEY,
@@ -90,6 +100,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     answer TEXT NOT NULL,
     PRIMARY KEY (game_id, idx)
 ) WITHOUT ROWID;
+{_MODEL_CALLS_TABLE};
 """
 
 
@@ -190,6 +201,7 @@ class _Rows:
     seats: list[tuple[Any, ...]]
     events: list[tuple[Any, ...]]
     decisions: list[tuple[Any, ...]]
+    model_calls: list[tuple[Any, ...]]
 
 
 def _rows(record: GameRecord, run: str | None) -> _Rows:
@@ -238,7 +250,10 @@ def _rows(record: GameRecord, run: str | None) -> _Rows:
         (gid, idx, d.request, d.seat, d.kind, _json(d.answer.to_dict(), f"decision {idx}", gid))
         for idx, d in enumerate(record.decisions)
     ]
-    return _Rows(gid, game, seats, events, decisions)
+    calls = [
+        (gid, idx, c.seat, _json(c.to_dict(), f"model call {idx}", gid)) for idx, c in enumerate(record.model_calls)
+    ]
+    return _Rows(gid, game, seats, events, decisions, calls)
 
 
 class GameStore:
@@ -336,9 +351,10 @@ class GameStore:
         """Bring an older file up to `SCHEMA_VERSION` in one transaction, keeping every game.
 
         Version 1 kept seeds in an INTEGER column, which holds 64 bits; version 2 keeps them as
-        text. SQLite cannot change a column's type, so the games table is rebuilt (with foreign keys
-        off, so that the seats, events and decisions that refer to it stay as they are). A
-        write-protected file is left as it is: it can still be read, and writes fail with their own error.
+        text; version 3 adds the table of model calls. SQLite cannot change a column's type, so
+        from version 1 the games table is rebuilt (with foreign keys off, so that the seats, events
+        and decisions that refer to it stay as they are). A write-protected file is left as it is:
+        it can still be read, and writes fail with their own error.
         """
         conn = self._db
         if _is_read_only(self._probe_write()):
@@ -346,8 +362,14 @@ class GameStore:
         conn.execute("PRAGMA foreign_keys = OFF")
         with self._write():
             info = dict(conn.execute("SELECT key, value FROM lycan_info").fetchall())
-            if int(info.get("schema_version", "0")) >= SCHEMA_VERSION:
+            version = int(info.get("schema_version", "0"))
+            if version >= SCHEMA_VERSION:
                 return  # another process migrated it meanwhile
+            conn.execute(_MODEL_CALLS_TABLE)  # version 3: a new table, nothing else changes
+            if version >= 2:
+                conn.execute("UPDATE lycan_info SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                return
             conn.execute(_GAMES_TABLE.replace("IF NOT EXISTS games", "games_v2", 1))
             copied = conn.execute(
                 "INSERT INTO games_v2 SELECT game_id, run, rules_name, rules, CAST(seed AS TEXT), n_players, winner,"
@@ -478,6 +500,7 @@ class GameStore:
                 conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", rows.seats)
                 conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.events)
                 conn.executemany("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)", rows.decisions)
+                conn.executemany("INSERT INTO model_calls VALUES (?, ?, ?, ?)", rows.model_calls)
                 added += 1
         return added
 
@@ -538,6 +561,10 @@ class GameStore:
             decisions = conn.execute(
                 "SELECT request, seat, kind, answer FROM decisions WHERE game_id = ? ORDER BY idx", (gid,)
             ).fetchall()
+            try:
+                calls = conn.execute("SELECT data FROM model_calls WHERE game_id = ? ORDER BY idx", (gid,)).fetchall()
+            except sqlite3.OperationalError:  # a write-protected file of schema 2 has no such table
+                calls = []
         data = {
             "game_id": gid,
             "rules": json.loads(game[0]),
@@ -562,6 +589,7 @@ class GameStore:
                 for kind, eid, day, phase, vis, audience, rest in events
             ],
             "decisions": [{"request": r, "seat": s, "kind": k, "answer": json.loads(a)} for r, s, k, a in decisions],
+            "model_calls": [json.loads(c[0]) for c in calls],
         }
         try:
             return GameRecord.from_dict(data)
