@@ -105,6 +105,9 @@ class LocalSeat:
         self._timeout = timeout
         decide = getattr(player, "decide", None)
         self.can_answer_now = callable(decide)
+        drain = getattr(player, "drain_model_calls", None)
+        #: The agent's `drain_model_calls`, if it reports model calls (None otherwise).
+        self.drain: Callable[[], Sequence[ModelCall]] | None = drain if callable(drain) else None
 
     def timeout_for(self, request: Request) -> float | None:
         """The time this seat has for `request`."""
@@ -117,11 +120,6 @@ class LocalSeat:
         begin = getattr(self.player, "begin_game", None)
         if callable(begin):
             begin(game_id, seat)
-
-    def model_calls(self) -> list[ModelCall]:
-        """Model calls the agent made since last asked (empty for agents without a model)."""
-        drain = getattr(self.player, "drain_model_calls", None)
-        return list(drain()) if callable(drain) else []
 
     def answer_now(self, view: View, request: Request) -> Answer:
         """The agent's `decide`, with any exception turned into a failure."""
@@ -248,6 +246,7 @@ class Session:
         self._gen: Play | None = None
         self._sent = 0
         self._calls: list[ModelCall] = []
+        self._drains = [d for seat in self.seats if (d := getattr(seat, "drain", None)) is not None]
         self._batch: list[Request] | None = None
 
     # ----------------------------------------------------------------- stepping
@@ -304,10 +303,8 @@ class Session:
         self._sent = len(events)
 
     def _collect_calls(self) -> None:
-        for seat in self.seats:
-            calls = getattr(seat, "model_calls", None)
-            if callable(calls):
-                self._calls.extend(calls())
+        for drain in self._drains:
+            self._calls.extend(drain())
 
     # ----------------------------------------------------------------- answering
     def answer_now(self, batch: list[Request]) -> Answers:
