@@ -46,8 +46,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from lycan.arena import Executor, LocalExecutor, RayExecutor, load_config, run_tournament
 from lycan.engine import GameRecord
-from lycan.eval.tournament import Executor, LocalExecutor, RayExecutor, load_config, run_tournament
 
 
 class MemoryStore:

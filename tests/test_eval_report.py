@@ -59,9 +59,9 @@ def test_compare_runs() -> None:
 
 
 def test_win_rates_come_per_setting_never_pooled(tmp_path: Path) -> None:
+    from lycan.arena import load_config, run_tournament
     from lycan.eval.metrics import side_win_rates
     from lycan.eval.report import setting_tables, tables
-    from lycan.eval.tournament import load_config, run_tournament
     from lycan.store import GameStore
 
     cfg = load_config(

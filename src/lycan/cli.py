@@ -692,8 +692,8 @@ def tournament(
     executor: Annotated[str, typer.Option(help="local, or ray (RAY_ADDRESS for a cluster)")] = "local",
 ) -> None:
     """Play a tournament; re-running it resumes, skipping finished games."""
+    from lycan.arena import run_tournament
     from lycan.eval.report import print_summary
-    from lycan.eval.tournament import run_tournament
 
     with clear_errors(), _store(db) as store:
         result = run_tournament(config, executor=executor, store=store, progress=sys.stderr.isatty())

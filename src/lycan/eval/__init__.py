@@ -1,1 +1,1 @@
-"""Measurement: statistics, metrics, tournaments and reports, all derived from game records."""
+"""Measurement: statistics, metrics, ratings and reports, all derived from game records (games are played by `lycan.arena`)."""

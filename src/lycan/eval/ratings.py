@@ -3,7 +3,7 @@
 Every game is one match: the village team against the werewolf team, ranked by the winner (a draw
 ranks them equal). A team is the list of its seats' agent labels, so teams may differ in size and
 mix agent types. Werewolf games favour one side; schedules that let every agent play both sides
-(as `lycan.eval.tournament` does) keep that out of the ratings, and Bradley-Terry also fits a
+(as `lycan.arena` does) keep that out of the ratings, and Bradley-Terry also fits a
 side term for it.
 """
 

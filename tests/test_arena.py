@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from lycan.eval.tournament import (
+from lycan.arena import (
     LocalExecutor,
     RayExecutor,
     load_config,
@@ -104,7 +104,7 @@ import asyncio, sys
 sys.path.insert(0, {tests!r})
 from _tiny_store import TinyStore
 from lycan.agents import AGENT_KINDS, RandomAgent
-from lycan.eval.tournament import LocalExecutor, load_config, run_tournament
+from lycan.arena import LocalExecutor, load_config, run_tournament
 
 
 class Slow(RandomAgent):
@@ -225,7 +225,7 @@ def test_llm_tournament_loads_one_shared_model_per_spec(
 def test_model_pool_and_provider_of_a_server_spec() -> None:
     import asyncio
 
-    from lycan.eval.tournament import AgentSpec, ModelPool, Setting
+    from lycan.arena import AgentSpec, ModelPool, Setting
 
     pool = ModelPool()
     spec = "openai:fake@http://127.0.0.1:9/v1"
@@ -244,7 +244,8 @@ def test_model_pool_and_provider_of_a_server_spec() -> None:
 
 def test_agents_and_rotation_draw_from_their_own_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     """`seed * 1_000 + seat` or `random.Random(seed)` would let a seat work back to the game seed and the deal."""
-    import lycan.eval.tournament as tournament
+    import lycan.arena.config as config
+    import lycan.arena.executors as executors
     from lycan.engine.seeds import derive, stream
 
     streams: list[tuple[object, ...]] = []
@@ -253,7 +254,7 @@ def test_agents_and_rotation_draw_from_their_own_streams(monkeypatch: pytest.Mon
         streams.append((seed, *path))
         return stream(seed, *path)
 
-    monkeypatch.setattr(tournament, "stream", spy_stream)
+    monkeypatch.setattr(config, "stream", spy_stream)
     cfg = load_config(
         {
             "run": "r",
@@ -267,10 +268,10 @@ def test_agents_and_rotation_draw_from_their_own_streams(monkeypatch: pytest.Mon
     assert streams == [(j.seed, "rotation") for j in jobs]
 
     seeds: list[int] = []
-    real = tournament.build_player
+    real = executors.build_player
     monkeypatch.setattr(
-        tournament, "build_player", lambda spec, seed, models=None: seeds.append(seed) or real(spec, seed)
+        executors, "build_player", lambda spec, seed, models=None: seeds.append(seed) or real(spec, seed)
     )
-    record = tournament.play_job(jobs[0])
+    record = executors.play_job(jobs[0])
     assert seeds == [derive(jobs[0].seed, "agent", seat) for seat in range(5)]
     assert record.seed == jobs[0].seed

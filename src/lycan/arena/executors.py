@@ -1,0 +1,269 @@
+"""Playing planned games: players for a job, one game in this process, and the executors.
+
+Executors play `GameJob`s through the session layer and hand back records one at a time:
+`LocalExecutor` (asyncio, a limit on games at once and per model provider, optionally a process
+pool for CPU-bound agents) and `RayExecutor` (one game per Ray task; `RAY_ADDRESS` selects a cluster).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, cast
+
+from lycan.arena.config import AgentSpec, GameJob
+from lycan.engine import GameRecord, Player, SyncPlayer, run_async, run_sync
+from lycan.engine.runner import usage_of
+from lycan.engine.seeds import derive
+from lycan.rules import ConfigError
+
+
+# ----------------------------------------------------------------------------- playing one game
+class ModelPool:
+    """The chat models of the games one executor plays: one per (model spec, options), shared.
+
+    Sharing matters for throughput: one backend object means one HTTP connection pool and one
+    client set-up for all seats and games, instead of one per seat per game.
+    """
+
+    def __init__(self) -> None:
+        self._models: dict[tuple[str, str], Any] = {}
+
+    def get(self, spec: str, options: Mapping[str, Any] | None = None) -> Any:
+        """The model for `spec` (a `lycan.models.load_model` spec) built with `options`, made once.
+
+        Raises:
+            ConfigError: the spec names no usable model (one sentence).
+        """
+        from lycan.models import ModelError, load_model
+
+        key = (spec, json.dumps(dict(options or {}), sort_keys=True, default=str))
+        if key not in self._models:
+            try:
+                self._models[key] = load_model(spec, **dict(options or {}))
+            except (ModelError, TypeError) as err:
+                raise ConfigError(f"cannot load model {spec!r}: {err}") from None
+        return self._models[key]
+
+    async def aclose(self) -> None:
+        """Close every model that holds a connection (on the loop that used them)."""
+        models, self._models = list(self._models.values()), {}
+        for model in models:
+            close = getattr(model, "aclose", None)
+            if close is not None:
+                await close()
+
+
+def _is_llm(spec: AgentSpec) -> bool:
+    from lycan.agents import LLM_KINDS
+
+    return spec.agent in LLM_KINDS
+
+
+def build_player(spec: AgentSpec, seed: int, models: ModelPool | None = None) -> Player:
+    """A new player for `spec`: `make_agent(agent, seed)`, with `model=` and options when given.
+
+    For LLM agent types the model spec is loaded with `lycan.models.load_model` (through `models`
+    when given, so that games share one backend per spec); other types get the string as it is.
+
+    Raises:
+        ConfigError: the agent type does not accept a model or the options, or the model cannot be loaded.
+    """
+    from lycan.agents import AGENT_KINDS, make_agent
+
+    if spec.model is None and not spec.options:
+        return make_agent(spec.agent, seed)
+    factory = cast(Callable[..., Player], AGENT_KINDS[spec.agent])
+    kwargs = dict(spec.options)
+    if spec.model is not None:
+        kwargs["model"] = (
+            (ModelPool() if models is None else models).get(spec.model, spec.model_options)
+            if _is_llm(spec)
+            else spec.model
+        )
+    try:
+        return factory(seed, **kwargs)
+    except TypeError as err:
+        raise ConfigError(f"agent type {spec.agent!r} does not take {sorted(kwargs)}: {err}") from None
+
+
+def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> GameRecord:
+    meta = dict(record.meta)
+    meta.update(run=job.run, setting=job.setting, index=job.index)
+    usage = {str(s): u for s, p in enumerate(players) if (u := usage_of(p)) is not None}
+    if usage:
+        meta["usage"] = usage
+    return replace(record, agents=tuple(s.name for s in job.seats), meta=meta)
+
+
+def _players(job: GameJob, models: ModelPool | None = None) -> list[Player]:
+    """The job's players, each seeded from its own stream (`derive(seed, "agent", seat)`).
+
+    An agent's seed must not reveal the game's seed: from that, an agent could recompute the deal.
+    """
+    return [build_player(spec, derive(job.seed, "agent", seat), models) for seat, spec in enumerate(job.seats)]
+
+
+def play_job(job: GameJob) -> GameRecord:
+    """Play one planned game in this process (sync fast path when every player can decide at once)."""
+    models = ModelPool()
+    players = _players(job, models)
+    kw: dict[str, Any] = {"game_id": job.game_id, "probe_days": job.probe_days}
+    if all(isinstance(p, SyncPlayer) for p in players):
+        record = run_sync(job.rules, cast(list[SyncPlayer], players), job.seed, **kw)
+    else:
+
+        async def play() -> GameRecord:
+            try:
+                return await run_async(job.rules, players, job.seed, **kw)
+            finally:
+                await models.aclose()
+
+        record = asyncio.run(play())
+    return _finish(job, record, players)
+
+
+async def play_job_async(job: GameJob, models: ModelPool | None = None) -> GameRecord:
+    """Play one planned game on the running event loop (LLM seats take their models from `models`)."""
+    own = models is None
+    pool = ModelPool() if models is None else models
+    try:
+        players = _players(job, pool)
+        record = await run_async(job.rules, players, job.seed, game_id=job.game_id, probe_days=job.probe_days)
+        return _finish(job, record, players)
+    finally:
+        if own:
+            await pool.aclose()
+
+
+# ----------------------------------------------------------------------------- executors
+OnResult = Callable[[GameRecord], None]
+
+
+class Executor(Protocol):
+    """Plays jobs and hands back each record as soon as it is finished."""
+
+    def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
+        """Play every job; call `on_result` (in this thread) once per finished game."""
+        ...
+
+
+@dataclass
+class LocalExecutor:
+    """asyncio in this process, with limits on games at once.
+
+    At most `concurrency` games run at once, and at most `provider_limits[p]` of them call
+    model provider p.
+
+    With `processes` > 0, games whose players all decide synchronously (CPU-bound agents) run in
+    a process pool of that size instead of on the event loop.
+    """
+
+    concurrency: int = 8
+    provider_limits: dict[str, int] = field(default_factory=dict)
+    processes: int = 0
+
+    def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
+        """Play every job; see `Executor.run`."""
+        asyncio.run(self._run(jobs, on_result))
+
+    async def _run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
+        gate = asyncio.Semaphore(max(1, self.concurrency))
+        limits = {p: asyncio.Semaphore(max(1, n)) for p, n in self.provider_limits.items()}
+        pool = ProcessPoolExecutor(self.processes) if self.processes > 0 else None
+        loop = asyncio.get_running_loop()
+        models = ModelPool()
+
+        async def one(job: GameJob) -> GameRecord:
+            async with AsyncExitStack() as stack:
+                for p in job.providers:
+                    if p in limits:
+                        await stack.enter_async_context(limits[p])
+                async with gate:
+                    if pool is not None and _all_sync(job):
+                        return await loop.run_in_executor(pool, play_job, job)
+                    return await play_job_async(job, models)
+
+        try:
+            pending = {asyncio.ensure_future(one(j)) for j in jobs}
+            while pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    on_result(task.result())
+        finally:
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+            await models.aclose()
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+
+
+def _all_sync(job: GameJob) -> bool:
+    if any(_is_llm(s) for s in job.seats):
+        return False
+    return all(isinstance(p, SyncPlayer) for p in _players(job))
+
+
+@dataclass
+class RayExecutor:
+    """Ray: one game per task, results streamed with `ray.wait`.
+
+    Connects to `address` (default: the `RAY_ADDRESS` environment variable; a local instance when
+    unset, with `num_cpus` CPUs). At most `max_in_flight` tasks are queued at once.
+    """
+
+    address: str | None = None
+    num_cpus: int | None = None
+    max_in_flight: int = 64
+    shutdown: bool = False
+
+    def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
+        """Play every job; see `Executor.run`."""
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError("the Ray executor needs Ray: pip install 'lycan[ray]'") from None
+        if not ray.is_initialized():
+            address = self.address or os.environ.get("RAY_ADDRESS")
+            kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if address:
+                ray.init(address=address, **kw)
+            else:
+                ray.init(num_cpus=self.num_cpus, **kw)
+        remote = ray.remote(play_job)
+        queue = list(jobs)
+        pending: list[Any] = []
+        try:
+            while queue or pending:
+                while queue and len(pending) < self.max_in_flight:
+                    pending.append(remote.remote(queue.pop(0)))
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    on_result(ray.get(ref))
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            if self.shutdown:
+                ray.shutdown()
+
+
+def make_executor(name: str | Executor, **options: Any) -> Executor:
+    """`local` or `ray` (with their options), or an executor object as it is.
+
+    Raises:
+        ConfigError: an unknown executor name.
+    """
+    if not isinstance(name, str):
+        return name
+    if name == "local":
+        return LocalExecutor(**options)
+    if name == "ray":
+        return RayExecutor(**options)
+    raise ConfigError(f"unknown executor {name!r}; use local or ray")
