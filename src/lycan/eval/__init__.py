@@ -1,1 +1,1 @@
-"""Measurement: statistics, metrics, ratings and reports, all derived from game records (games are played by `lycan.arena`)."""
+"""Measurement: statistics, metrics, ratings and reports, all from stored records (`lycan.arena` plays games)."""
