@@ -268,9 +268,11 @@ def test_agents_and_rotation_draw_from_their_own_streams(monkeypatch: pytest.Mon
     assert streams == [(j.seed, "rotation") for j in jobs]
 
     seeds: list[int] = []
-    real = executors.build_player
+    import lycan.agents
+
+    real = lycan.agents.make_agent
     monkeypatch.setattr(
-        executors, "build_player", lambda spec, seed, models=None: seeds.append(seed) or real(spec, seed)
+        lycan.agents, "make_agent", lambda kind, seed, **kw: seeds.append(seed) or real(kind, seed, **kw)
     )
     record = executors.play_job(jobs[0])
     assert seeds == [derive(jobs[0].seed, "agent", seat) for seat in range(5)]

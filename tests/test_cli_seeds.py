@@ -29,7 +29,9 @@ def test_agents_are_seeded_from_their_own_streams(monkeypatch: pytest.MonkeyPatc
         seen.append(seed)
         return make_agent(kind, seed, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(cli, "make_agent", spy)
+    import lycan.agents
+
+    monkeypatch.setattr(lycan.agents, "make_agent", spy)
     cli.Lineup(get_preset("aiwolf5"), "random", "local").players(7)
     assert seen == [derive(7, "agent", seat) for seat in range(5)]
 

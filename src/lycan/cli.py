@@ -17,11 +17,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lycan.agents import LLM_KINDS, SyncAgent, make_agent, parse_lineup
+from lycan.agents import LLM_KINDS, SyncAgent, parse_lineup
+from lycan.agents import lineup as build_lineup
 from lycan.agents.llm import TokenCallback
 from lycan.engine import Game, GameRecord, Player, View, default_names, run_async, run_sync, visible
 from lycan.engine.events import Event, Talk
-from lycan.engine.seeds import derive, fresh_seed, stream
+from lycan.engine.seeds import fresh_seed, stream
 from lycan.eval.stats import Rate
 from lycan.rules import ConfigError, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
 
@@ -150,11 +151,10 @@ class Lineup:
         Each agent is seeded with `derive(seed, "agent", seat)`: its own stream, from which the
         game's seed, and so the deal, cannot be worked out.
         """
-        out = []
-        for seat, kind in enumerate(self.seat_kinds(seed, swap)):
-            extra: dict[str, Any] = {"on_token": self.on_token} if kind in LLM_KINDS and self.on_token else {}
-            out.append(make_agent(kind, derive(seed, "agent", seat), model=self.model, **extra))
-        return out
+        common: dict[str, Any] = {"model": self.model}
+        if self.on_token is not None:
+            common["on_token"] = self.on_token
+        return build_lineup(self.seat_kinds(seed, swap), seed, **common)
 
 
 class TalkStreamer:

@@ -1,12 +1,14 @@
 """Agents: every player type, each seeing only its own seat's view.
 
 `make_agent(kind, seed)` builds one player by type name; `AGENT_KINDS` lists the names.
-The LLM types (`llm`, `react`, `recon`) also need `model=` (a `ChatModel`).
+The LLM types (`llm`, `react`, `recon`) also need `model=` (a `ChatModel`). `lineup(seats, seed)`
+builds a whole table's players: the one place the command line, tournaments and the web table do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from lycan.agents.base import Agent, SyncAgent
@@ -14,6 +16,7 @@ from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.llm import AgentUsage, LLMAgent, llm_agent_factory
 from lycan.agents.parsing import ParseError
 from lycan.agents.random_agent import RandomAgent
+from lycan.engine.seeds import derive
 from lycan.models.base import ChatModel
 
 AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
@@ -61,6 +64,40 @@ def parse_lineup(spec: str, n_players: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(n_players)]
 
 
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who plays one seat: an agent type, its model (LLM types) and its options."""
+
+    kind: str
+    model: ChatModel | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def lineup(seats: Sequence[str | SeatSpec], seed: int, **common: Any) -> list[Agent]:
+    """One fresh agent per seat for the game with this seed.
+
+    Each agent is seeded with `derive(seed, "agent", seat)`: its own stream, from which neither the
+    game's seed nor the deal can be worked out. `common` options (e.g. `model=`, `on_token=`) go to
+    every LLM seat whose spec gives none of its own.
+
+    Raises:
+        ValueError: an unknown agent type, or an LLM type without a model.
+    """
+    out: list[Agent] = []
+    for seat, spec in enumerate(seats):
+        spec = SeatSpec(spec) if isinstance(spec, str) else spec
+        options: dict[str, Any] = {}
+        if spec.kind.strip().lower() in LLM_KINDS:
+            options = {**common, **({"model": spec.model} if spec.model is not None else {}), **spec.options}
+        else:
+            options = dict(spec.options)
+            if spec.model is not None:
+                options["model"] = spec.model
+        model = options.pop("model", None)
+        out.append(make_agent(spec.kind, derive(seed, "agent", seat), model=model, **options))
+    return out
+
+
 __all__ = [
     "AGENT_KINDS",
     "LLM_KINDS",
@@ -70,7 +107,9 @@ __all__ = [
     "LLMAgent",
     "ParseError",
     "RandomAgent",
+    "SeatSpec",
     "SyncAgent",
+    "lineup",
     "make_agent",
     "parse_lineup",
 ]

@@ -10,10 +10,10 @@ from lycan.arena.executors import (
     LocalExecutor,
     ModelPool,
     RayExecutor,
-    build_player,
     make_executor,
     play_job,
     play_job_async,
+    players_for,
 )
 from lycan.arena.tournament import TournamentResult, record_tokens, run_tournament
 
@@ -27,13 +27,13 @@ __all__ = [
     "Setting",
     "TournamentConfig",
     "TournamentResult",
-    "build_player",
     "game_id_for",
     "load_config",
     "make_executor",
     "plan",
     "play_job",
     "play_job_async",
+    "players_for",
     "record_tokens",
     "run_tournament",
 ]

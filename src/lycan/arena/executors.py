@@ -19,7 +19,6 @@ from typing import Any, Protocol, cast
 from lycan.arena.config import AgentSpec, GameJob
 from lycan.engine import GameRecord, Player, SyncPlayer, run_async, run_sync
 from lycan.engine.runner import usage_of
-from lycan.engine.seeds import derive
 from lycan.rules import ConfigError
 
 
@@ -65,31 +64,30 @@ def _is_llm(spec: AgentSpec) -> bool:
     return spec.agent in LLM_KINDS
 
 
-def build_player(spec: AgentSpec, seed: int, models: ModelPool | None = None) -> Player:
-    """A new player for `spec`: `make_agent(agent, seed)`, with `model=` and options when given.
+def players_for(specs: Sequence[AgentSpec], seed: int, models: ModelPool | None = None) -> list[Player]:
+    """The players of one game through `lycan.agents.lineup` (each seeded with `derive(seed, "agent", seat)`).
 
     For LLM agent types the model spec is loaded with `lycan.models.load_model` (through `models`
-    when given, so that games share one backend per spec); other types get the string as it is.
+    when given, so that games share one backend per spec).
 
     Raises:
-        ConfigError: the agent type does not accept a model or the options, or the model cannot be loaded.
+        ConfigError: an agent type that does not take the options given, or a model that cannot be loaded.
     """
-    from lycan.agents import AGENT_KINDS, make_agent
+    from lycan.agents import SeatSpec, lineup
 
-    if spec.model is None and not spec.options:
-        return make_agent(spec.agent, seed)
-    factory = cast(Callable[..., Player], AGENT_KINDS[spec.agent])
-    kwargs = dict(spec.options)
-    if spec.model is not None:
-        kwargs["model"] = (
-            (ModelPool() if models is None else models).get(spec.model, spec.model_options)
-            if _is_llm(spec)
-            else spec.model
+    pool = ModelPool() if models is None else models
+    seats = [
+        SeatSpec(
+            spec.agent,
+            model=pool.get(spec.model, spec.model_options) if spec.model is not None and _is_llm(spec) else None,
+            options=dict(spec.options),
         )
+        for spec in specs
+    ]
     try:
-        return factory(seed, **kwargs)
-    except TypeError as err:
-        raise ConfigError(f"agent type {spec.agent!r} does not take {sorted(kwargs)}: {err}") from None
+        return lineup(seats, seed)
+    except (TypeError, ValueError) as err:
+        raise ConfigError(f"cannot build the players: {err}") from None
 
 
 def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> GameRecord:
@@ -106,7 +104,7 @@ def _players(job: GameJob, models: ModelPool | None = None) -> list[Player]:
 
     An agent's seed must not reveal the game's seed: from that, an agent could recompute the deal.
     """
-    return [build_player(spec, derive(job.seed, "agent", seat), models) for seat, spec in enumerate(job.seats)]
+    return players_for(job.seats, job.seed, models)
 
 
 def play_job(job: GameJob) -> GameRecord:
