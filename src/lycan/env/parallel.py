@@ -1,0 +1,133 @@
+"""The PettingZoo parallel environment: one `step` answers one batch of simultaneous requests.
+
+PettingZoo's `aec_to_parallel` expects every live agent to act in every cycle, which Werewolf does
+not do (a talk turn asks one seat, a night asks only the night roles), so this environment drives
+the same `Table` as the AEC one. `step(actions)` takes a dict with an action for every agent; only
+the actions of the agents asked something in the current batch are used (their observations'
+masks are not all zero, and `infos[agent]["request"]` is set), the others are ignored. Agents stay
+until the game ends; then all get their end reward and are terminated (or truncated) together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from lycan.engine.record import GameRecord
+from lycan.env.aec import METADATA
+from lycan.env.layout import TalkMode
+from lycan.env.observe import DEFAULT_MAX_TEXT
+from lycan.env.table import ActionArg, SeatsArg, Table, agent_name, seat_of
+from lycan.rules.ruleset import RuleSet
+
+Obs = dict[str, Any]
+
+
+class LycanParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """Werewolf as a PettingZoo parallel environment (see the module docstring, and `lycan.env.parallel_env`)."""
+
+    metadata = METADATA
+
+    def __init__(
+        self,
+        preset: str | RuleSet = "guardian7",
+        *,
+        agents: SeatsArg = None,
+        talk: TalkMode = "templates",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        max_text_length: int = DEFAULT_MAX_TEXT,
+    ) -> None:
+        if render_mode is not None and render_mode not in METADATA["render_modes"]:
+            raise ValueError(f"render_mode must be one of {METADATA['render_modes']} or None, not {render_mode!r}")
+        self.table = Table(preset, agents=agents, talk=talk, max_cycles=max_cycles, max_text_length=max_text_length)
+        self.render_mode = render_mode
+        self.layout = self.table.layout
+        self.possible_agents: list[str] = [agent_name(s) for s in self.table.env_seats]
+        self.observation_spaces: dict[str, spaces.Dict] = {a: self.table.observer.space() for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Discrete] = {
+            a: spaces.Discrete(self.layout.size) for a in self.possible_agents
+        }
+        self.agents: list[str] = []
+        self._rng = np.random.default_rng()
+        self._shown = 0
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of `agent` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of `agent` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    @property
+    def record(self) -> GameRecord | None:
+        """The finished game's `GameRecord` (None while a game is being played)."""
+        return self.table.record()
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Obs], dict[str, Any]]:
+        """Deal a new game (`seed`: as in `LycanAECEnv.reset`); returns every agent's observation and info."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._rng.integers(2**63 - 1))
+        self.table.reset(game_seed)
+        self.agents = list(self.possible_agents)
+        self._shown = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(), self._infos()
+
+    def step(
+        self, actions: dict[str, ActionArg]
+    ) -> tuple[dict[str, Obs], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        """Answer the current batch with the actions of the agents asked in it.
+
+        If the game ended before any agent was asked anything (possible when Lycan agents hold
+        the other seats), the first step only reports the end.
+
+        Raises:
+            KeyError: an agent asked something has no action in `actions`.
+            RuntimeError: no game dealt yet.
+        """
+        table = self.table
+        if not table.started:
+            raise RuntimeError("reset() the environment before step()")
+        for req in list(table.queue):
+            agent = agent_name(req.seat)
+            if agent not in actions:
+                raise KeyError(f"{agent} is asked to {req.kind} and has no action in this step")
+            table.answer(actions[agent])
+        acted = list(self.agents)
+        obs = self._observations()
+        infos = self._infos()
+        done = table.finished
+        rewards = {a: table.outcome(seat_of(a)) if done else 0.0 for a in acted}
+        cut = done and table.truncated
+        terminations = dict.fromkeys(acted, done and not cut)
+        truncations = dict.fromkeys(acted, cut)
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, Obs]:
+        return {a: self.table.observe(seat_of(a)) for a in self.agents}
+
+    def _infos(self) -> dict[str, Any]:
+        return {a: {"seat": seat_of(a), "request": self.table.pending(seat_of(a))} for a in self.agents}
+
+    def render(self) -> str | None:
+        """As `LycanAECEnv.render`: the public record so far."""
+        out, self._shown = self.table.render(self.render_mode, self._shown)
+        return out
+
+    def close(self) -> None:
+        """Nothing to release."""
