@@ -32,7 +32,7 @@ from lycan.engine.actions import Action, Answer, Failure, Request
 from lycan.engine.events import Event
 from lycan.engine.game import Answers, Decision, Game, Play
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
-from lycan.engine.view import View
+from lycan.engine.view import PublicView, View
 from lycan.rules.ruleset import RuleSet
 
 
@@ -245,6 +245,7 @@ class Session:
         self.started_at = 0.0
         self._gen: Play | None = None
         self._sent = 0
+        self._public: list[Event] = []
         self._calls: list[ModelCall] = []
         self._drains = [d for seat in self.seats if (d := getattr(seat, "drain", None)) is not None]
         self._batch: list[Request] | None = None
@@ -258,6 +259,18 @@ class Session:
     def view(self, seat: int) -> View:
         """What `seat` knows now."""
         return self.game.view(seat)
+
+    def public_view(self) -> PublicView:
+        """What everyone knows now: the view of a spectator (no seat)."""
+        game = self.game
+        return PublicView(
+            names=game.names,
+            rules=game.rules,
+            day=game.day,
+            phase=game.phase,
+            alive=tuple(game.alive),
+            events=self._public,
+        )
 
     def start(self) -> list[Request] | None:
         """Begin the game: tell every seat, and return the first batch of requests."""
@@ -294,11 +307,14 @@ class Session:
         return batch
 
     def flush(self) -> None:
-        """Pass events not yet seen to the `on_event` hook."""
+        """Pass events not yet seen to the `on_event` hook (and keep the public record)."""
         hook = self.hooks.on_event
         events = self.game.events
-        if hook is not None:
-            for event in events[self._sent :]:
+        public = self._public
+        for event in events[self._sent :]:
+            if event.audience is None:
+                public.append(event)
+            if hook is not None:
                 hook(event)
         self._sent = len(events)
 

@@ -64,3 +64,28 @@ class View:
             if n.lower() == key:
                 return i
         return None
+
+
+@frozen
+class PublicView:
+    """What everyone may know: the public record, the living seats, the day and phase.
+
+    Spectators, narrators and front ends read the game through this (`Session.public_view()`),
+    never through the engine's own state.
+    """
+
+    names: tuple[str, ...]
+    rules: RuleSet
+    day: int
+    phase: Phase
+    alive: tuple[bool, ...]
+    events: Sequence[Event]
+
+    @property
+    def n_players(self) -> int:
+        """Number of seats at the table."""
+        return len(self.names)
+
+    def living(self) -> list[int]:
+        """Seats alive now."""
+        return [s for s, a in enumerate(self.alive) if a]

@@ -236,7 +236,7 @@ class Table:
             hooks=Hooks(before_batch=self._before_batch, after_answers=self._after_answers),
             meta={"protocol": "aiwolf"},
         )
-        self.game = self.session.game
+        self.names = self.session.game.names
         self._initialized = False
         self._day_started = -1
         self._day_finished = True
@@ -248,7 +248,7 @@ class Table:
     async def broadcast(self, kind: PacketKind) -> None:
         """Send a packet that needs no answer to every remote seat, dead or alive."""
         sends = [
-            seat.send(build_packet(kind, self.game.view(s), self.game_id, self.cursors[s], setting=self.setting))
+            seat.send(build_packet(kind, self.session.view(s), self.game_id, self.cursors[s], setting=self.setting))
             for s, seat in self._remotes()
             if seat.errored is None
         ]
@@ -258,12 +258,12 @@ class Table:
         if not self._initialized:
             self._initialized = True
             await self.broadcast("INITIALIZE")
-        game = self.game
-        if game.phase == "day" and self._day_started != game.day:
-            self._day_started = game.day
+        now = session.public_view()
+        if now.phase == "day" and self._day_started != now.day:
+            self._day_started = now.day
             self._day_finished = False
             await self.broadcast("DAILY_INITIALIZE")
-        if not self._day_finished and (game.phase != "day" or any(not r.is_talk for r in batch)):
+        if not self._day_finished and (now.phase != "day" or any(not r.is_talk for r in batch)):
             self._day_finished = True
             await self.broadcast("DAILY_FINISH")
 
@@ -273,10 +273,10 @@ class Table:
         for seat, reason in errored.items():
             if seat not in self._reported:
                 self._reported.add(seat)
-                log.info("game %s: %s errored (%s)", self.game_id, self.game.names[seat], reason)
+                log.info("game %s: %s errored (%s)", self.game_id, self.names[seat], reason)
         if len(errored) < self.error_limit:
             return None
-        who = ", ".join(f"{self.game.names[s]} ({why})" for s, why in sorted(errored.items()))
+        who = ", ".join(f"{self.names[s]} ({why})" for s, why in sorted(errored.items()))
         return f"aborted: {len(errored)} agent(s) errored: {who}"
 
     def errored(self) -> dict[int, str]:
@@ -288,7 +288,7 @@ class Table:
         await self.session.run()
         await self.broadcast("FINISH")
         await asyncio.gather(*(seat.close() for _, seat in self._remotes()))
-        return self.session.record(errored={self.game.names[s]: r for s, r in self.errored().items()})
+        return self.session.record(errored={self.names[s]: r for s, r in self.errored().items()})
 
 
 LocalAgents = Sequence[Player] | Callable[[], Sequence[Player]]
