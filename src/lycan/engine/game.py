@@ -15,8 +15,8 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any, Literal
 
-from lycan.engine import discussion
 from lycan.engine.actions import OVER, PASS, Action, Answer, Failure, Request, RequestKind
+from lycan.engine.discussion import PROTOCOLS, Bids, Floor
 from lycan.engine.events import (
     AttackChosen,
     AttackVote,
@@ -385,13 +385,35 @@ class Game:
         role = self.roles[seat] if self.options.reveal_role_on_death else None
         self.emit(Died, target=seat, cause=cause, role=role)
 
-    def _discuss(self, channel: str, speakers: list[int]) -> Generator[list[Request], Answers, None]:
+    def _discuss(
+        self, channel: Literal["talk", "whisper"], speakers: list[int]
+    ) -> Generator[list[Request], Answers, None]:
         if len(speakers) < 2:
             return
         name = self.options.discussion
         if channel == "whisper" and name != "aiwolf":
             name = "round_robin"
-        yield from discussion.PROTOCOLS[name](self, channel, speakers)
+        lim = self.limits(channel)
+        talk = PROTOCOLS[name](Floor(channel, tuple(speakers), self.day, lim, self.rng_for(channel), self.names))
+        kind: RequestKind = "whisper" if channel == "whisper" else "talk"
+        for step in talk:
+            if isinstance(step, Bids):
+                asked = [self.request(s, "bid", info={"turn": step.turn}) for s in step.seats]
+                bids = yield from self.ask(asked)
+                for s in step.seats:
+                    self.record_bid(s, bids[s].amount)
+                talk.bid({s: bids[s].amount for s in step.seats})
+                continue
+            seat = step.seat
+            if step.ask:
+                # what `talk_request` makes, without copying the protocol's info
+                req = self.request(seat, kind, can_skip=step.can_skip, max_length=lim.max_length, info=step.info)
+                act = (yield from self.ask([req]))[seat]
+                if step.skip_means_over and act.kind == "skip":
+                    act = OVER
+            else:
+                act = OVER
+            talk.heard(self.record_talk(seat, act, channel, step.turn))
 
     def _whisper(self) -> Generator[list[Request], Answers, None]:
         wolves = [s for s in self.living() if s in self._wolves]
