@@ -49,6 +49,7 @@ from lycan.engine.events import (
 from lycan.engine.frozen import frozen
 from lycan.engine.seeds import stream
 from lycan.engine.view import View
+from lycan.engine.voting import MAX_ROUNDS, TIE_BREAKS, Execute, Revote
 from lycan.rules.roles import Role, species_of
 from lycan.rules.ruleset import RuleSet, TalkLimits
 
@@ -124,6 +125,7 @@ class Game:
         self._said: dict[int, set[str]] = {}
         self._executed_today: int | None = None
         self._aborted: str | None = None
+        self._tie_break = TIE_BREAKS[self.options.tie_break]
 
     # ----------------------------------------------------------------- reading
     def view(self, seat: int) -> View:
@@ -565,7 +567,7 @@ class Game:
         voters = self.living()
         candidates = voters
         opts = self.options
-        for rnd in range(2):
+        for rnd in range(MAX_ROUNDS):
             batch = []
             for s in voters:
                 targets = tuple(c for c in candidates if c != s or opts.allow_self_vote)
@@ -586,14 +588,15 @@ class Game:
             tied = sorted(t for t, c in tally.items() if c == top)
             if len(tied) == 1:
                 chosen = tied[0]
-            elif opts.tie_break == "revote_then_random" and rnd == 0:
-                candidates = tied
-                continue
-            elif opts.tie_break == "no_execution":
-                self.emit(NoExecution, reason=f"tie between {len(tied)} players")
-                return
             else:
-                chosen = self.rng.choice(tied)
+                outcome = self._tie_break(tuple(tied), rnd, self.rng)
+                if isinstance(outcome, Revote):
+                    candidates = list(outcome.candidates)
+                    continue
+                if not isinstance(outcome, Execute):
+                    self.emit(NoExecution, reason=outcome.reason)
+                    return
+                chosen = outcome.seat
             role = self.roles[chosen] if opts.reveal_role_on_death else None
             self.emit(Executed, target=chosen, votes=top, role=role)
             self._kill(chosen, "executed")
@@ -601,6 +604,7 @@ class Game:
             if self.roles[chosen] is Role.HUNTER:
                 yield from self._hunter(chosen)
             return
+        self.emit(NoExecution, reason=f"still tied after {MAX_ROUNDS} votes")
 
 
 def cut_talk(text: str, limits: TalkLimits, names: Iterable[str]) -> str:
