@@ -1,4 +1,8 @@
-"""Roles, teams and species: the fixed vocabulary of the game."""
+"""Roles, teams and species: the vocabulary of the game.
+
+A role's rules live in its plug-in (`lycan.engine.roles`); adding a role means adding its name
+here and its module there.
+"""
 
 from __future__ import annotations
 
