@@ -19,6 +19,7 @@ class Role(StrEnum):
     GUARDIAN = "guardian"
     WITCH = "witch"
     HUNTER = "hunter"
+    IDIOT = "idiot"
     VILLAGER = "villager"
 
 
@@ -45,6 +46,8 @@ ROLE_ALIASES: dict[str, Role] = {
     "bodyguard": Role.GUARDIAN,
     "guard": Role.GUARDIAN,
     "doctor": Role.GUARDIAN,
+    "village_idiot": Role.IDIOT,
+    "fool": Role.IDIOT,
     "villagers": Role.VILLAGER,
 }
 

@@ -7,7 +7,7 @@ invariants for the conformance kit (a `RoleChecks` subclass).
 
 To add a role: name it in `lycan.rules.roles.Role`, write its module here, list it in `PLUGINS`,
 describe it to LLM players in `lycan/agents/prompts/role_<name>.txt`, and run
-`lycan check --preset werewolf=1,<name>=1,villager=3`.
+`lycan check --preset werewolf=1,<name>=1,villager=3`. The village idiot was added that way.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from lycan.engine.roles.base import (
 )
 from lycan.engine.roles.guardian import Guardian
 from lycan.engine.roles.hunter import Hunter
+from lycan.engine.roles.idiot import Idiot
 from lycan.engine.roles.medium import Medium
 from lycan.engine.roles.possessed import Possessed
 from lycan.engine.roles.seer import Seer
@@ -57,7 +58,7 @@ def register(plugin: type[RolePlugin]) -> type[RolePlugin]:
     return plugin
 
 
-for _plugin in (Werewolf, Possessed, Seer, Medium, Guardian, Witch, Hunter, Villager):
+for _plugin in (Werewolf, Possessed, Seer, Medium, Guardian, Witch, Hunter, Idiot, Villager):
     register(_plugin)
 
 
