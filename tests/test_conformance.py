@@ -8,11 +8,14 @@ import os
 import pytest
 
 from lycan.agents import RandomAgent
-from lycan.conformance import ConformanceReport, check_presets, check_record, check_rules
-from lycan.engine import Game, GameRecord, View, run_sync
-from lycan.engine.events import Died, Event, GameOver, RoleAssigned
+from lycan.conformance import ConformanceReport, check_presets, check_record, check_rules, role_checks
+from lycan.engine import Action, Game, GameRecord, View, run_sync
+from lycan.engine.events import Died, Divined, Event, GameOver, RoleAssigned
 from lycan.engine.game import Winner
-from lycan.rules import get_preset, preset_names
+from lycan.engine.roles import PLUGINS, Night, Shadow, Table
+from lycan.engine.roles.idiot import Idiot
+from lycan.engine.roles.seer import Seer
+from lycan.rules import Species, get_preset, preset_names, resolve_rules
 
 PRESETS = preset_names()
 
@@ -90,7 +93,7 @@ def test_detects_dead_seats_being_asked(monkeypatch: pytest.MonkeyPatch) -> None
     def undead_kill(self: Game, seat: int, cause: str) -> None:
         self.emit(Died, target=seat, cause=cause)  # announced, but the engine keeps the seat alive
 
-    monkeypatch.setattr(Game, "_kill", undead_kill)
+    monkeypatch.setattr(Game, "kill", undead_kill)
     report = check_rules(get_preset("guardian7"), games=3)
     text = " ".join(v for _, v in report.violations)
     assert "the seat is dead" in text
@@ -173,3 +176,49 @@ def test_detects_a_lossy_json_round_trip(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(GameRecord, "to_dict", lossy)
     assert any("JSON round trip changes the record's names" in p for p in check_record(rec))
+
+
+# ----------------------------------------------------------------------------- role checks come from the plug-ins
+IDIOT_DEAL = "werewolf=1,idiot=1,seer=1,villager=2"
+
+
+def test_the_village_idiot_conforms() -> None:
+    rules = resolve_rules(IDIOT_DEAL)
+    report = check_rules(rules, games=300, seed=0)
+    assert report.ok, report.summary()
+    assert report.wins["village"] > 0 and report.wins["werewolf"] > 0
+    heuristic = check_rules(
+        resolve_rules("werewolf=2,idiot=1,guardian=1,seer=1,villager=3"), games=20, agents="heuristic"
+    )
+    assert heuristic.ok, heuristic.summary()
+
+
+def test_every_role_brings_its_checks() -> None:
+    checks = role_checks(Shadow(get_preset("guardian7")), [])
+    assert {type(c) for c in checks} == {p.checks for p in PLUGINS.values() if p.checks is not None}
+    assert {type(c).__module__.rsplit(".", 1)[-1] for c in checks} >= {"werewolf", "seer", "witch", "idiot"}
+
+
+def test_detects_an_idiot_who_keeps_voting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Idiot, "may_vote", lambda self, table, seat: True)
+    report = check_rules(resolve_rules(IDIOT_DEAL), games=30, hidden_every=0)
+    text = " ".join(v for _, v in report.violations)
+    assert "a revealed idiot is asked to vote" in text and "a revealed idiot, votes" in text
+
+
+def test_detects_an_idiot_executed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Idiot, "on_execution", lambda self, table, seat, votes: None)
+    report = check_rules(resolve_rules(IDIOT_DEAL), games=30, hidden_every=0)
+    assert any("executed by the first vote against them" in v for _, v in report.violations)
+
+
+def test_detects_a_lying_seer(monkeypatch: pytest.MonkeyPatch) -> None:
+    def lie(self: Seer, table: Table, night: Night, answers: dict[int, Action]) -> None:
+        for seer in self.seats:
+            act = answers.get(seer)
+            if act is not None and act.target is not None:
+                table.emit(Divined, audience=(seer,), actor=seer, target=act.target, result=Species.WEREWOLF)
+
+    monkeypatch.setattr(Seer, "resolve", lie)
+    report = check_rules(get_preset("guardian7"), games=5, hidden_every=0)
+    assert any("reports werewolf for a" in v for _, v in report.violations)

@@ -23,6 +23,7 @@ from lycan.engine.events import (
     Fault,
     Guarded,
     HunterShot,
+    MediumResult,
     NightResolved,
     NoExecution,
     PeacefulNight,
@@ -32,7 +33,20 @@ from lycan.engine.events import (
     VoteCast,
     WitchWoken,
 )
-from lycan.rules import Role, RuleSet, TalkLimits, get_preset, parse_roles_spec
+from lycan.engine.roles.idiot import spare_reason
+from lycan.rules import (
+    Role,
+    RuleSet,
+    Species,
+    TalkLimits,
+    Team,
+    get_preset,
+    parse_role,
+    parse_roles_spec,
+    resolve_rules,
+    species_of,
+    team_of,
+)
 
 Policy = Callable[[View, Request], Action | None]
 
@@ -750,3 +764,78 @@ def test_abort_ends_the_game_as_a_draw_with_the_reason() -> None:
     assert isinstance(last, GameOver)
     assert last.winner == "draw" and last.reason == "the table was closed"
     assert game.winner == "draw"
+
+
+# ----------------------------------------------------------------------------- village idiot
+IDIOT_RULES = resolve_rules("werewolf=1,idiot=1,medium=1,villager=3")
+
+
+def _idiot_policy(roles: tuple[Role, ...], *, votes_on: tuple[int, ...], attack_idiot: bool = False) -> Policy:
+    """Everyone votes for the idiot on the days in `votes_on`; the wolf spares the idiot and the medium."""
+    idiot = seats(roles, Role.IDIOT)[0]
+    medium = seats(roles, Role.MEDIUM)[0]
+
+    def policy(view: View, req: Request) -> Action | None:
+        if req.kind == "attack":
+            if attack_idiot:
+                return Action.choose(idiot)
+            return Action.choose(next(t for t in req.targets if t not in (idiot, medium)))
+        if req.kind == "vote" and req.day in votes_on:
+            return Action.choose(idiot if idiot in req.targets else req.targets[0])
+        return None
+
+    return policy
+
+
+def test_idiot_survives_the_first_execution_revealed_and_voteless() -> None:
+    roles = dealt(IDIOT_RULES, 0)
+    idiot = seats(roles, Role.IDIOT)[0]
+    rec, seen = play(IDIOT_RULES, 0, _idiot_policy(roles, votes_on=(1,)))
+    assert not _day1(rec, Executed)
+    ended = _day1(rec, NoExecution)
+    assert len(ended) == 1
+    spared = ended[0]
+    assert isinstance(spared, NoExecution) and spared.audience is None  # public
+    assert spared.reason == spare_reason(rec.names[idiot]) and "village idiot" in spared.reason
+    assert Counter(e.target for e in _day1(rec, VoteCast) if isinstance(e, VoteCast)).most_common(1)[0][0] == idiot
+    assert not [e for e in of(rec, Died) if isinstance(e, Died) and e.target == idiot and e.day == 1]
+    # every seat sees who the idiot is
+    assert all(spared in visible(rec.events, s) for s in range(IDIOT_RULES.n_players))
+    # from then on the idiot talks but is never asked to vote, and votes for nobody
+    later = [r for r in seen if r.seat == idiot and r.day >= 2]
+    assert later and not [r for r in later if r.kind == "vote"] and [r for r in later if r.kind == "talk"]
+    assert not [e for e in of(rec, VoteCast) if isinstance(e, VoteCast) and e.actor == idiot and e.day >= 2]
+    assert [r for r in seen if r.seat == idiot and r.kind == "vote" and r.day == 1]  # the day-1 vote was theirs
+    # nobody was executed, so the medium learns nothing that night
+    assert not [e for e in of(rec, MediumResult) if e.day == 1]
+
+
+def test_idiot_dies_on_the_second_execution() -> None:
+    roles = dealt(IDIOT_RULES, 0)
+    idiot = seats(roles, Role.IDIOT)[0]
+    rec, _ = play(IDIOT_RULES, 0, _idiot_policy(roles, votes_on=(1, 2)))
+    executed = [e for e in of(rec, Executed) if isinstance(e, Executed)]
+    assert [(e.target, e.day) for e in executed][:1] == [(idiot, 2)]
+    assert [e for e in of(rec, Died) if isinstance(e, Died) and e.target == idiot and e.cause == "executed"]
+    assert [e.day for e in of(rec, NoExecution) if e.reason == spare_reason(rec.names[idiot])] == [1]  # type: ignore[attr-defined]
+    reading = [e for e in of(rec, MediumResult) if isinstance(e, MediumResult) and e.day == 2]
+    assert reading and reading[0].target == idiot and reading[0].result is Species.HUMAN
+
+
+def test_idiot_attacked_at_night_dies() -> None:
+    roles = dealt(IDIOT_RULES, 1)
+    idiot = seats(roles, Role.IDIOT)[0]
+    rec, _ = play(IDIOT_RULES, 1, _idiot_policy(roles, votes_on=(), attack_idiot=True))
+    died = [e for e in of(rec, Died) if isinstance(e, Died) and e.target == idiot]
+    assert died and (died[0].cause, died[0].day) == ("night", 1)
+    assert not [e for e in of(rec, NoExecution) if "idiot" in e.reason]  # type: ignore[attr-defined]
+
+
+def test_idiot_in_a_custom_deal() -> None:
+    rules = resolve_rules("werewolf=1,idiot=1,seer=1,villager=2")
+    assert rules.roles == {Role.WEREWOLF: 1, Role.IDIOT: 1, Role.SEER: 1, Role.VILLAGER: 2}
+    assert parse_role("village_idiot") is Role.IDIOT
+    assert team_of(Role.IDIOT) is Team.VILLAGE and species_of(Role.IDIOT) is Species.HUMAN
+    for seed in range(20):
+        rec, _ = play(rules, seed, _chatty)
+        assert rec.roles.count(Role.IDIOT) == 1

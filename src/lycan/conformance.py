@@ -4,9 +4,11 @@
 each seat wrapped so that every request it gets is checked against the game as the event log
 tells it: the seat is alive, the view is its own and shows nothing it may not know, the targets
 are legal. After each game the record is checked as a whole (`check_record`): role counts, ids,
-deaths per night, potions, the guardian's rule, hunter shots, executions, the winner, hidden
-information in `visible(log, seat)`, replay and the JSON round trip. Violations are collected,
-never raised, so one run reports every problem it finds.
+deaths per night, executions, the winner, hidden information in `visible(log, seat)`, replay and
+the JSON round trip. Each role's own invariants (the seer's truth, potions, the guardian's rule,
+hunter shots, the idiot's vote...) are its plug-in's `RoleChecks`, which the kit feeds with every
+event and request (`lycan.engine.roles`). Violations are collected, never raised, so one run
+reports every problem it finds.
 
 Use it when adding a role, an option or a protocol::
 
@@ -17,6 +19,7 @@ Use it when adding a role, an option or a protocol::
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import time
@@ -24,61 +27,74 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from lycan.agents import make_agent, parse_lineup
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import (
-    AttackChosen,
-    AttackVote,
     BidPlaced,
     Died,
-    Divined,
     Event,
     EventIds,
     Executed,
     Fault,
     GameOver,
     GameStarted,
-    Guarded,
-    HunterShot,
-    MediumResult,
     NightResolved,
     NoExecution,
     PeacefulNight,
     PhaseStarted,
-    PotionUsed,
     RoleAssigned,
     Talk,
     VoteCast,
-    WitchWoken,
     WolfPack,
     event_to_dict,
     expected_ids,
     visible,
 )
 from lycan.engine.record import GameRecord
+from lycan.engine.roles import PLUGINS, RoleChecks, Secrecy, Shadow, event_secrecy, role_of_request
+from lycan.engine.roles.base import describe
 from lycan.engine.runner import Player, SyncPlayer, replay, run_async, run_sync
 from lycan.engine.seeds import derive
 from lycan.engine.view import View
 from lycan.rules.presets import resolve_rules
-from lycan.rules.roles import Role, species_of
+from lycan.rules.roles import Role
 from lycan.rules.ruleset import RuleSet
 
 PlayerFactory = Callable[[int, int], Player]
 """Builds the player of a seat: `(seat, seed) -> Player`."""
 
-#: Request kinds and the one role that may be asked them (talk and vote: anyone).
-_ROLE_OF_REQUEST: dict[str, Role] = {
-    "whisper": Role.WEREWOLF,
-    "attack": Role.WEREWOLF,
-    "divine": Role.SEER,
-    "guard": Role.GUARDIAN,
-    "cure": Role.WITCH,
-    "poison": Role.WITCH,
-    "shoot": Role.HUNTER,
-}
 _NOBODY: frozenset[int] = frozenset()
+_Rule = Secrecy | Literal["talk"]
+
+
+def role_checks(shadow: Shadow, out: list[str]) -> list[RoleChecks]:
+    """The checks of every registered role for one game, reporting to `out`."""
+    return [plugin.checks(shadow, out) for plugin in PLUGINS.values() if plugin.checks is not None]
+
+
+class _Checks:
+    """Every role's checks of one game, dispatched by event type and request kind."""
+
+    def __init__(self, shadow: Shadow, out: list[str]) -> None:
+        self.all = role_checks(shadow, out)
+        self.by_event: dict[type[Event], list[RoleChecks]] = {}
+        self.by_request: dict[str, list[RoleChecks]] = {}
+        for c in self.all:
+            for cls in c.watches:
+                self.by_event.setdefault(cls, []).append(c)
+            for kind in c.asks:
+                self.by_request.setdefault(kind, []).append(c)
+        self.posthumous = frozenset(cls for c in self.all for cls in c.posthumous)
+
+    def event(self, e: Event) -> None:
+        for c in self.by_event.get(type(e), ()):
+            c.event(e)
+
+    def request(self, req: Request, where: str) -> None:
+        for c in self.by_request.get(req.kind, ()):
+            c.request(req, where)
 
 
 @dataclass
@@ -132,20 +148,33 @@ class ConformanceReport:
 
 
 # --------------------------------------------------------------------------- who may see what
-_PUBLIC, _WOLVES, _ACTOR, _SEAT, _NOONE, _TALK = range(6)
-_SECRECY: dict[type[Event], int] = {
+_ENGINE_SECRECY: dict[type[Event], _Rule] = {
     **dict.fromkeys(
-        (GameStarted, PhaseStarted, BidPlaced, VoteCast, Executed, NoExecution, Died, PeacefulNight, HunterShot),
-        _PUBLIC,
+        (GameStarted, PhaseStarted, BidPlaced, VoteCast, Executed, NoExecution, Died, PeacefulNight, GameOver),
+        "public",
     ),
-    GameOver: _PUBLIC,
-    Talk: _TALK,
-    **dict.fromkeys((WolfPack, AttackVote, AttackChosen), _WOLVES),
-    **dict.fromkeys((Divined, MediumResult, Guarded, WitchWoken, PotionUsed), _ACTOR),
-    RoleAssigned: _SEAT,
-    Fault: _SEAT,
-    NightResolved: _NOONE,
+    Talk: "talk",
+    WolfPack: "wolves",
+    RoleAssigned: "seat",
+    Fault: "seat",
+    NightResolved: "record",
 }
+
+
+@functools.cache
+def _from_plugins(registered: int) -> tuple[dict[type[Event], _Rule], dict[str, Role], frozenset[str]]:
+    """What the role plug-ins say, rebuilt when one more is registered.
+
+    Who may know each event by its meaning, the one role each role-only request kind is asked of
+    (talk and vote: anyone), and the request kinds asked of a seat that has just died.
+    """
+    secrecy: dict[type[Event], _Rule] = {**_ENGINE_SECRECY, **event_secrecy()}
+    posthumous = frozenset(kind for plugin in PLUGINS.values() for kind in plugin.posthumous)
+    return secrecy, role_of_request(), posthumous
+
+
+def _plugins() -> tuple[dict[type[Event], _Rule], dict[str, Role], frozenset[str]]:
+    return _from_plugins(len(PLUGINS))
 
 
 def may_see(event: Event, wolves: frozenset[int]) -> frozenset[int] | None:
@@ -155,18 +184,18 @@ def may_see(event: Event, wolves: frozenset[int]) -> frozenset[int] | None:
     under the wrong audience is caught. `wolves` are the werewolves' seats. An event type this
     kit does not know keeps its own audience.
     """
-    rule = _SECRECY.get(type(event))
+    rule = _plugins()[0].get(type(event))
     if rule is None:
         return event.audience
-    if rule == _PUBLIC:
+    if rule == "public":
         return None
-    if rule == _TALK:
+    if rule == "talk":
         return wolves if event.channel == "whisper" else None  # type: ignore[attr-defined]
-    if rule == _WOLVES:
+    if rule == "wolves":
         return wolves
-    if rule == _ACTOR:
+    if rule == "actor":
         return frozenset((event.actor,))  # type: ignore[attr-defined]
-    if rule == _SEAT:
+    if rule == "seat":
         return frozenset((event.seat,))  # type: ignore[attr-defined]
     return _NOBODY
 
@@ -199,14 +228,14 @@ class _Monitor:
         self.position: dict[int, int] = {}  # event id -> index in the log
         self.view_ids = [EventIds(n) for _ in range(n)]  # ids recomputed from each seat's view alone
         self.may: list[frozenset[int] | None] = []
-        self.roles: list[Role | None] = [None] * n
-        self.wolves: frozenset[int] = _NOBODY
-        self.alive = [True] * n
+        self.shadow = Shadow(rules)
+        # The role checks follow the events to judge requests; what they find wrong in the events
+        # themselves `check_record` reports after the game, so only request problems are kept.
+        self._found: list[str] = []
+        self.checks = _Checks(self.shadow, self._found)
         self.public = 0  # public events so far
         self.shown = [0] * n  # private events each seat may see so far
         self.checked = [0] * n  # events of each seat's view already checked
-        self.last_guard: dict[int, int] = {}
-        self.attacked: int | None = None
         self.over = False
 
     def on_event(self, e: Event) -> None:
@@ -215,7 +244,7 @@ class _Monitor:
             self.out.append(f"event {e.kind} has id {e.id}, expected {expected}")
         self.position[e.id] = len(self.log)
         self.log.append(e)
-        self.may.append(may_see(e, self.wolves))
+        self.may.append(may_see(e, self.shadow.wolves))
         aud = e.audience
         if aud is None:
             self.public += 1
@@ -223,46 +252,39 @@ class _Monitor:
             for s in aud:
                 if 0 <= s < len(self.shown):
                     self.shown[s] += 1
-        if isinstance(e, RoleAssigned):
-            self.roles[e.seat] = e.role
-            if e.role is Role.WEREWOLF:
-                self.wolves = self.wolves | {e.seat}
-        elif isinstance(e, Died):
-            self.alive[e.target] = False
-        elif isinstance(e, Guarded):
-            self.last_guard[e.actor] = e.target
-        elif isinstance(e, AttackChosen):
-            self.attacked = e.target
-        elif isinstance(e, PhaseStarted) and e.phase == "night":
-            self.attacked = None
-        elif isinstance(e, GameOver):
+        self.checks.event(e)
+        self._found.clear()
+        self.shadow.apply(e)
+        if isinstance(e, GameOver):
             self.over = True
 
     def check(self, view: View, req: Request) -> None:
         """Check one request and the view given with it; append what is wrong."""
         seat = req.seat
         out = self.out
+        shadow = self.shadow
         where = f"request {req.id} ({req.kind} for seat {seat}, day {req.day})"
-        role = self.roles[seat]
+        role = shadow.roles[seat]
         if self.over:
             out.append(f"{where} after the game ended")
-        if not self.alive[seat] and req.kind != "shoot":
+        _, role_of_kind, posthumous = _plugins()
+        if not shadow.alive[seat] and req.kind not in posthumous:
             out.append(f"{where}: the seat is dead")
-        wanted = _ROLE_OF_REQUEST.get(req.kind)
+        wanted = role_of_kind.get(req.kind)
         if wanted is not None and role is not wanted:
             out.append(f"{where}: asked of a {role}, not a {wanted}")
         if view.seat != seat or view.role is not role:
             out.append(f"{where}: given the view of seat {view.seat} ({view.role})")
-        if tuple(view.alive) != tuple(self.alive):
+        if tuple(view.alive) != tuple(shadow.alive):
             out.append(f"{where}: the view's alive list differs from the log")
-        self._check_targets(req, role, where)
+        self._check_targets(req, where)
         self._check_view(view, seat, where)
 
-    def _check_targets(self, req: Request, role: Role | None, where: str) -> None:
+    def _check_targets(self, req: Request, where: str) -> None:
         out = self.out
-        seat = req.seat
+        alive = self.shadow.alive
         targets = req.targets
-        dead = [t for t in targets if not (0 <= t < len(self.alive) and self.alive[t])]
+        dead = [t for t in targets if not (0 <= t < len(alive) and alive[t])]
         if dead:
             out.append(f"{where}: dead or unknown seats {dead} among the targets")
         if len(set(targets)) != len(targets):
@@ -274,25 +296,11 @@ class _Monitor:
             return
         if not targets and not req.can_pass:
             out.append(f"{where}: no target and no way to pass")
-        if kind == "vote" and seat in targets and not self.opts.allow_self_vote:
+        if kind == "vote" and req.seat in targets and not self.opts.allow_self_vote:
             out.append(f"{where}: may vote for itself")
-        elif kind == "attack":
-            wolves = [t for t in targets if self.roles[t] is Role.WEREWOLF]
-            if wolves:
-                out.append(f"{where}: werewolves {wolves} may be attacked")
-        elif kind in ("divine", "poison") and seat in targets:
-            out.append(f"{where}: may {kind} itself")
-        elif kind == "guard":
-            if seat in targets and not self.opts.guardian_self:
-                out.append(f"{where}: the guardian may protect itself")
-            last = self.last_guard.get(seat)
-            if last is not None and last in targets and not self.opts.guardian_repeat:
-                out.append(f"{where}: may protect seat {last} twice in a row")
-        elif kind == "cure":
-            if targets != (self.attacked,):
-                out.append(f"{where}: cure targets {list(targets)}, not tonight's victim {self.attacked}")
-            if seat in targets and not self.opts.witch_self_save:
-                out.append(f"{where}: the witch may save itself")
+        self.checks.request(req, where)
+        out.extend(self._found)
+        self._found.clear()
 
     def _check_view(self, view: View, seat: int, where: str) -> None:
         events = view.events
@@ -315,9 +323,7 @@ class _Monitor:
         self.checked[seat] = n
 
 
-def _describe(e: Event) -> str:
-    fields = {k: getattr(e, k) for k in ("seat", "actor", "target", "channel") if hasattr(e, k)}
-    return f"{e.kind} #{e.id} {fields}"
+_describe = describe
 
 
 class _Watched:
@@ -422,20 +428,11 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
     private = [(i, m) for i, m in enumerate(may) if m is not None]
     assigned: dict[int, Role] = {}
 
-    # ---- one pass over the log
-    alive = [True] * n
+    # ---- one pass over the log: the engine's invariants here, each role's in its plug-in
+    shadow = Shadow(rules, roles, record.names)
+    checks = _Checks(shadow, out)
+    alive = shadow.alive
     day = 0
-    last_guard: dict[int, int] = {}
-    cures: Counter[int] = Counter()
-    poisons: Counter[int] = Counter()
-    attacked: int | None = None
-    potions_tonight: dict[int, set[str]] = {}
-    resolved: NightResolved | None = None
-    last_executed: int | None = None
-    votes: Counter[int] = Counter()
-    vote_round = -1
-    just_died: set[int] = set()
-    poisoned_tonight: set[int] = set()
     for pos, e in enumerate(events[1:], start=1):
         if e.day < day:
             out.append(f"event #{e.id} goes back to day {e.day} from day {day}")
@@ -449,7 +446,7 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
             elif e.audience is not None and m is not None and not e.audience <= m:
                 out.append(f"{_describe(e)} is shown to {sorted(e.audience - m)}, who may not see it")
         actor = getattr(e, "actor", None)
-        if actor is not None and not (0 <= actor < n and alive[actor]) and not isinstance(e, HunterShot):
+        if actor is not None and not (0 <= actor < n and alive[actor]) and type(e) not in checks.posthumous:
             out.append(f"dead seat {actor} acts: {_describe(e)}")
         if isinstance(e, Talk):
             if e.channel == "whisper":
@@ -467,75 +464,19 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
             if frozenset(e.members) != wolves:
                 out.append(f"the wolf pack {list(e.members)} is not the werewolves {sorted(wolves)}")
         elif isinstance(e, PhaseStarted):
+            resolved = shadow.resolved
             if e.phase == "night":
                 living = [s for s in range(n) if alive[s]]
                 if tuple(living) != e.alive:
                     out.append(f"night {day} starts with alive {list(e.alive)}, the log says {living}")
                 if day > 0 and _win(living, roles):
                     out.append(f"night {day} starts although {_win(living, roles)} has won")
-                attacked, potions_tonight, resolved = None, {}, None
-                poisoned_tonight = set()
             elif day > 0:
                 expected = [s for s in range(n) if alive[s] and (resolved is None or s not in resolved.deaths)]
                 if tuple(expected) != e.alive:
                     out.append(f"day {day} starts with alive {list(e.alive)}, expected {expected}")
-            vote_round = -1
-            votes = Counter()
-        elif isinstance(e, (AttackVote, AttackChosen)):
-            if isinstance(e, AttackVote) and e.actor not in wolves:
-                out.append(f"seat {e.actor}, no werewolf, votes to attack")
-            if e.target in wolves or not alive[e.target]:
-                out.append(f"{_describe(e)} targets a werewolf or a dead seat")
-            if e.day == 0 and not opts.first_night_attack:
-                out.append(f"an attack on the first night although the rules forbid it: #{e.id}")
-            if isinstance(e, AttackChosen):
-                attacked = e.target
-        elif isinstance(e, (Divined, MediumResult)):
-            if roles[e.actor] is not (Role.SEER if isinstance(e, Divined) else Role.MEDIUM):
-                out.append(f"{_describe(e)} by a {roles[e.actor]}")
-            if e.result is not species_of(roles[e.target]):
-                out.append(f"{_describe(e)} reports {e.result} for a {roles[e.target]}")
-            if isinstance(e, Divined) and e.target == e.actor:
-                out.append(f"seer {e.actor} divines itself")
-            if isinstance(e, MediumResult) and e.target != last_executed:
-                out.append(f"{_describe(e)} is not about the last executed seat {last_executed}")
-        elif isinstance(e, Guarded):
-            if roles[e.actor] is not Role.GUARDIAN:
-                out.append(f"{_describe(e)} by a {roles[e.actor]}")
-            if e.target == e.actor and not opts.guardian_self:
-                out.append(f"guardian {e.actor} protects itself on night {day}")
-            if last_guard.get(e.actor) == e.target and not opts.guardian_repeat:
-                out.append(f"guardian {e.actor} protects seat {e.target} twice in a row (night {day})")
-            if not alive[e.target]:
-                out.append(f"guardian protects dead seat {e.target}")
-            last_guard[e.actor] = e.target
-        elif isinstance(e, WitchWoken):
-            if roles[e.actor] is not Role.WITCH:
-                out.append(f"{_describe(e)} wakes a {roles[e.actor]}")
-            if e.attacked != attacked:
-                out.append(f"the witch is told seat {e.attacked} was attacked, not {attacked}")
-            if (e.cures, e.poisons) != (1 - cures[e.actor], 1 - poisons[e.actor]):
-                out.append(f"the witch is told of {e.cures} cures and {e.poisons} poisons left, which is wrong")
-        elif isinstance(e, PotionUsed):
-            used = potions_tonight.setdefault(e.actor, set())
-            used.add(e.potion)
-            if len(used) == 2 and not opts.witch_both_same_night:
-                out.append(f"witch {e.actor} uses both potions on night {day}")
-            if e.potion == "cure":
-                cures[e.actor] += 1
-                if e.target != attacked:
-                    out.append(f"witch cures seat {e.target}, who was not attacked")
-                if e.target == e.actor and not opts.witch_self_save:
-                    out.append(f"witch {e.actor} saves itself")
-            else:
-                poisons[e.actor] += 1
-                poisoned_tonight.add(e.target)
-                if e.target == e.actor:
-                    out.append(f"witch {e.actor} poisons itself")
-            if cures[e.actor] > 1 or poisons[e.actor] > 1:
-                out.append(f"witch {e.actor} uses a {e.potion} potion more than once")
         elif isinstance(e, NightResolved):
-            resolved = e
+            attacked = shadow.attacked
             if e.attacked != attacked:
                 out.append(f"night_resolved says seat {e.attacked} was attacked, the wolves chose {attacked}")
             expected_deaths = set(e.poisoned) | (
@@ -543,40 +484,26 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
             )
             if set(e.deaths) != expected_deaths:
                 out.append(f"night {day} kills {list(e.deaths)}, the actions kill {sorted(expected_deaths)}")
-            if set(e.poisoned) != poisoned_tonight:
-                out.append(f"night {day}: poisoned {list(e.poisoned)}, potions say {sorted(poisoned_tonight)}")
-            witches = sum(1 for r in roles if r is Role.WITCH)
-            if len(e.deaths) > 1 + witches:
-                out.append(f"{len(e.deaths)} deaths on night {day}, at most {1 + witches} are possible")
         elif isinstance(e, Died):
+            resolved = shadow.resolved
             if not alive[e.target]:
                 out.append(f"seat {e.target} dies twice")
-            alive[e.target] = False
-            just_died.add(e.target)
             want = roles[e.target] if opts.reveal_role_on_death else None
             if e.role is not want:
                 out.append(f"the death of seat {e.target} reveals role {e.role}, expected {want}")
             if e.cause == "night" and (resolved is None or e.target not in resolved.deaths):
                 out.append(f"seat {e.target} dies in the night but the night killed {resolved and resolved.deaths}")
         elif isinstance(e, PeacefulNight):
+            resolved = shadow.resolved
             if resolved is not None and resolved.deaths:
                 out.append(f"a peaceful night is announced, but {list(resolved.deaths)} died")
-        elif isinstance(e, HunterShot):
-            if roles[e.actor] is not Role.HUNTER or alive[e.actor] or e.actor not in just_died:
-                out.append(f"{_describe(e)}: only a hunter who just died may shoot")
-            if e.actor in poisoned_tonight and not opts.hunter_shoots_when_poisoned:
-                out.append(f"hunter {e.actor} shoots although poisoned")
-            if not alive[e.target]:
-                out.append(f"hunter shoots dead seat {e.target}")
         elif isinstance(e, VoteCast):
-            if e.round != vote_round:
-                vote_round, votes = e.round, Counter()
-            votes[e.target] += 1
             if not alive[e.target]:
                 out.append(f"seat {e.actor} votes for dead seat {e.target}")
             if e.target == e.actor and not opts.allow_self_vote:
                 out.append(f"seat {e.actor} votes for itself")
         elif isinstance(e, Executed):
+            votes = shadow.votes
             top = max(votes.values(), default=0)
             if votes[e.target] != top or e.votes != top:
                 out.append(f"seat {e.target} executed with {e.votes} votes; the tally was {dict(votes)}")
@@ -584,9 +511,8 @@ def _check_log(record: GameRecord, out: list[str], secrecy: Sequence[frozenset[i
                 out.append(f"dead seat {e.target} executed")
             if opts.tie_break == "no_execution" and list(votes.values()).count(top) > 1:
                 out.append(f"seat {e.target} executed on a tie although ties mean no execution")
-            last_executed = e.target
-        if isinstance(e, (PhaseStarted, NightResolved)):
-            just_died = set()
+        checks.event(e)
+        shadow.apply(e)
     if len(assigned) != n:
         out.append(f"{len(assigned)} role_assigned events for {n} seats")
     # ---- the winner
@@ -821,4 +747,5 @@ __all__ = [
     "check_record",
     "check_rules",
     "may_see",
+    "role_checks",
 ]

@@ -4,6 +4,13 @@
 concurrently) and receives a mapping from request id to `Answer`. It does no I/O and draws every
 random number from streams derived from its seed (`lycan.engine.seeds`), so a game is reproduced exactly by its rules,
 seed and the answers it received (`Game.decisions`).
+
+The game knows phases, talk and voting. What a role adds (its night requests and what they do,
+what happens when it dies or is voted out, whether it votes) comes from the role's plug-in
+(`lycan.engine.roles`), called at fixed points: dusk, the night's joint requests and their
+resolution, each role's own night step, a death, an execution, the choice of voters. Who speaks
+comes from a discussion protocol (`lycan.engine.discussion`) and what a tied vote leads to from
+a tie-break rule (`lycan.engine.voting`), both chosen by name in the rules' options.
 """
 
 from __future__ import annotations
@@ -15,49 +22,43 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any, Literal
 
-from lycan.engine import discussion
 from lycan.engine.actions import OVER, PASS, Action, Answer, Failure, Request, RequestKind
+from lycan.engine.discussion import PROTOCOLS, Bids, Floor
 from lycan.engine.events import (
-    AttackChosen,
-    AttackVote,
     BidPlaced,
     Died,
-    Divined,
     Event,
     EventIds,
     Executed,
     Fault,
     GameOver,
     GameStarted,
-    Guarded,
-    HunterShot,
-    MediumResult,
     NightResolved,
     NoExecution,
     PeacefulNight,
     Phase,
     PhaseStarted,
-    PotionUsed,
     ProbeAnswered,
     RoleAssigned,
     Talk,
     Visibility,
     VoteCast,
-    WitchWoken,
     WolfPack,
 )
 from lycan.engine.frozen import frozen
+from lycan.engine.roles import PLUGINS, DeathCause, Night, RolePlugin, Steps, plugins_for
+from lycan.engine.roles.base import Answers as Answers  # re-exported: drivers import it from here
+from lycan.engine.roles.base import Asking as Asking
 from lycan.engine.seeds import stream
 from lycan.engine.view import View
-from lycan.rules.roles import Role, species_of
+from lycan.engine.voting import MAX_ROUNDS, TIE_BREAKS, Execute, Revote
+from lycan.rules.roles import Role
 from lycan.rules.ruleset import RuleSet, TalkLimits
 
-Answers = dict[int, Answer]
-Asking = Generator[list[Request], Answers, dict[int, Action]]
 Play = Generator[list[Request], Answers, None]
 Winner = Literal["village", "werewolf", "draw"]
 _NO_ANSWER = Failure("no answer")
-DROPPABLE = frozenset({"vote", "attack", "divine", "guard"})
+DROPPABLE = frozenset({"vote"}).union(*(plugin.droppable for plugin in PLUGINS.values()))
 """Requests whose illegal answer is dropped, not asked again, when `invalid_target` is `ignore`."""
 
 
@@ -119,24 +120,43 @@ class Game:
         self._wolves = frozenset(s for s, r in enumerate(self.roles) if r is Role.WEREWOLF)
         self._ids = EventIds(n)
         self._asked = [0] * n
-        self._potions = {s: [1, 1] for s, r in enumerate(self.roles) if r is Role.WITCH}
-        self._last_guard: dict[int, int] = {}
         self._said: dict[int, set[str]] = {}
         self._executed_today: int | None = None
         self._aborted: str | None = None
+        # One plug-in per role dealt, in night order; each hook list holds only the plug-ins
+        # that use that hook, so a role without night actions costs nothing at night.
+        seats_of: dict[Role, list[int]] = {}
+        for seat, role in enumerate(self.roles):
+            seats_of.setdefault(role, []).append(seat)
+        self._at_dusk: list[RolePlugin] = []
+        self._night_askers: list[RolePlugin] = []
+        self._night_steps: list[RolePlugin] = []
+        # by seat: the plug-in whose hook runs for that seat
+        self._death_hook: dict[int, RolePlugin] = {}
+        self._execution_hook: dict[int, RolePlugin] = {}
+        self._vote_hook: dict[int, RolePlugin] = {}
+        for cls, hooks in plugins_for(frozenset(seats_of)):
+            p = cls(tuple(seats_of[cls.role]))
+            if "dusk" in hooks:
+                self._at_dusk.append(p)
+            if "night_requests" in hooks:
+                self._night_askers.append(p)
+            if "night_step" in hooks:
+                self._night_steps.append(p)
+            if "on_death" in hooks:
+                self._death_hook.update(dict.fromkeys(p.seats, p))
+            if "on_execution" in hooks:
+                self._execution_hook.update(dict.fromkeys(p.seats, p))
+            if "may_vote" in hooks:
+                self._vote_hook.update(dict.fromkeys(p.seats, p))
+        self._tie_break = TIE_BREAKS[self.options.tie_break]
 
     # ----------------------------------------------------------------- reading
     def view(self, seat: int) -> View:
         """What `seat` knows now (the events list is shared: treat it as read-only)."""
+        # positional: a view is made for every request, and keywords double its cost
         return View(
-            seat=seat,
-            role=self.roles[seat],
-            names=self.names,
-            rules=self.rules,
-            day=self.day,
-            phase=self.phase,
-            alive=tuple(self.alive),
-            events=self._views[seat],
+            seat, self.roles[seat], self.names, self.rules, self.day, self.phase, tuple(self.alive), self._views[seat]
         )
 
     def living(self) -> list[int]:
@@ -194,7 +214,9 @@ class Game:
 
     def request(self, seat: int, kind: RequestKind, **kwargs: Any) -> Request:
         """A new request with the seat's next id and the timeout its kind gets."""
-        rid = self._request_id(seat)
+        k = self._asked[seat]  # as `_request_id`, inline: every request comes here
+        self._asked[seat] = k + 1
+        rid = k * len(self._asked) + seat
         timeout = self.options.talk_timeout if kind in ("talk", "whisper") else self.options.action_timeout
         return Request(rid, seat, kind, self.day, timeout=timeout, **kwargs)
 
@@ -211,9 +233,10 @@ class Game:
         out: dict[int, Action] = {}
         failed: list[tuple[Request, str]] = []
         for req in requests:
-            err = self._judge(req, answers.get(req.id, _NO_ANSWER))
+            answer = answers.get(req.id, _NO_ANSWER)
+            err = self._judge(req, answer)
             if err is None:
-                out[req.seat] = answers[req.id]  # type: ignore[assignment]
+                out[req.seat] = answer  # type: ignore[assignment]
             else:
                 failed.append((req, err))
         if not failed:
@@ -315,8 +338,9 @@ class Game:
         audience = self._wolves if channel == "whisper" else None
         vis: Visibility = "team" if channel == "whisper" else "public"
         if action.kind == "speak":
-            text = cut_talk(action.text.strip(), self.limits(channel), self.names)
-            self._said.setdefault(seat, set()).add(action.text.strip())
+            said = action.text.strip()
+            text = cut_talk(said, self.limits(channel), self.names)
+            self._said.setdefault(seat, set()).add(said)
             ev = self.emit(Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn)
         elif action.kind == "skip":
             ev = self.emit(
@@ -341,7 +365,7 @@ class Game:
         self.phase = "end"
         self.emit(GameOver, winner=self.winner or "draw", roles=self.roles, reason=self.end_reason)
 
-    def _run(self) -> Generator[list[Request], Answers, None]:
+    def _run(self) -> Steps:
         self.emit(
             GameStarted,
             rules=self.rules.name,
@@ -361,21 +385,19 @@ class Game:
         while True:
             self.phase = "night"
             self.emit(PhaseStarted, alive=tuple(self.living()))
-            deaths, poisoned = yield from self._night()
+            night, deaths = yield from self._night()
             self.day += 1
             self.phase = "day"
             if self.day > self.options.max_days:
                 self._end("draw", f"no winner after {self.options.max_days} days")
-            self.emit(PhaseStarted, alive=tuple(s for s in self.living() if s not in deaths))
+            self.emit(PhaseStarted, alive=tuple([s for s in self.living() if s not in deaths]))
             for seat in deaths:
-                self._kill(seat, "night")
+                self.kill(seat, "night")
             if not deaths:
                 self.emit(PeacefulNight)
             for seat in deaths:
-                if self.roles[seat] is Role.HUNTER and (
-                    seat not in poisoned or self.options.hunter_shoots_when_poisoned
-                ):
-                    yield from self._hunter(seat)
+                if seat in self._death_hook:
+                    yield from self.after_death(seat, "night", night)
             self._check_winner()
             yield from self._discuss("talk", self.living())
             if self.day in self.probe_days:
@@ -396,143 +418,88 @@ class Game:
         if wolves >= others:
             self._end("werewolf", f"{wolves} werewolves match {others} others")
 
-    def _kill(self, seat: int, cause: Literal["night", "executed", "shot"]) -> None:
+    def kill(self, seat: int, cause: DeathCause) -> None:
+        """Kill `seat` and announce its death (its role shown only if the rules reveal roles)."""
         self.alive[seat] = False
         role = self.roles[seat] if self.options.reveal_role_on_death else None
         self.emit(Died, target=seat, cause=cause, role=role)
 
-    def _discuss(self, channel: str, speakers: list[int]) -> Generator[list[Request], Answers, None]:
+    def _discuss(self, channel: Literal["talk", "whisper"], speakers: list[int]) -> Steps:
         if len(speakers) < 2:
             return
         name = self.options.discussion
         if channel == "whisper" and name != "aiwolf":
             name = "round_robin"
-        yield from discussion.PROTOCOLS[name](self, channel, speakers)
+        lim = self.limits(channel)
+        talk = PROTOCOLS[name](Floor(channel, tuple(speakers), self.day, lim, self.rng_for(channel), self.names))
+        kind: RequestKind = "whisper" if channel == "whisper" else "talk"
+        for step in talk:
+            if isinstance(step, Bids):
+                asked = [self.request(s, "bid", info={"turn": step.turn}) for s in step.seats]
+                bids = yield from self.ask(asked)
+                for s in step.seats:
+                    self.record_bid(s, bids[s].amount)
+                talk.bid({s: bids[s].amount for s in step.seats})
+                continue
+            seat = step.seat
+            if step.ask:
+                # what `talk_request` makes, without copying the protocol's info
+                req = self.request(seat, kind, can_skip=step.can_skip, max_length=lim.max_length, info=step.info)
+                act = (yield from self.ask([req]))[seat]
+                if step.skip_means_over and act.kind == "skip":
+                    act = OVER
+            else:
+                act = OVER
+            talk.heard(self.record_talk(seat, act, channel, step.turn))
 
-    def _whisper(self) -> Generator[list[Request], Answers, None]:
+    def _whisper(self) -> Steps:
         wolves = [s for s in self.living() if s in self._wolves]
         if self.options.whisper and len(wolves) >= 2:
             for _ in range(self.options.whisper_rounds):
                 yield from self._discuss("whisper", wolves)
 
-    def _hunter(self, hunter: int) -> Generator[list[Request], Answers, None]:
-        targets = tuple(self.living())
-        if not targets:
-            return
-        act = (yield from self.ask([self.request(hunter, "shoot", targets=targets, can_pass=True)]))[hunter]
-        if act.kind == "choose" and act.target is not None:
-            self.emit(HunterShot, actor=hunter, target=act.target)
-            self._kill(act.target, "shot")
-            if self.roles[act.target] is Role.HUNTER:
-                yield from self._hunter(act.target)
+    def after_death(self, seat: int, cause: DeathCause, night: Night | None = None) -> Steps:
+        """Run what the role of `seat` does when it dies (after `kill`); `night`: the ledger of a night death."""
+        plugin = self._death_hook.get(seat)
+        if plugin is not None:
+            yield from plugin.on_death(self, seat, cause, night)
 
     # ----------------------------------------------------------------- night
-    def _night(self) -> Generator[list[Request], Answers, tuple[list[int], set[int]]]:
-        living = self.living()
-        if self._executed_today is not None:
-            target = self._executed_today
-            for m in living:
-                if self.roles[m] is Role.MEDIUM:
-                    self.emit(
-                        MediumResult, audience=(m,), actor=m, target=target, result=species_of(self.roles[target])
-                    )
-            self._executed_today = None
-        wolves = [s for s in living if s in self._wolves]
-        attacking = self.day > 0 or self.options.first_night_attack
-        if attacking or (self.day == 0 and self.options.day0_whisper):
+    def _night(self) -> Generator[list[Request], Answers, tuple[Night, list[int]]]:
+        opts = self.options
+        attacking = self.day > 0 or opts.first_night_attack
+        night = Night(self.day, tuple(self.living()), attacking=attacking, executed=self._executed_today)
+        self._executed_today = None
+        for plugin in self._at_dusk:
+            plugin.dusk(self, night)
+        if night.attacking or (self.day == 0 and opts.day0_whisper):
             yield from self._whisper()
-        prey = tuple(s for s in living if s not in self._wolves)
         batch: list[Request] = []
-        if attacking:
-            batch += [self.request(w, "attack", targets=prey) for w in wolves]
-        for s in living:
-            role = self.roles[s]
-            if role is Role.SEER:
-                batch.append(self.request(s, "divine", targets=tuple(t for t in living if t != s)))
-            elif role is Role.GUARDIAN and attacking:
-                opts = self.options
-                targets = tuple(
-                    t
-                    for t in living
-                    if (t != s or opts.guardian_self) and (opts.guardian_repeat or self._last_guard.get(s) != t)
-                )
-                if targets:
-                    batch.append(self.request(s, "guard", targets=targets))
+        asking: list[RolePlugin] = []
+        for plugin in self._night_askers:
+            reqs = plugin.night_requests(self, night)
+            if reqs:
+                batch += reqs
+                asking.append(plugin)
         acts = yield from self.ask(batch)
-
-        attacked: int | None = None
-        if attacking and wolves:
-            tally: Counter[int] = Counter()
-            for w in wolves:
-                prey_seat = acts[w].target
-                if prey_seat is None:  # an illegal choice the rules drop
-                    continue
-                self.emit(AttackVote, audience=self._wolves, actor=w, target=prey_seat)
-                tally[prey_seat] += 1
-            if tally:
-                top = max(tally.values())
-                tied = sorted(t for t, c in tally.items() if c == top)
-                attacked = tied[0] if len(tied) == 1 else self.team_rng.choice(tied)
-                self.emit(AttackChosen, audience=self._wolves, target=attacked)
-        guarded: list[int] = []
-        for req in batch:
-            chosen = acts[req.seat].target
-            if chosen is None or req.kind == "attack":  # attacks are tallied above; dropped choices do nothing
-                continue
-            if req.kind == "divine":
-                self.emit(
-                    Divined, audience=(req.seat,), actor=req.seat, target=chosen, result=species_of(self.roles[chosen])
-                )
-            elif req.kind == "guard":
-                self.emit(Guarded, audience=(req.seat,), actor=req.seat, target=chosen)
-                self._last_guard[req.seat] = chosen
-                guarded.append(chosen)
-
-        saved: list[int] = []
-        poisoned: list[int] = []
-        for w in living:
-            if self.roles[w] is not Role.WITCH:
-                continue
-            potions = self._potions[w]
-            self.emit(WitchWoken, audience=(w,), actor=w, attacked=attacked, cures=potions[0], poisons=potions[1])
-            cured = False
-            if potions[0] and attacked is not None and (attacked != w or self.options.witch_self_save):
-                req = self.request(w, "cure", targets=(attacked,), can_pass=True, info={"attacked": attacked})
-                act = (yield from self.ask([req]))[w]
-                if act.kind == "choose" and act.target is not None:
-                    potions[0] -= 1
-                    cured = True
-                    saved.append(act.target)
-                    self.emit(PotionUsed, audience=(w,), actor=w, potion="cure", target=act.target)
-            if potions[1] and (not cured or self.options.witch_both_same_night):
-                targets = tuple(t for t in living if t != w)
-                req = self.request(w, "poison", targets=targets, can_pass=True, info={"attacked": attacked})
-                act = (yield from self.ask([req]))[w]
-                if act.kind == "choose" and act.target is not None:
-                    potions[1] -= 1
-                    poisoned.append(act.target)
-                    self.emit(PotionUsed, audience=(w,), actor=w, potion="poison", target=act.target)
-
-        deaths: list[int] = []
-        if attacked is not None and attacked not in guarded and attacked not in saved:
-            deaths.append(attacked)
-        for p in poisoned:
-            if p not in deaths:
-                deaths.append(p)
-        deaths.sort()
+        for plugin in asking:
+            plugin.resolve(self, night, acts)
+        for plugin in self._night_steps:
+            yield from plugin.night_step(self, night)
+        deaths = night.deaths()
         self.emit(
             NightResolved,
             audience=(),
-            attacked=attacked,
-            guarded=tuple(guarded),
-            saved=tuple(saved),
-            poisoned=tuple(poisoned),
+            attacked=night.attacked,
+            guarded=tuple(night.guarded),
+            saved=tuple(night.saved),
+            poisoned=tuple(night.poisoned),
             deaths=tuple(deaths),
         )
-        return deaths, set(poisoned)
+        return night, deaths
 
     # ----------------------------------------------------------------- measurement
-    def _probe(self) -> Generator[list[Request], Answers, None]:
+    def _probe(self) -> Steps:
         living = self.living()
         roles = [r.value for r in Role if r in self.rules.roles]
         batch = [
@@ -555,14 +522,18 @@ class Game:
                 self.emit(ProbeAnswered, audience=(), seat=req.seat, guesses=(), error=err or "passed")
 
     # ----------------------------------------------------------------- day vote
-    def _vote(self) -> Generator[list[Request], Answers, None]:
-        voters = self.living()
-        candidates = voters
-        opts = self.options
-        for rnd in range(2):
+    def _vote(self) -> Steps:
+        living = self.living()
+        voters = living
+        hooks = self._vote_hook
+        if hooks:
+            voters = [s for s in living if (hook := hooks.get(s)) is None or hook.may_vote(self, s)]
+        candidates = living
+        allow_self = self.options.allow_self_vote
+        for rnd in range(MAX_ROUNDS):
             batch = []
             for s in voters:
-                targets = tuple(c for c in candidates if c != s or opts.allow_self_vote)
+                targets = tuple([c for c in candidates if c != s or allow_self])
                 if targets:
                     batch.append(self.request(s, "vote", targets=targets, info={"round": rnd}))
             acts = yield from self.ask(batch)
@@ -580,21 +551,29 @@ class Game:
             tied = sorted(t for t, c in tally.items() if c == top)
             if len(tied) == 1:
                 chosen = tied[0]
-            elif opts.tie_break == "revote_then_random" and rnd == 0:
-                candidates = tied
-                continue
-            elif opts.tie_break == "no_execution":
-                self.emit(NoExecution, reason=f"tie between {len(tied)} players")
-                return
             else:
-                chosen = self.rng.choice(tied)
-            role = self.roles[chosen] if opts.reveal_role_on_death else None
+                outcome = self._tie_break(tuple(tied), rnd, self.rng)
+                if isinstance(outcome, Revote):
+                    candidates = list(outcome.candidates)
+                    continue
+                if not isinstance(outcome, Execute):
+                    self.emit(NoExecution, reason=outcome.reason)
+                    return
+                chosen = outcome.seat
+            # the execution: a role may spare the seat (and say why), else it dies
+            spare = self._execution_hook.get(chosen)
+            spared = spare.on_execution(self, chosen, top) if spare is not None else None
+            if spared is not None:
+                self.emit(NoExecution, reason=spared)
+                return
+            role = self.roles[chosen] if self.options.reveal_role_on_death else None
             self.emit(Executed, target=chosen, votes=top, role=role)
-            self._kill(chosen, "executed")
+            self.kill(chosen, "executed")
             self._executed_today = chosen
-            if self.roles[chosen] is Role.HUNTER:
-                yield from self._hunter(chosen)
+            if chosen in self._death_hook:
+                yield from self.after_death(chosen, "executed")
             return
+        self.emit(NoExecution, reason=f"still tied after {MAX_ROUNDS} votes")
 
 
 def cut_talk(text: str, limits: TalkLimits, names: Iterable[str]) -> str:

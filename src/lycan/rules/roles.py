@@ -1,4 +1,8 @@
-"""Roles, teams and species: the fixed vocabulary of the game."""
+"""Roles, teams and species: the vocabulary of the game.
+
+A role's rules live in its plug-in (`lycan.engine.roles`); adding a role means adding its name
+here and its module there.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ class Role(StrEnum):
     GUARDIAN = "guardian"
     WITCH = "witch"
     HUNTER = "hunter"
+    IDIOT = "idiot"
     VILLAGER = "villager"
 
 
@@ -41,6 +46,8 @@ ROLE_ALIASES: dict[str, Role] = {
     "bodyguard": Role.GUARDIAN,
     "guard": Role.GUARDIAN,
     "doctor": Role.GUARDIAN,
+    "village_idiot": Role.IDIOT,
+    "fool": Role.IDIOT,
     "villagers": Role.VILLAGER,
 }
 
