@@ -24,7 +24,7 @@ from lycan.models.base import ChatModel
 from lycan.rules import get_preset, preset_names
 from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer, audio_problem
 from lycan.web.lobby import TableError, TableFactory, TableRequest
-from lycan.web.table import Connection, Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, Connection, Table
 
 log = logging.getLogger("lycan.web")
 
@@ -145,6 +145,7 @@ def create_app(
     model_spec: str | None = None,
     *,
     ai_delay: float = 1.0,
+    night_min: float = DEFAULT_NIGHT_MIN,
 ) -> FastAPI:
     """The web app.
 
@@ -154,9 +155,11 @@ def create_app(
         asr: a speech recognizer (e.g. a `lycan.voice` ASR backend): people may talk instead of typing.
         model_spec: the chat model for LLM seats (`lycan.models.load_model` spec); None: no LLM seats.
         ai_delay: seconds an AI seat pauses before answering, so people can follow (a table may change it).
+        night_min: seconds each night lasts at least, so that its length does not tell how many hidden
+            decisions were made in it (a table may change it; see `lycan.web.table`).
     """
     tables = Tables()
-    factory = TableFactory(store_path, tts, asr is not None, model_loader(model_spec), ai_delay)
+    factory = TableFactory(store_path, tts, asr is not None, model_loader(model_spec), ai_delay, night_min=night_min)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -196,6 +199,7 @@ def create_app(
             "llm": factory.model_loader is not None,
             "audio": tts is not None,
             "asr": asr is not None,
+            "night_min": night_min,
         }
 
     @app.post("/api/tables", status_code=201)

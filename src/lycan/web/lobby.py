@@ -12,11 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lycan.agents import LLM_KINDS, make_agent
 from lycan.engine.runner import Player
+from lycan.engine.seeds import derive, fresh_seed, stream
 from lycan.models.base import ChatModel
 from lycan.rules import ConfigError, RuleSet, get_preset
 from lycan.web.audio import SpeechSynthesizer
 from lycan.web.seats import AISeat, HumanSeat
-from lycan.web.table import Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, Table
 
 AI_NAMES = (
     "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
@@ -27,6 +28,7 @@ AI_NAMES = (
 
 BASIC_KINDS = ("heuristic", "random")
 MAX_NAME = 24
+MAX_SEED = 2**128 - 1
 
 
 class TableError(ValueError):
@@ -45,10 +47,13 @@ class TableRequest(BaseModel):
     )
     ai: str = Field("heuristic", max_length=20, description="agent type for the AI seats")
     seed: int | None = Field(
-        None, ge=0, le=2**31 - 1, description="for replays and tests: whoever knows the seed can work out the deal"
+        None, ge=0, le=MAX_SEED, description="for replays and tests: whoever knows the seed can work out the deal"
     )
     timeout: float | None = Field(None, gt=0, le=3600, description="seconds per decision, for every seat")
     ai_delay: float | None = Field(None, ge=0, le=10, description="seconds an AI seat pauses before it answers")
+    night_min: float | None = Field(
+        None, ge=0, le=120, description="seconds each night lasts at least, so its length tells nothing"
+    )
 
 
 def table_rules(spec: TableRequest) -> RuleSet:
@@ -68,7 +73,10 @@ def table_rules(spec: TableRequest) -> RuleSet:
 
 
 def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
-    """People's names first (given or `Guest N`), then AI names; all distinct.
+    """People's names first (given or `Guest N`), then AI names drawn with `rng`; all distinct.
+
+    `rng` must be a stream of its own (`stream(seed, "names")`): AI names drawn from the stream
+    that deals the roles would let anyone who sees them search for the seed and so every role.
 
     Raises:
         TableError: a name that is empty, too long, or given twice.
@@ -105,12 +113,15 @@ class TableFactory:
         asr: bool,
         model_loader: Callable[[], ChatModel] | None,
         ai_delay: float,
+        *,
+        night_min: float = DEFAULT_NIGHT_MIN,
     ) -> None:
         self.store_path = store_path
         self.tts = tts
         self.asr = asr
         self.model_loader = model_loader
         self.ai_delay = ai_delay
+        self.night_min = night_min
 
     def agent_kinds(self) -> list[str]:
         """The AI types a table may use here (LLM types only with a model configured)."""
@@ -134,9 +145,9 @@ class TableFactory:
         if spec.humans < n and ai_kind not in self.agent_kinds():
             extra = "" if self.model_loader else " (LLM seats need the server started with --model)"
             raise TableError(f"unknown AI type {spec.ai!r}; choose one of {', '.join(self.agent_kinds())}{extra}")
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-        rng = random.Random(seed)
-        names = seat_names(spec, n, rng)
+        # The seed stays on the server until the game ends: whoever knows it knows the deal.
+        seed = spec.seed if spec.seed is not None else fresh_seed()
+        names = seat_names(spec, n, stream(seed, "names"))
         kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
         table = Table(
             secrets.token_urlsafe(9),
@@ -147,6 +158,7 @@ class TableFactory:
             store_path=self.store_path,
             tts=self.tts,
             asr=self.asr,
+            night_min=self.night_min if spec.night_min is None else spec.night_min,
         )
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
         players: list[Player] = []
@@ -154,7 +166,7 @@ class TableFactory:
             if kind == "human":
                 players.append(HumanSeat(table, seat))
                 continue
-            agent_seed = seed * 1_000 + seat
+            agent_seed = derive(seed, "agent", seat)
             options: dict[str, Any] = {}
             if kind in LLM_KINDS:
                 options = {"persona": "auto", "on_token": table.speech_piece, "scope": table.game_id}

@@ -7,7 +7,9 @@ Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`):
 
 Server to browser: `hello`, `event`, `state`, `request`, `request_closed`, `activity`,
 `speech` (a piece of an utterance as it is spoken), `speech_end`, `audio`, `game_over`,
-`error`, `pong`. Every message to a seat is built from what that seat may see.
+`error`, `pong`. Every message to a seat is built from what that seat may see. Ids in them are
+numbered within what the receiver sees (its own events, its own requests, each talk channel's
+utterances), never taken from the whole game, so that no gap in them tells of something hidden.
 """
 
 from __future__ import annotations
@@ -105,24 +107,33 @@ def spoken_length(text: str) -> int:
     return sum(1 for ch in text if not ch.isspace())
 
 
-def event_message(event: Event, names: tuple[str, ...], viewer: int | None) -> dict[str, Any]:
-    """An `event` message for `viewer` (None: a spectator, who is only ever sent public events)."""
+def event_message(event: Event, names: tuple[str, ...], viewer: int | None, position: int) -> dict[str, Any]:
+    """An `event` message for `viewer` (None: a spectator, who is only ever sent public events).
+
+    `position` is the event's place among those the viewer is sent (0, 1, 2, ...); it stands in
+    for the engine's id, which numbers the events of the whole game and so would count hidden ones.
+    """
+    data = event_to_dict(event)
+    data["id"] = position
     return {
         "type": "event",
-        "id": event.id,
+        "id": position,
         "kind": event.kind,
         "day": event.day,
         "phase": event.phase,
         "text": describe_event(event, names, viewer=viewer),
-        "data": event_to_dict(event),
+        "data": data,
     }
 
 
-def request_message(request: Request, view: View, deadline_ms: int) -> dict[str, Any]:
-    """A `request` message: what is asked of the seat, with only the legal choices."""
+def request_message(request: Request, view: View, deadline_ms: int, number: int) -> dict[str, Any]:
+    """A `request` message: what is asked of the seat, with only the legal choices.
+
+    `number` counts the requests made of this seat (the engine's request ids count everyone's).
+    """
     return {
         "type": "request",
-        "id": request.id,
+        "id": number,
         "kind": request.kind,
         "prompt": REQUEST_TITLES.get(request.kind, request.kind),
         "day": request.day,
