@@ -1,16 +1,24 @@
-"""Side channels of the web table: seeds, message counts and numbering, night lengths."""
+"""Side channels of the web table: seeds, message counts and numbering, night lengths, seat tokens in logs."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
+import socket
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
+from uvicorn.logging import AccessFormatter, DefaultFormatter
+from websockets.sync.client import connect as ws_connect
 
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.game import Game
@@ -258,6 +266,81 @@ async def test_a_night_lasts_night_min_however_many_hidden_decisions_it_took() -
         assert night_min - 0.01 <= length < night_min + 0.2, (short, long)
     for s, g in zip(short, long, strict=True):
         assert abs(g - s) < 0.15, (short, long)
+
+
+# ----------------------------------------------------------------------------- tokens in the server's log
+
+
+class Lines(logging.Handler):
+    """Keeps every formatted line of the loggers it is attached to."""
+
+    def __init__(self, formatter: logging.Formatter) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(formatter)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@contextmanager
+def server_with_its_log(app: Any) -> Iterator[tuple[str, list[str]]]:
+    """Serve `app` as `lycan serve` does (uvicorn's own logging at level info); yields (host:port, log lines)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="info", ws="websockets-sansio", ws_max_size=1 << 20, lifespan="on")
+    access = Lines(AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s', use_colors=False))
+    errors = Lines(DefaultFormatter("%(levelprefix)s %(message)s", use_colors=False))
+    logging.getLogger("uvicorn.access").addHandler(access)
+    logging.getLogger("uvicorn.error").addHandler(errors)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.time() + 10
+        while not server.started:
+            assert time.time() < deadline and thread.is_alive(), "the test server did not start"
+            time.sleep(0.02)
+        lines = access.lines
+        yield f"127.0.0.1:{port}", lines
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+        logging.getLogger("uvicorn.access").removeHandler(access)
+        logging.getLogger("uvicorn.error").removeHandler(errors)
+        lines.extend(errors.lines)
+
+
+def test_seat_tokens_never_reach_the_server_log() -> None:
+    app = create_app(None, ai_delay=0)
+    with server_with_its_log(app) as (host, lines):
+        table = httpx.post(f"http://{host}/api/tables", json={"preset": "aiwolf5", "humans": 1, "timeout": 30}).json()
+        token = table["seats"][0]["token"]
+        assert httpx.get(f"http://{host}{table['seats'][0]['link']}").status_code == 200
+        assert httpx.get(f"http://{host}/tables/{table['table']}/seats/not-{token}").status_code == 404
+        with ws_connect(f"ws://{host}/ws/tables/{table['table']}/seats/{token}") as ws:
+            assert json.loads(ws.recv(5))["type"] == "hello"
+        url = f"http://{host}/api/tables/{table['table']}/seats/{token}/transcribe"
+        assert httpx.post(url, content=b"x", headers={"content-type": "audio/wav"}).status_code == 503
+        time.sleep(0.2)
+    logged = "\n".join(lines)
+    assert "WebSocket /ws/tables/" in logged and "/transcribe" in logged, logged  # the log did capture them
+    assert token not in logged
+    assert f"/ws/tables/{table['table']}/seats/<token>" in logged
+    assert f"GET /tables/{table['table']}/seats/<token>" in logged
+
+
+def test_redact_replaces_the_token_of_every_seat_path() -> None:
+    from lycan.web.app import redact
+
+    assert redact("/tables/abc/seats/s3cr3t-_x") == "/tables/abc/seats/<token>"
+    line = '"WebSocket /ws/tables/abc/seats/s3cr3t?x=1" 403'
+    assert redact(line) == '"WebSocket /ws/tables/abc/seats/<token>?x=1" 403'
+    assert redact("POST /api/tables/abc/seats/s3cr3t/transcribe") == "POST /api/tables/abc/seats/<token>/transcribe"
+    assert redact("/tables/abc/watch") == "/tables/abc/watch"
 
 
 @pytest.mark.xfail(

@@ -3,14 +3,17 @@
 `create_app(store_path, tts=None, asr=None, model_spec=None)` builds a FastAPI app; `lycan serve`
 runs it with uvicorn. Pages are plain HTML, CSS and JavaScript shipped in `lycan/web/static`;
 nothing is fetched from the internet.
+
+The seats' secret tokens never reach the server's logs: uvicorn's lines show `<token>` instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import asdict
 from pathlib import Path
@@ -31,6 +34,40 @@ log = logging.getLogger("lycan.web")
 STATIC = Path(__file__).parent / "static"
 MAX_TABLES = 200
 """Tables kept at once; the oldest finished ones make room for new ones."""
+
+_TOKEN_IN_PATH = re.compile(r"(/tables/[^/\s?#\"']+/seats/)[^/\s?#\"']+")
+SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "lycan.web")
+"""Loggers whose records are cleaned of seat tokens (uvicorn logs every path it serves)."""
+
+
+def redact(text: str) -> str:
+    """`text` with the token of every seat link in it replaced by `<token>`."""
+    return _TOKEN_IN_PATH.sub(r"\1<token>", text)
+
+
+class RedactTokens(logging.Filter):
+    """A logging filter that removes seat tokens from paths in a record's message and arguments."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Clean `record` in place; never drops it."""
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        return True
+
+
+def redact_server_logs(names: Iterable[str] = SERVER_LOGGERS) -> None:
+    """Keep seat tokens out of the records of the loggers `names` (idempotent).
+
+    Logger filters survive uvicorn's logging set-up, which replaces handlers but keeps filters.
+    """
+    for name in names:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 def model_loader(spec: str | None) -> Callable[[], ChatModel] | None:
@@ -158,6 +195,7 @@ def create_app(
         night_min: seconds each night lasts at least, so that its length does not tell how many hidden
             decisions were made in it (a table may change it; see `lycan.web.table`).
     """
+    redact_server_logs()
     tables = Tables()
     factory = TableFactory(store_path, tts, asr is not None, model_loader(model_spec), ai_delay, night_min=night_min)
 
@@ -179,7 +217,8 @@ def create_app(
         table = tables.get(table_id)
         if table.seat_for_token(token) is None:
             raise HTTPException(404, "this link does not belong to a seat at this table")
-        return FileResponse(STATIC / "table.html")
+        # The page's address holds the seat's token: never pass it on as a referrer.
+        return FileResponse(STATIC / "table.html", headers={"Referrer-Policy": "no-referrer"})
 
     @app.get("/tables/{table_id}/watch", include_in_schema=False)
     async def watch_page(table_id: str) -> FileResponse:
