@@ -28,6 +28,8 @@ AI_NAMES = (
 
 BASIC_KINDS = ("heuristic", "random")
 MAX_NAME = 24
+DEFAULT_MAX_WAIT = 180.0
+"""Seconds a person may take over one decision at most, unless the server sets another cap."""
 MAX_SEED = 2**128 - 1
 
 
@@ -56,18 +58,27 @@ class TableRequest(BaseModel):
     )
 
 
-def table_rules(spec: TableRequest) -> RuleSet:
-    """The preset `spec` names, with its shorter timeouts applied.
+def table_rules(spec: TableRequest, max_wait: float = DEFAULT_MAX_WAIT) -> RuleSet:
+    """The preset `spec` names, with the timeout it asks for; no timeout is longer than `max_wait`.
 
     Raises:
-        TableError: an unknown preset (files and custom deals are not read from the web).
+        TableError: an unknown preset (files and custom deals are not read from the web), or a
+            timeout beyond `max_wait`.
     """
     try:
         rules = get_preset(spec.preset)
     except ConfigError as err:
         raise TableError(str(err)) from None
+    if spec.timeout is not None and spec.timeout > max_wait:
+        raise TableError(
+            f"a decision may take at most {max_wait:g} seconds on this server; ask for {max_wait:g} or less"
+        )
+    talk, action = rules.options.talk_timeout, rules.options.action_timeout
     if spec.timeout is not None:
-        options = rules.options.model_copy(update={"talk_timeout": spec.timeout, "action_timeout": spec.timeout})
+        talk = action = spec.timeout
+    talk, action = min(talk, max_wait), min(action, max_wait)
+    if (talk, action) != (rules.options.talk_timeout, rules.options.action_timeout):
+        options = rules.options.model_copy(update={"talk_timeout": talk, "action_timeout": action})
         rules = rules.model_copy(update={"options": options})
     return rules
 
@@ -115,6 +126,7 @@ class TableFactory:
         ai_delay: float,
         *,
         night_min: float = DEFAULT_NIGHT_MIN,
+        max_wait: float = DEFAULT_MAX_WAIT,
     ) -> None:
         self.store_path = store_path
         self.tts = tts
@@ -122,6 +134,7 @@ class TableFactory:
         self.model_loader = model_loader
         self.ai_delay = ai_delay
         self.night_min = night_min
+        self.max_wait = max_wait
 
     def agent_kinds(self) -> list[str]:
         """The AI types a table may use here (LLM types only with a model configured)."""
@@ -137,7 +150,7 @@ class TableFactory:
         Raises:
             TableError: the request cannot be met; the message says why.
         """
-        rules = table_rules(spec)
+        rules = table_rules(spec, self.max_wait)
         n = rules.n_players
         if spec.humans > n:
             raise TableError(f"{rules.name} has {n} seats; {spec.humans} people do not fit")

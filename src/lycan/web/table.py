@@ -77,6 +77,8 @@ class Connection:
     closed: bool = False
     events_sent: int = 0
     """Event messages sent to this tab: the place of the next one among those it sees."""
+    close_code: int = 1008
+    close_reason: str = "too far behind"
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue `message` for this tab (dropped once the tab is gone)."""
@@ -88,10 +90,12 @@ class Connection:
             return
         self.queue.put_nowait(message)
 
-    def close(self) -> None:
-        """Stop sending to this tab."""
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        """Stop sending to this tab (the WebSocket is then closed with `code` and `reason`)."""
         if not self.closed:
             self.closed = True
+            self.close_code = self.close_code if code is None else code
+            self.close_reason = self.close_reason if reason is None else reason
             self.queue.put_nowait(None)
 
 
@@ -152,6 +156,9 @@ class Table:
         self._speech: dict[int, _Speech] = {}
         self._game_over: dict[str, Any] | None = None
         self.night_min = night_min
+        self.created = time.monotonic()
+        self.joined = False
+        """Whether a person has ever opened one of the seats' pages."""
         self._released = 0  # how much of the game's log has been sent out
         self._night_started: float | None = None
         self._day = 0
@@ -256,6 +263,8 @@ class Table:
         elif self.failure is not None:
             conn.send({"type": "error", "message": self.failure})
         self.connections.append(conn)
+        if seat is not None:
+            self.joined = True
         log.info("table %s: %s joined", self.id, "a spectator" if seat is None else self.names[seat])
         return conn
 
@@ -264,6 +273,16 @@ class Table:
         conn.close()
         if conn in self.connections:
             self.connections.remove(conn)
+
+    def close(self, reason: str) -> None:
+        """Stop the game (if it is still running) and tell every open tab why."""
+        if not self.finished:
+            self.failure = reason
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.deliver({"type": "error", "message": reason, "fatal": True}, None)
+        for conn in list(self.connections):
+            conn.close(1000, "the table was closed")
 
     # ----------------------------------------------------------------- from browsers
     def handle(self, conn: Connection, raw: str | bytes | None) -> None:
@@ -425,7 +444,8 @@ class Table:
             self.deliver(self._game_over, None)
             await self.audio.close()
         except asyncio.CancelledError:
-            self.failure = "the server is shutting down; this game was stopped"
+            if self.failure is None:
+                self.failure = "the server is shutting down; this game was stopped"
             self.audio.cancel()
             raise
         except Exception as err:

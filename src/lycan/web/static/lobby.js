@@ -46,6 +46,7 @@
       o.textContent = a;
       $("ai").appendChild(o);
     }
+    if (opts.max_wait) $("timeout").max = String(opts.max_wait);
     if (opts.night_min !== undefined) $("night-min").placeholder = String(opts.night_min);
     showRoles();
     showNames();
