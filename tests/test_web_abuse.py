@@ -1,14 +1,21 @@
-"""A public server against strangers: table floods, abandoned tables, endless waits."""
+"""A public server against strangers: table floods, abandoned tables, endless waits, foreign pages, bad input."""
 
 from __future__ import annotations
 
+import json
+import logging
 import time
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import connect as ws_connect
 
 from lycan.web import create_app
+from lycan.web.messages import MAX_FRAME_BYTES
+from web_helpers import live_server
 
 Message = dict[str, Any]
 BODY = {"preset": "aiwolf5", "humans": 1, "timeout": 30, "ai_delay": 0}
@@ -90,3 +97,106 @@ def test_no_person_may_hold_a_decision_longer_than_the_cap() -> None:
         while not client.get(f"/api/tables/{table['table']}").json()["finished"]:
             assert time.monotonic() < deadline, "the game kept waiting for the absent person"
             time.sleep(0.1)
+
+
+# ----------------------------------------------------------------------------- WebSockets
+
+
+def test_websockets_open_only_for_this_servers_pages_and_allowed_origins() -> None:
+    app = create_app(None, ai_delay=0, allowed_origins=["https://play.example.org"])
+    with TestClient(app) as client:
+        table = client.post("/api/tables", json=BODY).json()
+        seat = f"/ws/tables/{table['table']}/seats/{table['seats'][0]['token']}"
+        watch = f"/ws/tables/{table['table']}/watch"
+        for path in (seat, watch):
+            for origin in ("http://evil.example", "null", "http://testserver.evil.example", "https://testserver:8443"):
+                with client.websocket_connect(path, headers={"origin": origin}) as ws:
+                    refused = ws.receive_json()
+                    assert refused["type"] == "error" and refused["fatal"], origin
+                    assert "may not open tables on this server" in refused["message"]
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        ws.receive_json()
+                    assert closed.value.code == 4403
+            for origin in ("http://testserver", "http://TESTSERVER:80", "https://play.example.org/", None):
+                headers = {"origin": origin} if origin else {}
+                with client.websocket_connect(path, headers=headers) as ws:
+                    assert ws.receive_json()["type"] == "hello", origin
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Ann\u200b", "U+200B ZERO WIDTH SPACE"),
+        ("\u202enaJ", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("Bo\x00b", "U+0000"),
+        ("Eve\u2066", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+        ("\x1b[31mRed", "U+001B"),
+        ("Tab\tName", "U+0009"),
+        ("Soft\u00adHyphen", "U+00AD SOFT HYPHEN"),
+    ],
+)
+def test_names_with_control_or_invisible_characters_are_refused_clearly(name: str, shown: str) -> None:
+    with TestClient(create_app(None, ai_delay=0)) as client:
+        res = client.post("/api/tables", json={**BODY, "names": [name]})
+        assert res.status_code == 400, res.text
+        detail = res.json()["detail"]
+        assert "contains" in detail and shown in detail and "use visible letters" in detail
+        fine = client.post("/api/tables", json={**BODY, "names": ["Zoë Ó'Brien-李"]})
+        assert fine.status_code == 201 and fine.json()["seats"][0]["name"] == "Zoë Ó'Brien-李"
+
+
+def test_a_flood_of_refused_frames_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="lycan.web")
+    with TestClient(create_app(None, ai_delay=0)) as client:
+        table = client.post("/api/tables", json=BODY).json()
+        with client.websocket_connect(f"/ws/tables/{table['table']}/seats/{table['seats'][0]['token']}") as ws:
+            for _ in range(300):
+                ws.send_text("not json {")
+            for _ in range(300):
+                assert "not valid JSON" in until(ws, "error")["message"]
+            during = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+            assert len(during) == 1 and "not valid JSON" in during[0], during
+        deadline = time.monotonic() + 5
+        while len([r for r in caplog.records if "refused" in r.getMessage()]) < 2:
+            assert time.monotonic() < deadline, "the flood's count was never logged"
+            time.sleep(0.02)
+        lines = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(lines) == 2 and "refused 299 more messages from Guest 1" in lines[1], lines
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "[" * 5000 + "]" * 5000,
+        '{"type": "act", "request_id": 0, "action": "over", "text": ' + "[" * 3000 + "]" * 3000 + "}",
+        '{"type": "ping", "a": ' + '{"a": ' * 9 + "1" + "}" * 9 + "}",
+    ],
+)
+def test_deeply_nested_json_gets_an_error_and_the_connection_lives_on(frame: str) -> None:
+    assert len(frame) < MAX_FRAME_BYTES
+    with live_server(create_app(None, ai_delay=0)) as base:
+        table = httpx.post(base + "/api/tables", json=BODY).json()
+        host = base.removeprefix("http://")
+        with ws_connect(f"ws://{host}/ws/tables/{table['table']}/seats/{table['seats'][0]['token']}") as ws:
+
+            def next_of(kind: str) -> Message:
+                while True:
+                    message: Message = json.loads(ws.recv(5))  # a silent drop fails here, not hangs
+                    if message["type"] == kind:
+                        return message
+
+            ws.send(frame)
+            error = next_of("error")
+            assert "levels deep" in error["message"] and "send a flat object" in error["message"]
+            ws.send(json.dumps({"type": "ping"}))
+            next_of("pong")
+
+
+def test_nesting_counts_brackets_outside_strings_only() -> None:
+    from lycan.web.messages import nesting
+
+    assert nesting('{"type": "ping"}') == 1
+    assert nesting('{"text": "[[[[{{{{ \\" [[[["}') == 1
+    assert nesting('{"a": [[{"b": []}]]}') == 5
+    assert nesting("[" * 100, limit=8) == 9  # stops counting just past the limit
+    assert nesting("plain") == 0

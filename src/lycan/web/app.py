@@ -6,7 +6,8 @@ nothing is fetched from the internet.
 
 A public server has to stand up to strangers: each address may create only so many tables in a
 while, tables at which no person takes a seat are closed after a few minutes, no person's
-decision may take longer than a cap, and the seats' secret tokens never reach the server's logs.
+decision may take longer than a cap, WebSockets are only opened by pages from this server (or
+from the origins allowed), and the seats' secret tokens never reach the server's logs.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
@@ -79,6 +81,34 @@ def redact_server_logs(names: Iterable[str] = SERVER_LOGGERS) -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
+
+
+def _host_port(netloc: str, scheme: str) -> str:
+    netloc = netloc.strip().lower()
+    default = {"http": ":80", "https": ":443", "ws": ":80", "wss": ":443"}.get(scheme, "")
+    return netloc[: -len(default)] if default and netloc.endswith(default) else netloc
+
+
+def origin_problem(origin: str | None, host: str | None, allowed: frozenset[str]) -> str | None:
+    """Why a WebSocket from a page at `origin` may not open here, or None.
+
+    Browsers always send `Origin`; a client without one is not a page in a browser and may connect.
+    A page may connect if it comes from this server (its origin names the `Host` it connected to)
+    or from one of the `allowed` origins (`scheme://host[:port]`, lower case).
+    """
+    if origin is None:
+        return None
+    text = origin.strip().lower().rstrip("/")
+    if text in allowed:
+        return None
+    parts = urlsplit(text)
+    if (
+        parts.scheme in ("http", "https")
+        and host
+        and _host_port(parts.netloc, parts.scheme) == _host_port(host, parts.scheme)
+    ):
+        return None
+    return f"pages from {origin[:100]!r} may not open tables on this server (only its own pages and allowed origins)"
 
 
 class CreationLimit:
@@ -226,8 +256,16 @@ async def _pump(ws: WebSocket, conn: Connection) -> None:
         await ws.close(conn.close_code, conn.close_reason)
 
 
-async def _serve(ws: WebSocket, table: Table | None, seat: int | None, problem: str | None) -> None:
+async def _serve(
+    ws: WebSocket, table: Table | None, seat: int | None, problem: str | None, allowed: frozenset[str]
+) -> None:
     await ws.accept()
+    refused = origin_problem(ws.headers.get("origin"), ws.headers.get("host"), allowed)
+    if refused is not None:
+        log.warning("refused a WebSocket: %s", refused)
+        await ws.send_json({"type": "error", "message": refused, "fatal": True})
+        await ws.close(4403)
+        return
     if table is None or problem is not None:
         await ws.send_json({"type": "error", "message": problem or "there is no such table", "fatal": True})
         await ws.close(4404)
@@ -260,6 +298,7 @@ def create_app(
     max_wait: float = DEFAULT_MAX_WAIT,
     join_timeout: float = JOIN_TIMEOUT,
     create_limit: tuple[int, float] | None = CREATE_LIMIT,
+    allowed_origins: Iterable[str] = (),
 ) -> FastAPI:
     """The web app.
 
@@ -278,6 +317,8 @@ def create_app(
         create_limit: (count, seconds): an address may create at most `count` tables in any `seconds`;
             None: no limit. Behind a reverse proxy, run uvicorn with the proxy's address trusted
             (`--forwarded-allow-ips`) so that each client is counted, not the proxy.
+        allowed_origins: origins (`https://example.org`) besides this server's own whose pages may open
+            WebSockets here (e.g. when a proxy changes the Host header).
     """
     redact_server_logs()
     tables = Tables(join_timeout)
@@ -285,6 +326,7 @@ def create_app(
         store_path, tts, asr is not None, model_loader(model_spec), ai_delay, night_min=night_min, max_wait=max_wait
     )
     limit = CreationLimit(*create_limit) if create_limit is not None else None
+    allowed = frozenset(o.strip().lower().rstrip("/") for o in allowed_origins)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -411,11 +453,11 @@ def create_app(
             problem = "there is no such table"
         elif seat is None:
             problem = "this link does not belong to a seat at this table"
-        await _serve(ws, table, seat, problem)
+        await _serve(ws, table, seat, problem, allowed)
 
     @app.websocket("/ws/tables/{table_id}/watch")
     async def watch_socket(ws: WebSocket, table_id: str) -> None:
-        await _serve(ws, tables.by_id.get(table_id), None, None)
+        await _serve(ws, tables.by_id.get(table_id), None, None, allowed)
 
     @app.get("/api/games")
     async def stored_games(limit: int = 50) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,6 +32,9 @@ MAX_NAME = 24
 DEFAULT_MAX_WAIT = 180.0
 """Seconds a person may take over one decision at most, unless the server sets another cap."""
 MAX_SEED = 2**128 - 1
+
+_INVISIBLE = {"Cc": "a control character", "Cf": "an invisible formatting character", "Co": "a private-use character"}
+_INVISIBLE |= {"Cs": "a lone surrogate", "Cn": "an unassigned character", "Zl": "a line break", "Zp": "a line break"}
 
 
 class TableError(ValueError):
@@ -83,6 +87,20 @@ def table_rules(spec: TableRequest, max_wait: float = DEFAULT_MAX_WAIT) -> RuleS
     return rules
 
 
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be shown to the table (control, invisible or direction-changing characters), or None."""
+    bad = [ch for ch in name if unicodedata.category(ch) in _INVISIBLE]
+    if not bad:
+        return None
+    first = bad[0]
+    label = unicodedata.name(first, "")
+    shown = "".join(f"<U+{ord(ch):04X}>" if ch in bad else ch for ch in name)
+    return (
+        f"the name {shown!r} contains {_INVISIBLE[unicodedata.category(first)]} "
+        f"(U+{ord(first):04X}{' ' + label if label else ''}); use visible letters, digits, spaces and punctuation"
+    )
+
+
 def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
     """People's names first (given or `Guest N`), then AI names drawn with `rng`; all distinct.
 
@@ -90,11 +108,16 @@ def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
     that deals the roles would let anyone who sees them search for the seed and so every role.
 
     Raises:
-        TableError: a name that is empty, too long, or given twice.
+        TableError: a name that is empty, too long, given twice, or that holds control or
+            invisible characters.
     """
     people: list[str] = []
     for i in range(spec.humans):
-        name = " ".join(spec.names[i].split()) if i < len(spec.names) else ""
+        raw = spec.names[i] if i < len(spec.names) else ""
+        problem = name_problem(raw)
+        if problem is not None:
+            raise TableError(problem)
+        name = " ".join(raw.split())
         name = name or f"Guest {i + 1}"
         if len(name) > MAX_NAME:
             raise TableError(f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")

@@ -27,6 +27,9 @@ MAX_FRAME_BYTES = 16 * 1024
 """The largest frame a browser may send; larger ones are refused with an error message (the server
 closes a connection whose frame is beyond its WebSocket limit, 1 MiB under `lycan serve`)."""
 
+MAX_NESTING = 8
+"""The deepest nesting of JSON arrays and objects a frame may have (the messages above have one level)."""
+
 ACTION_KINDS = ("speak", "over", "skip", "choose", "pass", "bid")
 
 
@@ -59,11 +62,36 @@ def _int(data: dict[str, Any], key: str, default: int | None = None) -> int | No
     return value
 
 
+def nesting(text: str, limit: int = MAX_NESTING) -> int:
+    """How deeply JSON arrays and objects nest in `text` (counting stops just past `limit`)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     """Read one frame from a browser.
 
     Raises:
-        BadMessage: an oversized, binary or malformed frame, or an unknown message type.
+        BadMessage: an oversized, binary, too deeply nested or malformed frame, or an unknown message type.
     """
     if raw is None:
         raise BadMessage("send JSON text frames, not binary frames")
@@ -72,10 +100,14 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     size = len(raw.encode("utf-8", "replace"))
     if size > MAX_FRAME_BYTES:
         raise BadMessage(f"the message is {size} bytes; the limit is {MAX_FRAME_BYTES} bytes")
+    if nesting(raw) > MAX_NESTING:
+        raise BadMessage(f"the message nests arrays or objects more than {MAX_NESTING} levels deep; send a flat object")
     try:
         data = json.loads(raw)
     except ValueError:
         raise BadMessage("the message is not valid JSON") from None
+    except RecursionError:  # a depth the scan above let through cannot get here, but never drop the frame
+        raise BadMessage("the message nests too deeply to read; send a flat object") from None
     if not isinstance(data, dict):
         raise BadMessage("the message must be a JSON object with a 'type'")
     kind = data.get("type")
@@ -151,11 +183,13 @@ def request_message(request: Request, view: View, deadline_ms: int, number: int)
 __all__ = [
     "ACTION_KINDS",
     "MAX_FRAME_BYTES",
+    "MAX_NESTING",
     "ActMessage",
     "BadMessage",
     "ClientMessage",
     "Ping",
     "event_message",
+    "nesting",
     "parse_client_message",
     "request_message",
     "spoken_length",

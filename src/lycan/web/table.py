@@ -56,6 +56,9 @@ DEFAULT_NIGHT_MIN = 10.0
 the longest night of the heuristic agents at the default AI pause (7 sequential decisions in
 aiwolf13, 5 in witch6)."""
 
+FLOOD_GAP = 10.0
+"""Seconds without a refused message after which the next one starts a new flood (and a new log line)."""
+
 _CHANNELS = {"talk": 0, "whisper": 1}
 
 
@@ -77,6 +80,10 @@ class Connection:
     closed: bool = False
     events_sent: int = 0
     """Event messages sent to this tab: the place of the next one among those it sees."""
+    unlogged: int = 0
+    """Messages refused during the current flood and not yet logged."""
+    flood_started: float | None = None
+    last_refused: float = 0.0
     close_code: int = 1008
     close_reason: str = "too far behind"
 
@@ -273,6 +280,8 @@ class Table:
         conn.close()
         if conn in self.connections:
             self.connections.remove(conn)
+        if conn.unlogged:
+            self._log_flood_end(conn)
 
     def close(self, reason: str) -> None:
         """Stop the game (if it is still running) and tell every open tab why."""
@@ -305,14 +314,45 @@ class Table:
         if self.finished:
             self._refuse(conn, "the game is over")
             return
-        problem = player.answer(message.request_id, message.action)
+        try:
+            problem = player.answer(message.request_id, message.action)
+        except Exception:  # a bug here must not end the connection in silence
+            log.exception("table %s: could not take an answer from %s", self.id, self.names[conn.seat])
+            problem = "the server could not take that answer because of an error; try again"
         if problem is not None:
             self._refuse(conn, problem)
 
+    def _who(self, conn: Connection) -> str:
+        return "a spectator" if conn.seat is None else self.names[conn.seat]
+
     def _refuse(self, conn: Connection, reason: str) -> None:
-        who = "spectator" if conn.seat is None else self.names[conn.seat]
-        log.warning("table %s: refused a message from %s: %s", self.id, who, reason)
+        """Answer a refused message with `reason`; log once per flood of them, not once per message.
+
+        A flood is a run of refusals less than `FLOOD_GAP` seconds apart. Its first refusal is
+        logged with its reason; the rest are counted and their number logged when the next flood
+        starts or the tab leaves.
+        """
         conn.send({"type": "error", "message": reason})
+        now = time.monotonic()
+        if conn.flood_started is not None and now - conn.last_refused < FLOOD_GAP:
+            conn.unlogged += 1
+            conn.last_refused = now
+            return
+        if conn.unlogged:
+            self._log_flood_end(conn)
+        log.warning("table %s: refused a message from %s: %s", self.id, self._who(conn), reason)
+        conn.flood_started = conn.last_refused = now
+
+    def _log_flood_end(self, conn: Connection) -> None:
+        seconds = conn.last_refused - (conn.flood_started or conn.last_refused)
+        log.warning(
+            "table %s: refused %d more messages from %s within %.0f s (not logged one by one)",
+            self.id,
+            conn.unlogged,
+            self._who(conn),
+            seconds,
+        )
+        conn.unlogged = 0
 
     # ----------------------------------------------------------------- from seats
     def open_request(self, seat: int, request: Request, view: View, deadline_ms: int, number: int) -> None:
