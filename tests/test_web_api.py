@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from lycan.engine.actions import OVER
-from lycan.engine.events import Event, Fault, public, visible
+from lycan.engine.events import Fault, public, visible
 from lycan.engine.record import GameRecord
 from lycan.render import describe_event
 from lycan.rules import get_preset
@@ -36,7 +36,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, ai_delay=0)) as c:
+    with TestClient(create_app(db, ai_delay=0, night_min=0)) as c:
         yield c
 
 
@@ -113,16 +113,12 @@ PRIVATE_KINDS = {"role_assigned", "wolf_pack", "attack_vote", "attack_chosen", "
 PRIVATE_KINDS |= {"witch_woken", "potion_used", "night_resolved", "fault", "probe_answered"}
 
 
-def by_id(record: GameRecord) -> dict[int, Event]:
-    """The record's events by id (ids are not positions in the log)."""
-    return {e.id: e for e in record.events}
-
-
 def check_spectator(messages: list[Message], record: GameRecord) -> None:
     """No message before the end carries a hidden role or a private event; the public record is complete."""
     end = next(i for i, m in enumerate(messages) if m["type"] == "game_over")
     before = messages[:end]
     reveal = record.rules.options.reveal_role_on_death
+    everyone = public(record.events)
     seen: list[int] = []
     for m in before:
         assert m["type"] != "error", m
@@ -133,15 +129,15 @@ def check_spectator(messages: list[Message], record: GameRecord) -> None:
             assert m["kind"] not in PRIVATE_KINDS, m
             if m["kind"] != "game_over" and not reveal:
                 assert m["data"].get("role") is None, m
-            assert m["text"] == describe_event(by_id(record)[m["id"]], record.names)
+            assert m["id"] == m["data"]["id"] == len(seen)  # numbered among the public events only
+            assert m["text"] == describe_event(everyone[m["id"]], record.names)
             seen.append(m["id"])
         if m["type"] == "activity" and m["state"] == "thinking":
             assert m["kind"] in PUBLIC_ACTIVITIES, m
         if m["type"] in ("speech", "speech_end", "audio"):
             assert m.get("channel", "talk") == "talk", m
         assert m["type"] != "request"
-    game_over_event = [e.id for e in record.events if e.kind == "game_over"]
-    assert sorted(set(seen) | set(game_over_event)) == [e.id for e in public(record.events)]
+    assert seen == list(range(len(everyone)))
     final = messages[end]
     assert [r["role"] for r in final["roles"]] == [r.value for r in record.roles]
     assert any(line.startswith("[private") for line in final["replay"])
@@ -177,9 +173,11 @@ def test_a_seat_is_sent_exactly_its_own_view(client: TestClient, db: Path) -> No
         assert hello["type"] == "hello" and hello["you"] == seat
         assert hello["role"] == record.roles[seat].value
         events = [m for m in got if m["type"] == "event"]
-        assert [m["id"] for m in events] == [e.id for e in visible(record.events, seat)]
-        for m in events:
-            assert m["text"] == describe_event(by_id(record)[m["id"]], record.names, viewer=seat)
+        own = visible(record.events, seat)
+        assert [m["id"] for m in events] == list(range(len(own)))  # numbered within the seat's own view
+        for m, event in zip(events, own, strict=True):
+            assert m["kind"] == event.kind
+            assert m["text"] == describe_event(event, record.names, viewer=seat)
         wolves = {s for s, r in enumerate(record.roles) if r.value == "werewolf"}
         for m in got:
             if m["type"] in ("speech", "activity") and m.get("channel") == "whisper":
@@ -209,8 +207,8 @@ def test_a_token_acts_only_for_its_own_seat_and_table(client: TestClient, db: Pa
         until(ann, lambda m: m["type"] == "request_closed" and m["id"] == ask["id"])
         got, _ = play_together(ann, bob)
     record = stored(db, got[-1]["game_id"])
-    decision = next(d for d in record.decisions if d.request == ask["id"])
-    assert decision.seat == 0
+    decision = [d for d in record.decisions if d.seat == 0][ask["id"]]  # requests are numbered per seat
+    assert decision.kind == ask["kind"]
     assert "Bob" not in getattr(decision.answer, "text", "")
     assert all("Bob speaking" not in getattr(e, "text", "") for e in record.events)
 

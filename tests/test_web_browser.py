@@ -39,7 +39,7 @@ SPECTATOR_JS = """() => ({
 def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     db = tmp_path / "games.db"
-    app = create_app(db, ai_delay=0.05)
+    app = create_app(db, ai_delay=0.05, night_min=1)
     with live_server(app) as base, playwright_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -153,7 +153,7 @@ SOUND_JS = """() => ({
 
 def test_voices_play_in_order_and_move_the_speakers_mouth(tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    app = create_app(None, tts=ToneVoice(), ai_delay=0.2)
+    app = create_app(None, tts=ToneVoice(), ai_delay=0.2, night_min=1)
     with live_server(app) as base, playwright_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

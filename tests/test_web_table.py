@@ -35,7 +35,7 @@ def responder(request: Any) -> str:
 async def test_llm_speech_streams_to_those_who_may_hear_it_and_is_voiced_in_order() -> None:
     model = ScriptedModel(responder, piece=4)
     tts = ToneVoice()
-    factory = TableFactory(None, tts, False, lambda: model, ai_delay=0)
+    factory = TableFactory(None, tts, False, lambda: model, ai_delay=0, night_min=0)
     table = factory.build(TableRequest(preset="guardian7", humans=0, ai="llm", seed=3, timeout=5), model)
     assert all(isinstance(getattr(p, "agent", None), LLMAgent) for p in table.players)
     watcher = table.connect(None)

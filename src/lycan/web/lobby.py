@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,11 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lycan.agents import LLM_KINDS, make_agent
 from lycan.engine.runner import Player
+from lycan.engine.seeds import derive, fresh_seed, stream
 from lycan.models.base import ChatModel
 from lycan.rules import ConfigError, RuleSet, get_preset
 from lycan.web.audio import SpeechSynthesizer
 from lycan.web.seats import AISeat, HumanSeat
-from lycan.web.table import Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, Table
 
 AI_NAMES = (
     "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
@@ -27,6 +29,12 @@ AI_NAMES = (
 
 BASIC_KINDS = ("heuristic", "random")
 MAX_NAME = 24
+DEFAULT_MAX_WAIT = 180.0
+"""Seconds a person may take over one decision at most, unless the server sets another cap."""
+MAX_SEED = 2**128 - 1
+
+_INVISIBLE = {"Cc": "a control character", "Cf": "an invisible formatting character", "Co": "a private-use character"}
+_INVISIBLE |= {"Cs": "a lone surrogate", "Cn": "an unassigned character", "Zl": "a line break", "Zp": "a line break"}
 
 
 class TableError(ValueError):
@@ -45,37 +53,71 @@ class TableRequest(BaseModel):
     )
     ai: str = Field("heuristic", max_length=20, description="agent type for the AI seats")
     seed: int | None = Field(
-        None, ge=0, le=2**31 - 1, description="for replays and tests: whoever knows the seed can work out the deal"
+        None, ge=0, le=MAX_SEED, description="for replays and tests: whoever knows the seed can work out the deal"
     )
     timeout: float | None = Field(None, gt=0, le=3600, description="seconds per decision, for every seat")
     ai_delay: float | None = Field(None, ge=0, le=10, description="seconds an AI seat pauses before it answers")
+    night_min: float | None = Field(
+        None, ge=0, le=120, description="seconds each night lasts at least, so its length tells nothing"
+    )
 
 
-def table_rules(spec: TableRequest) -> RuleSet:
-    """The preset `spec` names, with its shorter timeouts applied.
+def table_rules(spec: TableRequest, max_wait: float = DEFAULT_MAX_WAIT) -> RuleSet:
+    """The preset `spec` names, with the timeout it asks for; no timeout is longer than `max_wait`.
 
     Raises:
-        TableError: an unknown preset (files and custom deals are not read from the web).
+        TableError: an unknown preset (files and custom deals are not read from the web), or a
+            timeout beyond `max_wait`.
     """
     try:
         rules = get_preset(spec.preset)
     except ConfigError as err:
         raise TableError(str(err)) from None
+    if spec.timeout is not None and spec.timeout > max_wait:
+        raise TableError(
+            f"a decision may take at most {max_wait:g} seconds on this server; ask for {max_wait:g} or less"
+        )
+    talk, action = rules.options.talk_timeout, rules.options.action_timeout
     if spec.timeout is not None:
-        options = rules.options.model_copy(update={"talk_timeout": spec.timeout, "action_timeout": spec.timeout})
+        talk = action = spec.timeout
+    talk, action = min(talk, max_wait), min(action, max_wait)
+    if (talk, action) != (rules.options.talk_timeout, rules.options.action_timeout):
+        options = rules.options.model_copy(update={"talk_timeout": talk, "action_timeout": action})
         rules = rules.model_copy(update={"options": options})
     return rules
 
 
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be shown to the table (control, invisible or direction-changing characters), or None."""
+    bad = [ch for ch in name if unicodedata.category(ch) in _INVISIBLE]
+    if not bad:
+        return None
+    first = bad[0]
+    label = unicodedata.name(first, "")
+    shown = "".join(f"<U+{ord(ch):04X}>" if ch in bad else ch for ch in name)
+    return (
+        f"the name {shown!r} contains {_INVISIBLE[unicodedata.category(first)]} "
+        f"(U+{ord(first):04X}{' ' + label if label else ''}); use visible letters, digits, spaces and punctuation"
+    )
+
+
 def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
-    """People's names first (given or `Guest N`), then AI names; all distinct.
+    """People's names first (given or `Guest N`), then AI names drawn with `rng`; all distinct.
+
+    `rng` must be a stream of its own (`stream(seed, "names")`): AI names drawn from the stream
+    that deals the roles would let anyone who sees them search for the seed and so every role.
 
     Raises:
-        TableError: a name that is empty, too long, or given twice.
+        TableError: a name that is empty, too long, given twice, or that holds control or
+            invisible characters.
     """
     people: list[str] = []
     for i in range(spec.humans):
-        name = " ".join(spec.names[i].split()) if i < len(spec.names) else ""
+        raw = spec.names[i] if i < len(spec.names) else ""
+        problem = name_problem(raw)
+        if problem is not None:
+            raise TableError(problem)
+        name = " ".join(raw.split())
         name = name or f"Guest {i + 1}"
         if len(name) > MAX_NAME:
             raise TableError(f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
@@ -105,12 +147,17 @@ class TableFactory:
         asr: bool,
         model_loader: Callable[[], ChatModel] | None,
         ai_delay: float,
+        *,
+        night_min: float = DEFAULT_NIGHT_MIN,
+        max_wait: float = DEFAULT_MAX_WAIT,
     ) -> None:
         self.store_path = store_path
         self.tts = tts
         self.asr = asr
         self.model_loader = model_loader
         self.ai_delay = ai_delay
+        self.night_min = night_min
+        self.max_wait = max_wait
 
     def agent_kinds(self) -> list[str]:
         """The AI types a table may use here (LLM types only with a model configured)."""
@@ -126,7 +173,7 @@ class TableFactory:
         Raises:
             TableError: the request cannot be met; the message says why.
         """
-        rules = table_rules(spec)
+        rules = table_rules(spec, self.max_wait)
         n = rules.n_players
         if spec.humans > n:
             raise TableError(f"{rules.name} has {n} seats; {spec.humans} people do not fit")
@@ -134,9 +181,9 @@ class TableFactory:
         if spec.humans < n and ai_kind not in self.agent_kinds():
             extra = "" if self.model_loader else " (LLM seats need the server started with --model)"
             raise TableError(f"unknown AI type {spec.ai!r}; choose one of {', '.join(self.agent_kinds())}{extra}")
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-        rng = random.Random(seed)
-        names = seat_names(spec, n, rng)
+        # The seed stays on the server until the game ends: whoever knows it knows the deal.
+        seed = spec.seed if spec.seed is not None else fresh_seed()
+        names = seat_names(spec, n, stream(seed, "names"))
         kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
         table = Table(
             secrets.token_urlsafe(9),
@@ -147,6 +194,7 @@ class TableFactory:
             store_path=self.store_path,
             tts=self.tts,
             asr=self.asr,
+            night_min=self.night_min if spec.night_min is None else spec.night_min,
         )
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
         players: list[Player] = []
@@ -154,7 +202,7 @@ class TableFactory:
             if kind == "human":
                 players.append(HumanSeat(table, seat))
                 continue
-            agent_seed = seed * 1_000 + seat
+            agent_seed = derive(seed, "agent", seat)
             options: dict[str, Any] = {}
             if kind in LLM_KINDS:
                 options = {"persona": "auto", "on_token": table.speech_piece, "scope": table.game_id}

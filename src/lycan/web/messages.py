@@ -7,7 +7,9 @@ Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`):
 
 Server to browser: `hello`, `event`, `state`, `request`, `request_closed`, `activity`,
 `speech` (a piece of an utterance as it is spoken), `speech_end`, `audio`, `game_over`,
-`error`, `pong`. Every message to a seat is built from what that seat may see.
+`error`, `pong`. Every message to a seat is built from what that seat may see. Ids in them are
+numbered within what the receiver sees (its own events, its own requests, each talk channel's
+utterances), never taken from the whole game, so that no gap in them tells of something hidden.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from lycan.render import REQUEST_TITLES, describe_event
 MAX_FRAME_BYTES = 16 * 1024
 """The largest frame a browser may send; larger ones are refused with an error message (the server
 closes a connection whose frame is beyond its WebSocket limit, 1 MiB under `lycan serve`)."""
+
+MAX_NESTING = 8
+"""The deepest nesting of JSON arrays and objects a frame may have (the messages above have one level)."""
 
 ACTION_KINDS = ("speak", "over", "skip", "choose", "pass", "bid")
 
@@ -57,11 +62,36 @@ def _int(data: dict[str, Any], key: str, default: int | None = None) -> int | No
     return value
 
 
+def nesting(text: str, limit: int = MAX_NESTING) -> int:
+    """How deeply JSON arrays and objects nest in `text` (counting stops just past `limit`)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     """Read one frame from a browser.
 
     Raises:
-        BadMessage: an oversized, binary or malformed frame, or an unknown message type.
+        BadMessage: an oversized, binary, too deeply nested or malformed frame, or an unknown message type.
     """
     if raw is None:
         raise BadMessage("send JSON text frames, not binary frames")
@@ -70,10 +100,14 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     size = len(raw.encode("utf-8", "replace"))
     if size > MAX_FRAME_BYTES:
         raise BadMessage(f"the message is {size} bytes; the limit is {MAX_FRAME_BYTES} bytes")
+    if nesting(raw) > MAX_NESTING:
+        raise BadMessage(f"the message nests arrays or objects more than {MAX_NESTING} levels deep; send a flat object")
     try:
         data = json.loads(raw)
     except ValueError:
         raise BadMessage("the message is not valid JSON") from None
+    except RecursionError:  # a depth the scan above let through cannot get here, but never drop the frame
+        raise BadMessage("the message nests too deeply to read; send a flat object") from None
     if not isinstance(data, dict):
         raise BadMessage("the message must be a JSON object with a 'type'")
     kind = data.get("type")
@@ -105,24 +139,33 @@ def spoken_length(text: str) -> int:
     return sum(1 for ch in text if not ch.isspace())
 
 
-def event_message(event: Event, names: tuple[str, ...], viewer: int | None) -> dict[str, Any]:
-    """An `event` message for `viewer` (None: a spectator, who is only ever sent public events)."""
+def event_message(event: Event, names: tuple[str, ...], viewer: int | None, position: int) -> dict[str, Any]:
+    """An `event` message for `viewer` (None: a spectator, who is only ever sent public events).
+
+    `position` is the event's place among those the viewer is sent (0, 1, 2, ...); it stands in
+    for the engine's id, which numbers the events of the whole game and so would count hidden ones.
+    """
+    data = event_to_dict(event)
+    data["id"] = position
     return {
         "type": "event",
-        "id": event.id,
+        "id": position,
         "kind": event.kind,
         "day": event.day,
         "phase": event.phase,
         "text": describe_event(event, names, viewer=viewer),
-        "data": event_to_dict(event),
+        "data": data,
     }
 
 
-def request_message(request: Request, view: View, deadline_ms: int) -> dict[str, Any]:
-    """A `request` message: what is asked of the seat, with only the legal choices."""
+def request_message(request: Request, view: View, deadline_ms: int, number: int) -> dict[str, Any]:
+    """A `request` message: what is asked of the seat, with only the legal choices.
+
+    `number` counts the requests made of this seat (the engine's request ids count everyone's).
+    """
     return {
         "type": "request",
-        "id": request.id,
+        "id": number,
         "kind": request.kind,
         "prompt": REQUEST_TITLES.get(request.kind, request.kind),
         "day": request.day,
@@ -140,11 +183,13 @@ def request_message(request: Request, view: View, deadline_ms: int) -> dict[str,
 __all__ = [
     "ACTION_KINDS",
     "MAX_FRAME_BYTES",
+    "MAX_NESTING",
     "ActMessage",
     "BadMessage",
     "ClientMessage",
     "Ping",
     "event_message",
+    "nesting",
     "parse_client_message",
     "request_message",
     "spoken_length",

@@ -25,6 +25,9 @@ class HumanSeat:
     The request's own timeout applies (the rules' timeouts, or the table's shorter ones); when
     it runs out the engine retries once and then falls back. If the person has left the table
     by the retry, the retry is given up at once rather than waited out again.
+
+    The person sees the requests numbered 0, 1, 2, ... in the order they are asked of this seat:
+    the engine's ids count every seat's requests, and gaps in them would tell of others' turns.
     """
 
     label = "human"
@@ -33,6 +36,8 @@ class HumanSeat:
         self.table = table
         self.seat = seat
         self.pending: Request | None = None
+        self.number = -1
+        """The number the person sees for the latest request (see the class docstring)."""
         self._answer: asyncio.Future[Action] | None = None
 
     async def act(self, view: View, request: Request) -> Action:
@@ -40,22 +45,24 @@ class HumanSeat:
         if request.attempt > 0 and not self.table.is_connected(self.seat):
             raise SeatAway(f"{view.name} is away from the table")
         future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        self.number += 1
+        number = self.number
         self.pending, self._answer = request, future
         deadline_ms = int((time.time() + request.timeout) * 1000)
-        self.table.open_request(self.seat, request, view, deadline_ms)
+        self.table.open_request(self.seat, request, view, deadline_ms, number)
         try:
             return await future
         finally:
             self.pending, self._answer = None, None
-            self.table.close_request(self.seat, request, view)
+            self.table.close_request(self.seat, number)
 
     def answer(self, request_id: int, action: Action) -> str | None:
-        """Take the person's answer to `request_id`; returns why it is refused, or None."""
+        """Take the person's answer to their request number `request_id`; returns why it is refused, or None."""
         request, future = self.pending, self._answer
         if request is None or future is None or future.done():
             return "it is not your turn: nothing is asked of you right now"
-        if request_id != request.id:
-            return f"that question is closed; answer the current one (request {request.id})"
+        if request_id != self.number:
+            return f"that question is closed; answer the current one (request {self.number})"
         if action.kind == "speak" and request.max_length and spoken_length(action.text) > request.max_length:
             return (
                 f"your message is {spoken_length(action.text)} characters long (spaces not counted); "

@@ -4,6 +4,20 @@ Every message to a seat is built from what that seat may see (`Game.view(seat)` 
 `Event.visible_to`), every message to a spectator from public events only, until the game ends
 and the whole record is revealed. All of it runs on the server's event loop; the game itself
 runs as one background task per table.
+
+What a tab receives is a function of what it may see, so that counting or numbering messages
+tells nothing more: an event message for each event it may see (numbered by its place among
+them), a `state` message when the public state (day, phase, who is alive) changes, `activity`
+and `speech` messages for turns it may see, and its own requests. Nothing is sent because some
+other seat made a hidden decision.
+
+Timing is harder to hide than content. A table pads every night: the events that end it (the
+dawn, or the end of the game) reach people no sooner than `night_min` seconds after the night
+began, however many hidden decisions (whispers, attacks, divinations, potions) it took. This
+hides how many of those were made as long as they fit in `night_min`; it does not hide a night
+that runs longer (a person taking their time over a night action, a slow model), nor the
+length of the short pause after a death at dawn or an execution, in which a dead hunter is asked
+whether to shoot even when they pass.
 """
 
 from __future__ import annotations
@@ -18,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from lycan.engine.actions import Request
-from lycan.engine.events import public
+from lycan.engine.events import Died, Event, GameOver, PhaseStarted
 from lycan.engine.game import Game
 from lycan.engine.record import GameRecord, new_game_id
 from lycan.engine.runner import Player, collect
@@ -37,6 +51,16 @@ PUBLIC_ACTIVITIES = frozenset({"talk", "vote", "bid"})
 MAX_QUEUED = 10_000
 """Messages a connection may have waiting before it is considered dead and dropped."""
 
+DEFAULT_NIGHT_MIN = 10.0
+"""Seconds a night lasts at least for the people at a table (see the module docstring): more than
+the longest night of the heuristic agents at the default AI pause (7 sequential decisions in
+aiwolf13, 5 in witch6)."""
+
+FLOOD_GAP = 10.0
+"""Seconds without a refused message after which the next one starts a new flood (and a new log line)."""
+
+_CHANNELS = {"talk": 0, "whisper": 1}
+
 
 def activity_audience(request: Request, view: View) -> frozenset[int] | None:
     """Who may see that `request` is open (None: everyone), so that nobody learns a hidden role from it."""
@@ -54,6 +78,14 @@ class Connection:
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
+    events_sent: int = 0
+    """Event messages sent to this tab: the place of the next one among those it sees."""
+    unlogged: int = 0
+    """Messages refused during the current flood and not yet logged."""
+    flood_started: float | None = None
+    last_refused: float = 0.0
+    close_code: int = 1008
+    close_reason: str = "too far behind"
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue `message` for this tab (dropped once the tab is gone)."""
@@ -65,10 +97,12 @@ class Connection:
             return
         self.queue.put_nowait(message)
 
-    def close(self) -> None:
-        """Stop sending to this tab."""
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        """Stop sending to this tab (the WebSocket is then closed with `code` and `reason`)."""
         if not self.closed:
             self.closed = True
+            self.close_code = self.close_code if code is None else code
+            self.close_reason = self.close_reason if reason is None else reason
             self.queue.put_nowait(None)
 
 
@@ -92,6 +126,7 @@ class Table:
         store_path: the SQLite file finished games are saved to (None: not saved).
         tts: a speech synthesizer for AI voices (None: text only).
         asr: whether speech input is available (for the page to offer push-to-talk).
+        night_min: seconds each night lasts at least for everyone watching (see the module docstring).
     """
 
     def __init__(
@@ -105,6 +140,7 @@ class Table:
         store_path: str | Path | None = None,
         tts: SpeechSynthesizer | None = None,
         asr: bool = False,
+        night_min: float = 0.0,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -126,6 +162,16 @@ class Table:
         self._activities: dict[int, tuple[dict[str, Any], frozenset[int] | None]] = {}
         self._speech: dict[int, _Speech] = {}
         self._game_over: dict[str, Any] | None = None
+        self.night_min = night_min
+        self.created = time.monotonic()
+        self.joined = False
+        """Whether a person has ever opened one of the seats' pages."""
+        self._released = 0  # how much of the game's log has been sent out
+        self._night_started: float | None = None
+        self._day = 0
+        self._phase = "setup"
+        self._alive = [True] * len(self.names)
+        self._utterances = [0, 0]  # per talk channel
 
     # ----------------------------------------------------------------- seats and links
     def seat_for_token(self, token: str) -> int | None:
@@ -158,8 +204,28 @@ class Table:
                 conn.send(message)
 
     def _state(self) -> dict[str, Any]:
-        game = self.game
-        return {"type": "state", "day": game.day, "phase": game.phase, "alive": list(game.alive)}
+        """The public state as the released events tell it (the game itself may be further on)."""
+        return {"type": "state", "day": self._day, "phase": self._phase, "alive": list(self._alive)}
+
+    def _follow(self, event: Event) -> bool:
+        """Update the public state by the public `event`; returns whether it changed."""
+        before = (self._day, self._phase, list(self._alive))
+        if isinstance(event, PhaseStarted):
+            self._day, self._phase = event.day, event.phase
+            self._alive = [s in event.alive for s in range(len(self.names))]
+        elif isinstance(event, Died):
+            self._alive[event.target] = False
+        elif isinstance(event, GameOver):
+            self._day, self._phase = event.day, "end"
+        return before != (self._day, self._phase, self._alive)
+
+    def _send_event(self, conn: Connection, event: Event) -> None:
+        conn.send(event_message(event, self.names, conn.seat, conn.events_sent))
+        conn.events_sent += 1
+
+    @staticmethod
+    def _sees(conn: Connection, event: Event) -> bool:
+        return event.audience is None if conn.seat is None else event.visible_to(conn.seat)
 
     def _hello(self, seat: int | None) -> dict[str, Any]:
         options = self.rules.options
@@ -190,12 +256,9 @@ class Table:
         """
         conn = Connection(seat)
         conn.send(self._hello(seat))
-        if seat is None:
-            for event in public(self.game.events):
-                conn.send(event_message(event, self.names, None))
-        else:
-            for event in self.game.view(seat).events:
-                conn.send(event_message(event, self.names, seat))
+        for event in self.game.events[: self._released]:
+            if self._sees(conn, event):
+                self._send_event(conn, event)
         conn.send(self._state())
         for message, audience in self._activities.values():
             if audience is None or (seat is not None and seat in audience):
@@ -207,6 +270,8 @@ class Table:
         elif self.failure is not None:
             conn.send({"type": "error", "message": self.failure})
         self.connections.append(conn)
+        if seat is not None:
+            self.joined = True
         log.info("table %s: %s joined", self.id, "a spectator" if seat is None else self.names[seat])
         return conn
 
@@ -215,6 +280,18 @@ class Table:
         conn.close()
         if conn in self.connections:
             self.connections.remove(conn)
+        if conn.unlogged:
+            self._log_flood_end(conn)
+
+    def close(self, reason: str) -> None:
+        """Stop the game (if it is still running) and tell every open tab why."""
+        if not self.finished:
+            self.failure = reason
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.deliver({"type": "error", "message": reason, "fatal": True}, None)
+        for conn in list(self.connections):
+            conn.close(1000, "the table was closed")
 
     # ----------------------------------------------------------------- from browsers
     def handle(self, conn: Connection, raw: str | bytes | None) -> None:
@@ -237,27 +314,58 @@ class Table:
         if self.finished:
             self._refuse(conn, "the game is over")
             return
-        problem = player.answer(message.request_id, message.action)
+        try:
+            problem = player.answer(message.request_id, message.action)
+        except Exception:  # a bug here must not end the connection in silence
+            log.exception("table %s: could not take an answer from %s", self.id, self.names[conn.seat])
+            problem = "the server could not take that answer because of an error; try again"
         if problem is not None:
             self._refuse(conn, problem)
 
+    def _who(self, conn: Connection) -> str:
+        return "a spectator" if conn.seat is None else self.names[conn.seat]
+
     def _refuse(self, conn: Connection, reason: str) -> None:
-        who = "spectator" if conn.seat is None else self.names[conn.seat]
-        log.warning("table %s: refused a message from %s: %s", self.id, who, reason)
+        """Answer a refused message with `reason`; log once per flood of them, not once per message.
+
+        A flood is a run of refusals less than `FLOOD_GAP` seconds apart. Its first refusal is
+        logged with its reason; the rest are counted and their number logged when the next flood
+        starts or the tab leaves.
+        """
         conn.send({"type": "error", "message": reason})
+        now = time.monotonic()
+        if conn.flood_started is not None and now - conn.last_refused < FLOOD_GAP:
+            conn.unlogged += 1
+            conn.last_refused = now
+            return
+        if conn.unlogged:
+            self._log_flood_end(conn)
+        log.warning("table %s: refused a message from %s: %s", self.id, self._who(conn), reason)
+        conn.flood_started = conn.last_refused = now
+
+    def _log_flood_end(self, conn: Connection) -> None:
+        seconds = conn.last_refused - (conn.flood_started or conn.last_refused)
+        log.warning(
+            "table %s: refused %d more messages from %s within %.0f s (not logged one by one)",
+            self.id,
+            conn.unlogged,
+            self._who(conn),
+            seconds,
+        )
+        conn.unlogged = 0
 
     # ----------------------------------------------------------------- from seats
-    def open_request(self, seat: int, request: Request, view: View, deadline_ms: int) -> None:
-        """A person is asked `request`: show it on their tabs."""
+    def open_request(self, seat: int, request: Request, view: View, deadline_ms: int, number: int) -> None:
+        """A person is asked `request` (their request `number`): show it on their tabs."""
         self.start_activity(seat, request, view)
-        message = request_message(request, view, deadline_ms)
+        message = request_message(request, view, deadline_ms, number)
         self._requests[seat] = message
         self._to_seat(seat, message)
 
-    def close_request(self, seat: int, request: Request, view: View) -> None:
-        """The person's request is answered or timed out."""
+    def close_request(self, seat: int, number: int) -> None:
+        """The person's request `number` is answered or timed out."""
         self._requests.pop(seat, None)
-        self._to_seat(seat, {"type": "request_closed", "id": request.id})
+        self._to_seat(seat, {"type": "request_closed", "id": number})
         self.end_activity(seat)
 
     def start_activity(self, seat: int, request: Request, view: View) -> None:
@@ -266,7 +374,12 @@ class Table:
         message = {"type": "activity", "seat": seat, "state": "thinking", "kind": request.kind}
         self._activities[seat] = (message, audience)
         if request.is_talk:
-            self._speech[seat] = _Speech(request.id, request.kind, audience)
+            # Numbered per channel (even for talk, odd for whisper), so that the talk's numbers,
+            # which everyone sees, do not count the wolves' whispers.
+            channel = _CHANNELS.get(request.kind, 0)
+            number = 2 * self._utterances[channel] + channel
+            self._utterances[channel] += 1
+            self._speech[seat] = _Speech(number, request.kind, audience)
         self.deliver(message, audience)
 
     def speech_piece(self, seat: int, piece: str) -> None:
@@ -303,18 +416,39 @@ class Table:
             self.deliver({"type": "activity", "seat": seat, "state": "idle"}, entry[1])
 
     # ----------------------------------------------------------------- the game
-    def _flush(self, sent: int) -> int:
+    def _flush(self, upto: int) -> None:
+        """Send out the game's events up to (not including) `upto`, each to the tabs that may see it."""
         events = self.game.events
-        for event in events[sent:]:
+        for event in events[self._released : upto]:
             for conn in self.connections:
-                if conn.seat is None:
-                    if event.audience is None:
-                        conn.send(event_message(event, self.names, None))
-                elif event.visible_to(conn.seat):
-                    conn.send(event_message(event, self.names, conn.seat))
-        if len(events) > sent:
-            self.deliver(self._state(), None)
-        return len(events)
+                if self._sees(conn, event):
+                    self._send_event(conn, event)
+            if event.audience is None and self._follow(event):
+                self.deliver(self._state(), None)
+        self._released = max(self._released, upto)
+
+    async def _release(self) -> None:
+        """Send out the events the game made since the last release, holding back the end of a night.
+
+        The first public event after a night (the dawn, or the end of the game) waits until the
+        night has lasted `night_min` seconds since its start was released.
+        """
+        events = self.game.events
+        end = len(events)
+        for i in range(self._released, end):
+            event = events[i]
+            if event.audience is not None:
+                continue
+            if self._night_started is not None and event.phase != "night":
+                self._flush(i)
+                wait = self._night_started + self.night_min - time.monotonic()
+                self._night_started = None
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            if isinstance(event, PhaseStarted) and event.phase == "night":
+                self._flush(i + 1)
+                self._night_started = time.monotonic()
+        self._flush(end)
 
     def start(self) -> None:
         """Run the game as a background task on the running loop."""
@@ -326,17 +460,16 @@ class Table:
         game = self.game
         started = time.time()
         gen = game.play()
-        sent = 0
         try:
             try:
                 batch = next(gen)
                 while True:
-                    sent = self._flush(sent)
+                    await self._release()
                     answers = await collect(game, self.players, batch)
                     batch = gen.send(answers)
             except StopIteration:
                 pass
-            sent = self._flush(sent)
+            await self._release()
             record = GameRecord.from_game(
                 game,
                 agents=self.kinds,
@@ -351,7 +484,8 @@ class Table:
             self.deliver(self._game_over, None)
             await self.audio.close()
         except asyncio.CancelledError:
-            self.failure = "the server is shutting down; this game was stopped"
+            if self.failure is None:
+                self.failure = "the server is shutting down; this game was stopped"
             self.audio.cancel()
             raise
         except Exception as err:
@@ -402,8 +536,8 @@ class Table:
             "preset": self.rules.name,
             "names": list(self.names),
             "kinds": self.kinds,
-            "day": self.game.day,
-            "phase": self.game.phase,
+            "day": self._day,
+            "phase": self._phase,
             "finished": self.finished,
             "winner": self.game.winner if self.record is not None else None,
         }

@@ -46,6 +46,8 @@
       o.textContent = a;
       $("ai").appendChild(o);
     }
+    if (opts.max_wait) $("timeout").max = String(opts.max_wait);
+    if (opts.night_min !== undefined) $("night-min").placeholder = String(opts.night_min);
     showRoles();
     showNames();
   }
@@ -79,6 +81,7 @@
     };
     if ($("timeout").value) body.timeout = parseFloat($("timeout").value);
     if ($("ai-delay").value) body.ai_delay = parseFloat($("ai-delay").value);
+    if ($("night-min").value) body.night_min = parseFloat($("night-min").value);
     if ($("seed").value) body.seed = parseInt($("seed").value, 10);
     const res = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
