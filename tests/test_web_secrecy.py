@@ -170,7 +170,7 @@ async def play(table: Table) -> tuple[list[tuple[float, Message]], list[tuple[fl
 
     The person answers every request at once: says one thing a day, then Over; votes as scripted.
     """
-    wolf = table.game.roles.index(Role.WEREWOLF)
+    wolf = table.session.game.roles.index(Role.WEREWOLF)
     watcher = table.connect(None)
     person = table.connect(0)
     got: dict[int, list[tuple[float, Message]]] = {0: [], 1: []}

@@ -7,7 +7,8 @@ import time
 from typing import TYPE_CHECKING
 
 from lycan.engine.actions import Action, Request
-from lycan.engine.runner import Player
+from lycan.engine.record import ModelCall
+from lycan.engine.session import Player
 from lycan.engine.view import View
 from lycan.web.messages import spoken_length
 
@@ -88,6 +89,17 @@ class AISeat:
         self.agent = agent
         self.label = kind
         self.delay = delay
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """Pass the game's context on to the agent."""
+        begin = getattr(self.agent, "begin_game", None)
+        if callable(begin):
+            begin(game_id, seat)
+
+    def drain_model_calls(self) -> list[ModelCall]:
+        """The agent's model calls since last asked (for the record)."""
+        drain = getattr(self.agent, "drain_model_calls", None)
+        return list(drain()) if callable(drain) else []
 
     async def act(self, view: View, request: Request) -> Action:
         """Ask the agent, with the table told what it is doing."""

@@ -31,11 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lycan.engine.actions import Request
+from lycan.engine.actions import Answer, Request
 from lycan.engine.events import Died, Event, GameOver, PhaseStarted
-from lycan.engine.game import Game
-from lycan.engine.record import GameRecord, new_game_id
-from lycan.engine.runner import Player, collect
+from lycan.engine.record import GameRecord, ModelCall, new_game_id
+from lycan.engine.session import Hooks, LocalSeat, Player, Session
 from lycan.engine.view import View
 from lycan.render import render_log
 from lycan.rules import RuleSet, team_of
@@ -69,6 +68,40 @@ def activity_audience(request: Request, view: View) -> frozenset[int] | None:
     if request.kind in ("whisper", "attack"):
         return frozenset(view.wolves()) | {view.seat}
     return frozenset({view.seat})
+
+
+class _TableSeat:
+    """A seat of the table's session: whoever sits there now (a person's `HumanSeat` or an `AISeat`).
+
+    The lobby seats the players after the table exists; the session asks through this, in a
+    `LocalSeat` (the player's own timeout, exceptions turned into failures).
+    """
+
+    is_seat = True
+
+    def __init__(self, table: Table, seat: int, kind: str) -> None:
+        self.table = table
+        self.seat = seat
+        self.label = kind
+        self._local: LocalSeat | None = None
+
+    def _player(self) -> LocalSeat:
+        if self._local is None:
+            self._local = LocalSeat(self.table.players[self.seat])
+        return self._local
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """Tell the seat's player the game begins."""
+        self._player().begin_game(game_id, seat)
+
+    def drain(self) -> list[ModelCall]:
+        """The seat's model calls since last asked."""
+        drain = self._player().drain
+        return list(drain()) if drain is not None else []
+
+    async def answer(self, view: View, request: Request) -> Answer:
+        """The player's answer (never raises)."""
+        return await self._player().answer(view, request)
 
 
 @dataclass(eq=False)
@@ -145,12 +178,20 @@ class Table:
         self.id = table_id
         self.rules = rules
         self.seed = seed
-        self.game = Game(rules, seed, names)
-        self.names = self.game.names
         self.kinds = list(kinds)
         self.store_path = store_path
         self.asr = asr
         self.game_id = new_game_id()
+        self.session = Session(
+            rules,
+            [_TableSeat(self, s, kind) for s, kind in enumerate(self.kinds)],
+            seed,
+            names=names,
+            game_id=self.game_id,
+            hooks=Hooks(before_batch=self._before_batch),
+            meta={"source": "web", "table": table_id},
+        )
+        self.names = self.session.game.names
         self.tokens: dict[int, str] = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "human"}
         self.players: list[Player] = []
         self.connections: list[Connection] = []
@@ -243,7 +284,7 @@ class Table:
             "asr": self.asr and seat is not None,
         }
         if seat is not None:
-            role = self.game.view(seat).role
+            role = self.session.view(seat).role
             message["role"] = role.value
             message["team"] = team_of(role).value
         return message
@@ -256,7 +297,7 @@ class Table:
         """
         conn = Connection(seat)
         conn.send(self._hello(seat))
-        for event in self.game.events[: self._released]:
+        for event in self.session.game.events[: self._released]:
             if self._sees(conn, event):
                 self._send_event(conn, event)
         conn.send(self._state())
@@ -418,7 +459,7 @@ class Table:
     # ----------------------------------------------------------------- the game
     def _flush(self, upto: int) -> None:
         """Send out the game's events up to (not including) `upto`, each to the tabs that may see it."""
-        events = self.game.events
+        events = self.session.game.events
         for event in events[self._released : upto]:
             for conn in self.connections:
                 if self._sees(conn, event):
@@ -433,7 +474,7 @@ class Table:
         The first public event after a night (the dawn, or the end of the game) waits until the
         night has lasted `night_min` seconds since its start was released.
         """
-        events = self.game.events
+        events = self.session.game.events
         end = len(events)
         for i in range(self._released, end):
             event = events[i]
@@ -455,29 +496,15 @@ class Table:
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
 
+    async def _before_batch(self, session: Session, batch: list[Request]) -> None:
+        await self._release()
+
     async def run(self) -> None:
-        """Play the game to its end, then save and reveal it."""
-        game = self.game
-        started = time.time()
-        gen = game.play()
+        """Play the game to its end through the session, then save and reveal it."""
         try:
-            try:
-                batch = next(gen)
-                while True:
-                    await self._release()
-                    answers = await collect(game, self.players, batch)
-                    batch = gen.send(answers)
-            except StopIteration:
-                pass
+            await self.session.run()
             await self._release()
-            record = GameRecord.from_game(
-                game,
-                agents=self.kinds,
-                game_id=self.game_id,
-                started_at=started,
-                finished_at=time.time(),
-                meta={"source": "web", "table": self.id},
-            )
+            record = self.session.record()
             await self._save(record)
             self.record = record
             self._game_over = self._reveal(record)
@@ -510,12 +537,12 @@ class Table:
             log.error("table %s: could not save game %s: %s", self.id, record.game_id, err)
 
     def _reveal(self, record: GameRecord) -> dict[str, Any]:
-        game = self.game
+        over = record.events[-1]
         return {
             "type": "game_over",
             "game_id": record.game_id,
-            "winner": game.winner,
-            "reason": game.end_reason,
+            "winner": record.winner,
+            "reason": over.reason if isinstance(over, GameOver) else "",
             "roles": [
                 {
                     "seat": s,
@@ -524,9 +551,9 @@ class Table:
                     "team": team_of(role).value,
                     "kind": self.kinds[s],
                 }
-                for s, role in enumerate(game.roles)
+                for s, role in enumerate(record.roles)
             ],
-            "replay": render_log(game.events, self.names),
+            "replay": render_log(record.events, self.names),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -539,5 +566,5 @@ class Table:
             "day": self._day,
             "phase": self._phase,
             "finished": self.finished,
-            "winner": self.game.winner if self.record is not None else None,
+            "winner": self.record.winner if self.record is not None else None,
         }
