@@ -311,3 +311,26 @@ async def test_terminal_voice_speaks_streamed_and_whole_talk_in_order() -> None:
     assert speakers and set(speakers) == {2, 4}
     assert speakers == sorted(speakers, key=[2, 4].index)  # seat 2's clauses all come before seat 4's
     assert "lying" in " ".join(t for s, t in played if s == 2)
+
+
+def test_serve_passes_its_settings_to_the_web_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    import lycan.web
+
+    seen: dict[str, object] = {}
+    real = lycan.web.create_app
+
+    def spy(*args: object, **kw: object) -> object:
+        seen.update(kw)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lycan.web, "create_app", spy)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
+    args = ["serve", "--db", str(tmp_path / "w.db"), "--voice", "none", "--asr", "none", "--night-min", "2"]
+    args += ["--max-wait", "30", "--join-timeout", "60", "--create-limit", "0", "--origin", "https://example.org"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert (seen["night_min"], seen["max_wait"], seen["join_timeout"]) == (2.0, 30.0, 60.0)
+    assert seen["create_limit"] is None and list(seen["allowed_origins"]) == ["https://example.org"]  # type: ignore[call-overload]
+    assert seen["app"] is not None

@@ -860,6 +860,19 @@ def serve(
         str, typer.Option(help="voices for AI seats: espeak, piper, kokoro, openai:VOICE@URL, gptsovits@URL or none")
     ] = "espeak",
     asr: Annotated[str, typer.Option(help="speech input: whisper (tiny.en, offline) or none")] = "whisper",
+    night_min: Annotated[
+        float, typer.Option(help="seconds each night lasts at least, so its length tells nothing", min=0)
+    ] = 10.0,
+    max_wait: Annotated[float, typer.Option(help="longest a person may take over one decision (s)", min=1)] = 180.0,
+    join_timeout: Annotated[
+        float, typer.Option(help="seconds a table waits for its first person before it is closed", min=1)
+    ] = 300.0,
+    create_limit: Annotated[
+        int, typer.Option(help="tables one address may create per 10 minutes (0: no limit)", min=0)
+    ] = 10,
+    origin: Annotated[
+        list[str] | None, typer.Option(help="another origin whose pages may open WebSockets (repeatable)")
+    ] = None,
 ) -> None:
     """Serve the browser table: create games where people and AI players play together."""
     try:
@@ -885,7 +898,17 @@ def serve(
             asr_backend = WhisperASR()
         elif asr != "none":
             fail(f"unknown --asr {asr!r}; use whisper or none")
-    web_app = create_app(store_path=db or default_db_path(), model_spec=model, tts=tts, asr=asr_backend)
+    web_app = create_app(
+        store_path=db or default_db_path(),
+        model_spec=model,
+        tts=tts,
+        asr=asr_backend,
+        night_min=night_min,
+        max_wait=max_wait,
+        join_timeout=join_timeout,
+        create_limit=(create_limit, 600.0) if create_limit else None,
+        allowed_origins=origin or (),
+    )
     console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")
     try:
         uvicorn.run(web_app, host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=1024 * 1024)
