@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from lycan.agents.base import Agent, SyncAgent
 from lycan.agents.heuristic import HeuristicAgent
@@ -73,8 +73,16 @@ class SeatSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-def lineup(seats: Sequence[str | SeatSpec], seed: int, **common: Any) -> list[Agent]:
-    """One fresh agent per seat for the game with this seed.
+@overload
+def lineup(seats: Sequence[str | SeatSpec], seed: int, **common: Any) -> list[Agent]: ...
+
+
+@overload
+def lineup(seats: Sequence[str | SeatSpec | None], seed: int, **common: Any) -> list[Agent | None]: ...
+
+
+def lineup(seats: Sequence[str | SeatSpec | None], seed: int, **common: Any) -> list[Agent | None] | list[Agent]:
+    """One fresh agent per seat for the game with this seed (None where a person or remote agent sits).
 
     Each agent is seeded with `derive(seed, "agent", seat)`: its own stream, from which neither the
     game's seed nor the deal can be worked out. `common` options (e.g. `model=`, `on_token=`) go to
@@ -83,8 +91,11 @@ def lineup(seats: Sequence[str | SeatSpec], seed: int, **common: Any) -> list[Ag
     Raises:
         ValueError: an unknown agent type, or an LLM type without a model.
     """
-    out: list[Agent] = []
+    out: list[Agent | None] = []
     for seat, spec in enumerate(seats):
+        if spec is None:
+            out.append(None)
+            continue
         spec = SeatSpec(spec) if isinstance(spec, str) else spec
         options: dict[str, Any] = {}
         if spec.kind.strip().lower() in LLM_KINDS:

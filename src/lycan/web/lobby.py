@@ -7,13 +7,12 @@ import secrets
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lycan.agents import LLM_KINDS, make_agent
-from lycan.engine.runner import Player
-from lycan.engine.seeds import derive, fresh_seed, stream
+from lycan.agents import LLM_KINDS, SeatSpec, lineup
+from lycan.engine.seeds import fresh_seed, stream
 from lycan.models.base import ChatModel
 from lycan.rules import ConfigError, RuleSet, get_preset
 from lycan.web.audio import SpeechSynthesizer
@@ -197,16 +196,16 @@ class TableFactory:
             night_min=self.night_min if spec.night_min is None else spec.night_min,
         )
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
-        players: list[Player] = []
-        for seat, kind in enumerate(kinds):
-            if kind == "human":
-                players.append(HumanSeat(table, seat))
-                continue
-            agent_seed = derive(seed, "agent", seat)
-            options: dict[str, Any] = {}
-            if kind in LLM_KINDS:
-                options = {"persona": "auto", "on_token": table.speech_piece, "scope": table.game_id}
-            agent = make_agent(kind, agent_seed, model=model, **options)
-            players.append(AISeat(table, seat, agent, kind, delay))
-        table.players = players
+        llm_options = {"persona": "auto", "on_token": table.speech_piece, "scope": table.game_id}
+        agents = lineup(
+            [
+                None if kind == "human" else SeatSpec(kind, model, llm_options if kind in LLM_KINDS else {})
+                for kind in kinds
+            ],
+            seed,
+        )
+        table.players = [
+            HumanSeat(table, seat) if agent is None else AISeat(table, seat, agent, kinds[seat], delay)
+            for seat, agent in enumerate(agents)
+        ]
         return table
