@@ -12,6 +12,7 @@ import pytest
 from lycan.agents import SyncAgent
 from lycan.conformance import check_record
 from lycan.engine import OVER, PASS, SKIP, Action, Game, GameRecord, Request, View, run_async, run_sync, visible
+from lycan.engine.actions import BidInfo, VoteInfo
 from lycan.engine.events import (
     AttackChosen,
     AttackVote,
@@ -369,7 +370,7 @@ def test_tie_revote_then_random() -> None:
     rec, seen = play(rules, 0, _tie_policy(a, b))
     rounds = Counter(e.round for e in _day1(rec, VoteCast) if isinstance(e, VoteCast))
     assert set(rounds) == {0, 1}
-    revote = [r for r in seen if r.kind == "vote" and r.day == 1 and r.info["round"] == 1]
+    revote = [r for r in seen if r.kind == "vote" and r.day == 1 and isinstance(r.info, VoteInfo) and r.info.round == 1]
     assert revote and all(set(r.targets) <= {a, b} for r in revote)
     executed = _day1(rec, Executed)
     assert len(executed) == 1 and executed[0].target in (a, b)  # type: ignore[attr-defined]
@@ -465,7 +466,7 @@ def _talk_rules(discussion: str, **talk: int) -> RuleSet:
 
 def _chatty(view: View, req: Request) -> Action | None:
     if req.is_talk:
-        return Action.speak(f"seat {req.seat} turn {req.info.get('turn', req.id)} day {req.day} id {req.id}")
+        return Action.speak(f"seat {req.seat} turn {req.talk.turn} day {req.day} id {req.id}")
     return None
 
 
@@ -572,8 +573,8 @@ def test_bidding_highest_bid_speaks_and_zero_ends() -> None:
     loud = seats(roles, Role.SEER)[0]
 
     def policy(view: View, req: Request) -> Action | None:
-        if req.kind == "bid":
-            turn = req.info["turn"]
+        if isinstance(req.info, BidInfo):
+            turn = req.info.turn
             if turn >= 2:
                 return Action("bid", amount=0)
             return Action("bid", amount=3 if req.seat == loud else 1)

@@ -216,10 +216,7 @@ def lineup(model: ChatModel, n: int) -> list[LLMAgent | Injector]:
     """Seat 0 is the injector; the others mix the three LLM styles, all in one game scope."""
     styles = ("llm", "react", "recon", "llm", "llm", "llm", "llm")
     short = {"react_talk": 64, "recon_talk": 96, "react_choose": 64, "recon_choose": 64}
-    return [Injector()] + [
-        LLMAgent(model, 30 + seat, style=styles[seat - 1], scope="recorded-game", max_tokens=short)
-        for seat in range(1, n)
-    ]
+    return [Injector()] + [LLMAgent(model, 30 + seat, style=styles[seat - 1], max_tokens=short) for seat in range(1, n)]
 
 
 def log_of(record: GameRecord) -> list[dict[str, object]]:
@@ -236,7 +233,8 @@ async def test_record_replay_and_injection_on_a_real_model(tmp_path: Path) -> No
     assert isinstance(tiny, LlamaCppModel)
     watched = Watched(RecordingModel(tiny, path), tiny.count_tokens)
     try:
-        played = await run_async(rules, lineup(watched, rules.n_players), seed=7)
+        # the session gives every seat the game's id as its model scope: a fixed id replays
+        played = await run_async(rules, lineup(watched, rules.n_players), seed=7, game_id="recorded-game")
     finally:
         tiny.close()
     check_finished(played, "guardian5 on local:tiny, recorded")
@@ -262,6 +260,6 @@ async def test_record_replay_and_injection_on_a_real_model(tmp_path: Path) -> No
     assert later and len(played.decisions) > 2 * len(spoken)
 
     # (c) the same seeds, answered from the recording alone: the same game, event by event
-    replayed = await run_async(rules, lineup(ReplayModel(path), rules.n_players), seed=7)
+    replayed = await run_async(rules, lineup(ReplayModel(path), rules.n_players), seed=7, game_id="recorded-game")
     assert log_of(replayed) == log_of(played)
     assert replayed.decisions == played.decisions

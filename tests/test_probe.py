@@ -2,7 +2,7 @@ import asyncio
 
 from lycan.agents import RandomAgent
 from lycan.engine import Action, Failure, GameRecord, Request, View, replay, run_async, run_sync, visible
-from lycan.engine.actions import PASS
+from lycan.engine.actions import PASS, ProbeInfo
 from lycan.engine.events import ProbeAnswered
 from lycan.rules import Role, get_preset
 
@@ -101,7 +101,7 @@ def test_probe_over_async_runner_with_failures() -> None:
 
 
 def test_probe_request_checks() -> None:
-    req = Request(1, 0, "probe", 2, targets=(1, 2), can_pass=True, info={"roles": ["werewolf", "villager"]})
+    req = Request(1, 0, "probe", 2, targets=(1, 2), can_pass=True, info=ProbeInfo(roles=("werewolf", "villager")))
     assert req.check(PASS) is None
     assert req.check(Action.probe([(1, "wolf", 0.7), (1, "villager", 0.3), (2, "villager", None)])) is None
     assert req.check(Action.probe([(0, "villager", None)]))

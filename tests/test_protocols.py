@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import get_args
 
 import lycan.engine.game
+from lycan.engine.actions import TalkInfo
 from lycan.engine.discussion import PROTOCOLS, Bids, Floor, Turn
 from lycan.engine.events import Talk
 from lycan.engine.voting import TIE_BREAKS, Execute, Revote, Spare
@@ -55,7 +56,11 @@ def test_a_protocol_is_pulled_and_told_what_was_said() -> None:
     talk = PROTOCOLS["round_robin"](floor)
     turns = []
     for step in talk:
-        assert isinstance(step, Turn) and step.ask and step.info == {"round": len(turns) // 3, "rounds": 2}
+        assert (
+            isinstance(step, Turn)
+            and step.ask
+            and step.info == TalkInfo(turn=len(turns), round=len(turns) // 3, rounds=2)
+        )
         turns.append(step.seat)
         talk.heard(_said(step.seat, step.turn, over=step.seat == 2))
     assert turns == [2, 4, 0, 4, 0]  # day 1 starts at the second speaker; seat 2 said Over
@@ -68,7 +73,7 @@ def test_the_bidding_protocol_asks_for_bids_first() -> None:
     assert next(steps) == Bids((0, 1), 0)
     talk.bid({0: 1, 1: 3})
     second = next(steps)
-    assert isinstance(second, Turn) and second.seat == 1 and second.info == {"turn": 0, "bid": 3}
+    assert isinstance(second, Turn) and second.seat == 1 and second.info == TalkInfo(turn=0, bid=3)
     talk.heard(_said(1, 0, over=False))
     assert next(steps, None) is None  # max_turns reached
 
@@ -78,7 +83,7 @@ def test_deepwolf_records_a_closing_over_without_asking() -> None:
     talk = PROTOCOLS["deepwolf"](floor)
     steps = iter(talk)
     first = next(steps)
-    assert isinstance(first, Turn) and first.ask and first.info["no_repeat"] is True
+    assert isinstance(first, Turn) and first.ask and first.info.no_repeat is True
     talk.heard(_said(first.seat, 0, over=True))
     last = next(steps)
     assert isinstance(last, Turn) and not last.ask and last.seat != first.seat

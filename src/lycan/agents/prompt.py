@@ -24,7 +24,7 @@ from typing import Any
 
 from lycan.agents.memory import Line, SeatMemory
 from lycan.agents.parsing import Style, neutralise
-from lycan.engine.actions import Request
+from lycan.engine.actions import PotionInfo, Request
 from lycan.engine.events import Guarded, Talk, WitchWoken
 from lycan.engine.view import View
 from lycan.models.base import Message
@@ -245,10 +245,10 @@ class PromptBuilder:
         if request.can_pass:
             targets.append("none")
         rules = ""
-        if request.is_talk and request.info.get("no_repeat"):
+        if request.is_talk and request.talk.no_repeat:
             rules = " Never repeat a sentence you said before."
         witch = next(iter(reversed([e for e in view.events if isinstance(e, WitchWoken)])), None)
-        victim = request.info.get("attacked", witch.attacked if witch else None)
+        victim = request.info.attacked if isinstance(request.info, PotionInfo) else (witch.attacked if witch else None)
         guards = [e for e in view.events if isinstance(e, Guarded)]
         last_guard = ""
         if kind == "guard" and guards:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from lycan.agents.base import SyncAgent
-from lycan.engine.actions import OVER, PASS, Action, Request
+from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
 from lycan.engine.view import View
 from lycan.rules.roles import Role
 
@@ -38,6 +38,6 @@ class RandomAgent(SyncAgent):
 
     def probe(self, request: Request) -> Action:
         """Guess a uniformly random role (of those in the game) for every asked seat."""
-        roles = list(request.info.get("roles") or [r.value for r in Role])
+        roles = list(request.info.roles if isinstance(request.info, ProbeInfo) else ()) or [r.value for r in Role]
         p = 1.0 / len(roles)
         return Action.probe((seat, self.rng.choice(roles), p) for seat in request.targets)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from typing import Any, Literal
 
-from lycan.engine.frozen import frozen
+from lycan.engine.frozen import frozen, frozen_kw
 from lycan.rules.roles import Role, parse_role
 
 RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe"]
@@ -116,6 +115,65 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
     )
 
 
+@frozen_kw
+class TalkInfo:
+    """Where a talk or whisper request stands under its protocol.
+
+    Attributes:
+        turn: the utterance's number in this talk.
+        remain_count: utterances the seat has left today (the `aiwolf` protocol), if counted.
+        remain_skip: Skips the seat has left today before Skip means Over, if counted.
+        remain_length: characters the seat has left today (AIWolf servers that count them).
+        no_repeat: repeating one of the seat's own sentences is illegal (the `deepwolf` protocol).
+        after: how many others must speak before the seat has the floor again (`deepwolf`).
+        round: the round of a round-robin talk (from 0), and `rounds` how many there are.
+        bid: the bid that won the floor (`bidding`).
+    """
+
+    turn: int = 0
+    remain_count: int | None = None
+    remain_skip: int | None = None
+    remain_length: int | None = None
+    no_repeat: bool = False
+    after: int | None = None
+    round: int | None = None
+    rounds: int | None = None
+    bid: int | None = None
+
+
+@frozen_kw
+class BidInfo:
+    """A bid for the floor (the `bidding` protocol): the turn it is for."""
+
+    turn: int = 0
+
+
+@frozen_kw
+class VoteInfo:
+    """A day vote: round 0, or 1 for a revote among the tied."""
+
+    round: int = 0
+
+
+@frozen_kw
+class PotionInfo:
+    """A witch's cure or poison: whom the werewolves attacked tonight (None: nobody)."""
+
+    attacked: int | None = None
+
+
+@frozen_kw
+class ProbeInfo:
+    """The role probe: the roles that are in play (the only answers it accepts)."""
+
+    roles: tuple[str, ...] = ()
+
+
+_NO_TALK_INFO = TalkInfo()
+RequestInfo = TalkInfo | BidInfo | VoteInfo | PotionInfo | ProbeInfo
+"""What a request says beyond its kind, typed per kind (None where there is nothing more)."""
+
+
 @frozen
 class Request:
     """One decision asked of one seat, with everything needed to answer it legally.
@@ -136,12 +194,17 @@ class Request:
     timeout: float = 60.0
     attempt: int = 0
     error: str | None = None
-    info: dict[str, Any] = field(default_factory=dict)
+    info: RequestInfo | None = None
 
     @property
     def is_talk(self) -> bool:
         """Whether this asks for an utterance."""
         return self.kind in TALK_KINDS
+
+    @property
+    def talk(self) -> TalkInfo:
+        """The talk request's protocol state (defaults for a talk request that has none)."""
+        return self.info if isinstance(self.info, TalkInfo) else _NO_TALK_INFO
 
     def legal_actions(self) -> list[Action]:
         """Every legal non-speech action; for talk, `speak` with any text is legal too."""
@@ -184,7 +247,7 @@ class Request:
             return None
         if answer.kind != "probe":
             return f"answer a probe with guesses (Action.probe) or pass, not {answer.kind}"
-        roles = set(self.info.get("roles", ()))
+        roles = set(self.info.roles) if isinstance(self.info, ProbeInfo) else set()
         seen: set[tuple[int, Role]] = set()
         for seat, role, prob in answer.guesses:
             if seat not in self.targets:

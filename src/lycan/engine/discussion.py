@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
-from typing import Any, Literal
+from typing import Literal
 
+from lycan.engine.actions import TalkInfo
 from lycan.engine.events import Talk
 from lycan.engine.frozen import frozen
 from lycan.rules.ruleset import TalkLimits
@@ -45,7 +46,7 @@ class Turn:
 
     seat: int
     turn: int
-    info: dict[str, Any] = field(default_factory=dict)
+    info: TalkInfo = field(default_factory=TalkInfo)
     can_skip: bool = False
     skip_means_over: bool = False
     ask: bool = True
@@ -117,7 +118,7 @@ class RoundRobin(Protocol):
             for seat in order:
                 if seat in done:
                     continue
-                yield Turn(seat, turn, {"round": rnd, "rounds": lim.rounds})
+                yield Turn(seat, turn, TalkInfo(turn=turn, round=rnd, rounds=lim.rounds))
                 turn += 1
                 if self.said().over:
                     done.add(seat)
@@ -155,7 +156,7 @@ class Aiwolf(Protocol):
             for seat in order:
                 if remain[seat] <= 0 or total >= lim.per_day:
                     continue
-                info = {"remain_count": remain[seat], "remain_skip": skips[seat], "turn": turn}
+                info = TalkInfo(turn=turn, remain_count=remain[seat], remain_skip=skips[seat])
                 yield Turn(seat, turn, info, can_skip=True, skip_means_over=skips[seat] <= 0)
                 turn += 1
                 talk = self.said()
@@ -203,7 +204,7 @@ class Deepwolf(Protocol):
                     continue
                 if since[seat] < min(k, len(others)):
                     continue
-                yield Turn(seat, turn, {"no_repeat": True, "k": k, "turn": turn})
+                yield Turn(seat, turn, TalkInfo(turn=turn, no_repeat=True, after=k))
                 turn += 1
                 progressed = True
                 talk = self.said()
@@ -245,7 +246,7 @@ class Bidding(Protocol):
             named = [s for s in tied if floor.names[s] in last_text]
             pool = named or tied
             speaker = pool[0] if len(pool) == 1 else floor.rng.choice(pool)
-            yield Turn(speaker, turn, {"turn": turn, "bid": top})
+            yield Turn(speaker, turn, TalkInfo(turn=turn, bid=top))
             talk = self.said()
             last_text = talk.text
             if talk.over:

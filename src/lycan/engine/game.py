@@ -22,7 +22,20 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any, Literal
 
-from lycan.engine.actions import OVER, PASS, Action, Answer, Failure, Request, RequestKind
+from lycan.engine.actions import (
+    OVER,
+    PASS,
+    Action,
+    Answer,
+    BidInfo,
+    Failure,
+    ProbeInfo,
+    Request,
+    RequestInfo,
+    RequestKind,
+    TalkInfo,
+    VoteInfo,
+)
 from lycan.engine.discussion import PROTOCOLS, Bids, Floor
 from lycan.engine.events import (
     BidPlaced,
@@ -212,13 +225,23 @@ class Game:
         self._asked[seat] = k + 1
         return k * len(self._asked) + seat
 
-    def request(self, seat: int, kind: RequestKind, **kwargs: Any) -> Request:
+    def request(
+        self,
+        seat: int,
+        kind: RequestKind,
+        *,
+        targets: tuple[int, ...] = (),
+        can_pass: bool = False,
+        can_skip: bool = False,
+        max_length: int = 0,
+        info: RequestInfo | None = None,
+    ) -> Request:
         """A new request with the seat's next id and the timeout its kind gets."""
         k = self._asked[seat]  # as `_request_id`, inline: every request comes here
         self._asked[seat] = k + 1
         rid = k * len(self._asked) + seat
         timeout = self.options.talk_timeout if kind in ("talk", "whisper") else self.options.action_timeout
-        return Request(rid, seat, kind, self.day, timeout=timeout, **kwargs)
+        return Request(rid, seat, kind, self.day, targets, can_pass, can_skip, max_length, timeout, info=info)
 
     def ask(self, requests: list[Request]) -> Asking:
         """Yield `requests`; retry each illegal answer once with its error, then fall back.
@@ -304,7 +327,7 @@ class Game:
         err = req.check(answer)
         if (
             err is None
-            and req.info.get("no_repeat")
+            and req.talk.no_repeat
             and isinstance(answer, Action)
             and answer.kind == "speak"
             and answer.text.strip() in self._said.get(req.seat, ())
@@ -326,12 +349,11 @@ class Game:
         """The talk limits of `channel` ('talk' or 'whisper')."""
         return self.options.whisper_limits if channel == "whisper" else self.options.talk
 
-    def talk_request(self, seat: int, channel: str, **info: Any) -> Request:
+    def talk_request(self, seat: int, channel: str, info: TalkInfo | None = None, *, can_skip: bool = False) -> Request:
         """A request for one utterance on `channel`."""
         lim = self.limits(channel)
         kind: RequestKind = "whisper" if channel == "whisper" else "talk"
-        can_skip = bool(info.pop("can_skip", False))
-        return self.request(seat, kind, can_skip=can_skip, max_length=lim.max_length, info=info)
+        return self.request(seat, kind, can_skip=can_skip, max_length=lim.max_length, info=info or TalkInfo())
 
     def record_talk(self, seat: int, action: Action, channel: str, turn: int) -> Talk:
         """Append an utterance (cut to the length limit), `Over` or `Skip`."""
@@ -435,7 +457,7 @@ class Game:
         kind: RequestKind = "whisper" if channel == "whisper" else "talk"
         for step in talk:
             if isinstance(step, Bids):
-                asked = [self.request(s, "bid", info={"turn": step.turn}) for s in step.seats]
+                asked = [self.request(s, "bid", info=BidInfo(turn=step.turn)) for s in step.seats]
                 bids = yield from self.ask(asked)
                 for s in step.seats:
                     self.record_bid(s, bids[s].amount)
@@ -508,7 +530,7 @@ class Game:
                 "probe",
                 targets=tuple(t for t in range(len(self.names)) if t != s),
                 can_pass=True,
-                info={"roles": roles},
+                info=ProbeInfo(roles=tuple(roles)),
             )
             for s in living
         ]
@@ -535,7 +557,7 @@ class Game:
             for s in voters:
                 targets = tuple([c for c in candidates if c != s or allow_self])
                 if targets:
-                    batch.append(self.request(s, "vote", targets=targets, info={"round": rnd}))
+                    batch.append(self.request(s, "vote", targets=targets, info=VoteInfo(round=rnd)))
             acts = yield from self.ask(batch)
             tally: Counter[int] = Counter()
             for req in batch:

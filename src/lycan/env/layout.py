@@ -133,7 +133,7 @@ class ActionLayout:
         kind = request.kind
         if kind in TALK_KINDS:
             out[:] = self._talk_mask(request.seat, request.can_skip)
-            if said and request.info.get("no_repeat"):
+            if said and request.talk.no_repeat:
                 for text in said:
                     i = self._by_text.get(text)
                     if i is not None:

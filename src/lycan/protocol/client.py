@@ -19,7 +19,7 @@ from typing import Any, Literal
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from lycan.engine.actions import Action, Request, RequestKind
+from lycan.engine.actions import Action, Request, RequestKind, TalkInfo
 from lycan.engine.events import (
     AttackVote,
     Died,
@@ -65,6 +65,10 @@ def _int(value: Any, default: int = 0) -> int:
         return int(value)
     except (TypeError, ValueError):
         return default
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
 
 
 def rules_from_setting(setting: dict[str, Any]) -> RuleSet:
@@ -310,7 +314,11 @@ def make_request(game: ClientGame, kind: RequestKind, info: dict[str, Any], rid:
             can_skip=_int(info.get("remain_skip"), 0) > 0,
             max_length=lim.max_length,
             timeout=timeout,
-            info={k: info[k] for k in ("remain_count", "remain_length", "remain_skip") if info.get(k) is not None},
+            info=TalkInfo(
+                remain_count=_optional_int(info.get("remain_count")),
+                remain_length=_optional_int(info.get("remain_length")),
+                remain_skip=_optional_int(info.get("remain_skip")),
+            ),
         )
     if kind == "vote":
         self_ok = game.rules.options.allow_self_vote

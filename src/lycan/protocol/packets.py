@@ -206,8 +206,9 @@ def info_dict(view: View, game_id: str, request: Request | None = None) -> dict[
                 role_map[names[w]] = role_name(Role.WEREWOLF)
         info["role_map"] = role_map
     if request is not None and request.is_talk:
-        info["remain_count"] = int(request.info.get("remain_count", 1))
-        info["remain_skip"] = int(request.info.get("remain_skip", 0))
+        talk = request.talk
+        info["remain_count"] = 1 if talk.remain_count is None else talk.remain_count
+        info["remain_skip"] = talk.remain_skip or 0
     return info
 
 

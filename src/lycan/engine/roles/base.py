@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Generator, Iterable, Mapping
 from typing import Any, ClassVar, Literal, Protocol
 
-from lycan.engine.actions import Action, Answer, Request, RequestKind
+from lycan.engine.actions import Action, Answer, Request, RequestInfo, RequestKind
 from lycan.engine.events import (
     Died,
     Event,
@@ -112,7 +112,17 @@ class Table(Protocol):
         """Append an event to the log; `audience=None` makes it public."""
         ...
 
-    def request(self, seat: int, kind: RequestKind, **kwargs: Any) -> Request:
+    def request(
+        self,
+        seat: int,
+        kind: RequestKind,
+        *,
+        targets: tuple[int, ...] = (),
+        can_pass: bool = False,
+        can_skip: bool = False,
+        max_length: int = 0,
+        info: RequestInfo | None = None,
+    ) -> Request:
         """A new request of `seat`, with its next request id."""
         ...
 

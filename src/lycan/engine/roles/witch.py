@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar
 
-from lycan.engine.actions import Request
+from lycan.engine.actions import PotionInfo, Request
 from lycan.engine.events import Event, NightResolved, PhaseStarted, PotionUsed, WitchWoken
 from lycan.engine.roles.base import Night, RoleChecks, RolePlugin, Secrecy, Shadow, Steps, Table, describe
 from lycan.rules.roles import Role
@@ -104,7 +104,7 @@ class Witch(RolePlugin):
             table.emit(WitchWoken, audience=(w,), actor=w, attacked=attacked, cures=potions[0], poisons=potions[1])
             cured = False
             if potions[0] and attacked is not None and (attacked != w or opts.witch_self_save):
-                req = table.request(w, "cure", targets=(attacked,), can_pass=True, info={"attacked": attacked})
+                req = table.request(w, "cure", targets=(attacked,), can_pass=True, info=PotionInfo(attacked=attacked))
                 act = (yield from table.ask([req]))[w]
                 if act.kind == "choose" and act.target is not None:
                     potions[0] -= 1
@@ -113,7 +113,7 @@ class Witch(RolePlugin):
                     table.emit(PotionUsed, audience=(w,), actor=w, potion="cure", target=act.target)
             if potions[1] and (not cured or opts.witch_both_same_night):
                 targets = tuple([t for t in night.living if t != w])
-                req = table.request(w, "poison", targets=targets, can_pass=True, info={"attacked": attacked})
+                req = table.request(w, "poison", targets=targets, can_pass=True, info=PotionInfo(attacked=attacked))
                 act = (yield from table.ask([req]))[w]
                 if act.kind == "choose" and act.target is not None:
                     potions[1] -= 1
