@@ -130,6 +130,8 @@ class Game:
         self.winner: Winner | None = None
         self.end_reason = ""
         self._views: list[list[Event]] = [[] for _ in range(n)]
+        self.public: list[Event] = []
+        """The public events so far: what a spectator sees (treat it as read-only)."""
         self._wolves = frozenset(s for s, r in enumerate(self.roles) if r is Role.WEREWOLF)
         self._ids = EventIds(n)
         self._asked = [0] * n
@@ -208,6 +210,7 @@ class Game:
         event = cls(id=self._ids.next(aud), day=self.day, phase=self.phase, vis=vis, audience=aud, **fields)
         self.events.append(event)
         if aud is None:
+            self.public.append(event)
             for lst in self._views:
                 lst.append(event)
         else:

@@ -245,7 +245,6 @@ class Session:
         self.started_at = 0.0
         self._gen: Play | None = None
         self._sent = 0
-        self._public: list[Event] = []
         self._calls: list[ModelCall] = []
         self._drains = [d for seat in self.seats if (d := getattr(seat, "drain", None)) is not None]
         self._batch: list[Request] | None = None
@@ -269,7 +268,7 @@ class Session:
             day=game.day,
             phase=game.phase,
             alive=tuple(game.alive),
-            events=self._public,
+            events=game.public,
         )
 
     def start(self) -> list[Request] | None:
@@ -307,15 +306,13 @@ class Session:
         return batch
 
     def flush(self) -> None:
-        """Pass events not yet seen to the `on_event` hook (and keep the public record)."""
+        """Pass events not yet seen to the `on_event` hook."""
         hook = self.hooks.on_event
+        if hook is None:
+            return
         events = self.game.events
-        public = self._public
         for event in events[self._sent :]:
-            if event.audience is None:
-                public.append(event)
-            if hook is not None:
-                hook(event)
+            hook(event)
         self._sent = len(events)
 
     def _collect_calls(self) -> None:
