@@ -270,3 +270,22 @@ def test_file_that_is_not_text(tmp_path: Path) -> None:
 def test_config_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         get_preset("nope")
+
+
+def test_talk_length_and_role_names_each_live_once() -> None:
+    from lycan.agents import memory, speech
+    from lycan.rules.talk import spoken_length
+    from lycan.web import messages
+
+    assert speech.text_length is spoken_length and messages.spoken_length is spoken_length
+    assert spoken_length(" a b\tc\n") == 3
+    parser = speech.parser_for(("Ann", "Bob"))
+    cases = (("I am the bodyguard.", "guardian"), ("I am the diviner.", "seer"), ("I am the guardian.", "guardian"))
+    for said, role in cases:
+        claims = [s for s in parser.parse(said) if s.kind == "claim"]
+        assert [c.role for c in claims] == [role], said
+    # the LLM players' notes read claims through the same aliases (lycan.rules.roles.ROLE_ALIASES)
+    assert memory._claims("Ann", "I am the guard and Bob is a madman", ("Ann", "Bob")) == [
+        "Ann claimed guardian",
+        "Ann said Bob is possessed",
+    ]

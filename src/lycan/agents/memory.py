@@ -33,6 +33,7 @@ from lycan.engine.events import (
     WitchWoken,
 )
 from lycan.engine.view import View
+from lycan.rules.roles import ROLE_ALIASES, Role, parse_role
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +102,15 @@ def event_line(event: Event, view: View) -> Line | None:
 
 
 # ----------------------------------------------------------------------------- digests
-_ROLE_WORDS = r"werewolf|wolf|seer|diviner|medium|guardian|bodyguard|doctor|witch|hunter|villager|possessed"
+# Every role name and alias the rules know (`lycan.rules.roles`), longest first so that a regex
+# alternation prefers "werewolves" to "werewolf".
+_ROLE_WORDS = "|".join(re.escape(w) for w in sorted({r.value for r in Role} | set(ROLE_ALIASES), key=len, reverse=True))
 _CLAIM = re.compile(r"\b(?:i am|i'm|im|as)\s+(?:the\s+|a\s+|an\s+)?(" + _ROLE_WORDS + r")\b", re.IGNORECASE)
-_CANON = {"wolf": "werewolf", "diviner": "seer", "bodyguard": "guardian", "doctor": "guardian"}
+
+
+def _canon(word: str) -> str:
+    """The role a role word names (`wolf` -> `werewolf`)."""
+    return parse_role(word).value
 
 
 @functools.lru_cache(maxsize=64)
@@ -121,12 +128,12 @@ def _claims(speaker: str, text: str, names: tuple[str, ...]) -> list[str]:
     m = _CLAIM.search(text)
     if m:
         role = m.group(1).lower()
-        out.append(f"{speaker} claimed {_CANON.get(role, role)}")
+        out.append(f"{speaker} claimed {_canon(role)}")
     lowered = {n.lower(): seat for seat, n in enumerate(names)}
     for hit in _report_pattern(names).finditer(text):
         seat = lowered.get(hit.group(1).lower())
         what = hit.group(2).lower()
-        what = "human" if what.startswith("not") else _CANON.get(what, what)
+        what = "human" if what.startswith("not") else _canon(what)
         out.append(f"{speaker} said {_n(names, seat)} is {what}")
     return out
 

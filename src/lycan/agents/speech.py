@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from lycan.rules.roles import Species
+from lycan.rules.roles import Species, parse_role
+from lycan.rules.talk import spoken_length
 
 StatementKind = Literal[
     "claim", "divined", "medium", "protected", "vote", "suspect", "trust", "liar", "attack", "fake_plan"
@@ -87,9 +88,8 @@ GREETING = "Good morning everyone. Let us find the werewolves together."
 NOTHING_YET = "I have no strong suspicion yet."
 
 
-def text_length(text: str) -> int:
-    """Characters of `text`, spaces not counted (how talk limits are measured)."""
-    return sum(1 for ch in text if not ch.isspace())
+text_length = spoken_length
+"""Characters of `text`, spaces not counted (`lycan.rules.talk.spoken_length`)."""
 
 
 def fit(text: str, limit: int) -> str:
@@ -108,7 +108,6 @@ def fit(text: str, limit: int) -> str:
 
 # ------------------------------------------------------------------ parsing
 _SPECIES = {"human": Species.HUMAN, "werewolf": Species.WEREWOLF, "wolf": Species.WEREWOLF}
-_ROLE_WORDS = {"bodyguard": "guardian", "diviner": "seer"}
 
 
 class SpeechParser:
@@ -161,7 +160,7 @@ class SpeechParser:
     def _statement(self, kind: StatementKind, m: re.Match[str]) -> Statement:
         if kind == "claim":
             role = m.group(1).lower()
-            return Statement("claim", role=_ROLE_WORDS.get(role, role))
+            return Statement("claim", role=parse_role(role).value)
         if kind == "fake_plan":
             return Statement("fake_plan")
         target = self.seat(m.group(1))

@@ -67,6 +67,9 @@ from lycan.engine.view import View
 from lycan.engine.voting import MAX_ROUNDS, TIE_BREAKS, Execute, Revote
 from lycan.rules.roles import Role
 from lycan.rules.ruleset import RuleSet, TalkLimits
+from lycan.rules.talk import cut_talk, cut_text
+
+__all__ = ["Answers", "Decision", "Game", "GameEnded", "Winner", "cut_talk", "cut_text", "default_names"]
 
 Play = Generator[list[Request], Answers, None]
 Winner = Literal["village", "werewolf", "draw"]
@@ -599,34 +602,3 @@ class Game:
                 yield from self.after_death(chosen, "executed")
             return
         self.emit(NoExecution, reason=f"still tied after {MAX_ROUNDS} votes")
-
-
-def cut_talk(text: str, limits: TalkLimits, names: Iterable[str]) -> str:
-    """Cut an utterance to the talk limits: the whole (`max_length`), and AIWolf's two parts.
-
-    With `base_length` or `mention_length` set, the text before the first `@Name` mention of a
-    seat is cut to `base_length` and the text from that mention on to `mention_length`.
-    """
-    text = cut_text(text, limits.max_length)
-    if not (limits.base_length or limits.mention_length):
-        return text
-    starts = [i for name in names if (i := text.find("@" + name)) >= 0]
-    if not starts:
-        return cut_text(text, limits.base_length)
-    at = min(starts)
-    before = cut_text(text[:at], limits.base_length)
-    after = cut_text(text[at:], limits.mention_length)
-    return before + after if before == text[:at] else f"{before} {after}"
-
-
-def cut_text(text: str, limit: int) -> str:
-    """Cut `text` so that it has at most `limit` characters, spaces not counted."""
-    if limit <= 0 or len(text) <= limit:
-        return text
-    count = 0
-    for i, ch in enumerate(text):
-        if not ch.isspace():
-            count += 1
-            if count > limit:
-                return text[:i].rstrip()
-    return text

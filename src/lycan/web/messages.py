@@ -22,6 +22,7 @@ from lycan.engine.actions import Action, Request
 from lycan.engine.events import Event, event_to_dict
 from lycan.engine.view import View
 from lycan.render import REQUEST_TITLES, describe_event
+from lycan.rules.talk import spoken_length
 
 MAX_FRAME_BYTES = 16 * 1024
 """The largest frame a browser may send; larger ones are refused with an error message (the server
@@ -132,11 +133,6 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     if action_kind == "speak" and not text.strip():
         raise BadMessage("say something, or press Over")
     return ActMessage(request_id, Action(action_kind, target=target, text=text.strip(), amount=amount))
-
-
-def spoken_length(text: str) -> int:
-    """Length the rules count: characters without spaces."""
-    return sum(1 for ch in text if not ch.isspace())
 
 
 def event_message(event: Event, names: tuple[str, ...], viewer: int | None, position: int) -> dict[str, Any]:
