@@ -88,7 +88,7 @@ def test_local_tournament_resumes_and_skips(tmp_path: Path) -> None:
     assert store.rows("smoke") == 4
     recs = list(store.iter_records("smoke"))
     assert {r.meta["setting"] for r in recs} == {"random-guardian5"}
-    assert all(r.meta["probe_days"] == [2] for r in recs)
+    assert all(r.probe_days == (2,) and "probe_days" not in r.meta for r in recs)
     store.close()
 
 
@@ -216,7 +216,7 @@ def test_llm_tournament_loads_one_shared_model_per_spec(
     result = run_tournament(cfg, store=store, executor=executor, progress=False, on_record=records.append)
     assert result.played == 3 and result.faults == 0
     assert all(r.winner is not None for r in records)
-    calls = [u["calls"] for r in records for u in r.meta["usage"].values()]
+    calls = [u["calls"] for r in records for u in r.usage.values()]
     assert len(calls) == 15 and sum(calls) > 0  # a seat killed on the first night may never be asked
     assert len(built) == 1 and built[0].max_concurrency == 32  # 15 seats, one backend (one HTTP pool)
     assert closed == built

@@ -61,7 +61,14 @@ class Log:
 
 
 def record(
-    gid: str, roles: list[Role], agents: list[str], winner: Any, log: Log, decisions: list[tuple[int, str]], **meta: Any
+    gid: str,
+    roles: list[Role],
+    agents: list[str],
+    winner: Any,
+    log: Log,
+    decisions: list[tuple[int, str]],
+    usage: dict[str, dict[str, Any]] | None = None,
+    **meta: Any,
 ) -> GameRecord:
     log.phase = "end"
     log.add(GameOver, winner=winner, roles=tuple(roles), reason="test")
@@ -76,6 +83,7 @@ def record(
         events=tuple(log.events),
         decisions=tuple(Decision(i, s, k, Action.choose(0)) for i, (s, k) in enumerate(decisions)),  # type: ignore[arg-type]
         meta=meta,
+        usage={int(seat): counters for seat, counters in (usage or {}).items()},
     )
 
 

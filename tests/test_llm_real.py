@@ -156,7 +156,7 @@ async def test_aiwolf5_of_llm_players_on_the_default_model(qwen: LlamaCppModel) 
     check_window(watched.calls, rules.n_players)
     assert max(p.usage.largest_prompt for p in players) + 96 <= WINDOW
     # every seat's model use is in the record, and it matches what the model was asked
-    usage = record.meta["usage"]
+    usage = {str(seat): counters for seat, counters in record.usage.items()}
     assert sorted(usage) == [str(s) for s in range(rules.n_players)]
     assert sum(u["calls"] for u in usage.values()) == len(watched.calls)
     # choices were parsed at the first try from schema-constrained JSON

@@ -49,7 +49,7 @@ def test_probe_answers_are_recorded_and_never_visible() -> None:
     assert "talk" not in kinds[first_probe:]
     for seat in range(7):
         assert not any(isinstance(e, ProbeAnswered) for e in visible(rec.events, seat))
-    assert rec.meta["probe_days"] == [2]
+    assert rec.probe_days == (2,)
     assert replay(rec).events == list(rec.events)
     again = GameRecord.from_dict(rec.to_dict())
     assert again.events == rec.events and again.decisions == rec.decisions

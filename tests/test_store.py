@@ -577,3 +577,19 @@ def test_impossible_games_are_not_imported(
         import_jsonl(path)
     assert "\n" not in str(err.value)
     assert len(import_jsonl(path, check=False)) == 2
+
+
+def test_probe_days_and_usage_are_typed_fields_kept_by_the_store(tmp_path: Path, records: list[GameRecord]) -> None:
+    record = dataclasses.replace(
+        records[0], game_id="typed", probe_days=(2,), usage={1: {"calls": 3, "prompt_tokens": 40, "model": "m"}}
+    )
+    with GameStore(tmp_path / "t.db") as s:
+        assert s.save(record)
+        back = s.get("typed")
+    assert back.probe_days == (2,) and back.usage == {1: {"calls": 3, "prompt_tokens": 40, "model": "m"}}
+    assert "usage" not in back.meta and "probe_days" not in back.meta
+    # a record written before they were fields kept them in meta
+    old = record.to_dict()
+    old["meta"] = {**old["meta"], "probe_days": old.pop("probe_days"), "usage": old.pop("usage")}
+    legacy = GameRecord.from_dict(old)
+    assert legacy == back

@@ -93,10 +93,8 @@ def players_for(specs: Sequence[AgentSpec], seed: int, models: ModelPool | None 
 def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> GameRecord:
     meta = dict(record.meta)
     meta.update(run=job.run, setting=job.setting, index=job.index)
-    usage = {str(s): u for s, p in enumerate(players) if (u := usage_of(p)) is not None}
-    if usage:
-        meta["usage"] = usage
-    return replace(record, agents=tuple(s.name for s in job.seats), meta=meta)
+    usage = {s: u for s, p in enumerate(players) if (u := usage_of(p)) is not None} or record.usage
+    return replace(record, agents=tuple(s.name for s in job.seats), meta=meta, usage=usage)
 
 
 def _players(job: GameJob, models: ModelPool | None = None) -> list[Player]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -50,14 +50,9 @@ class TournamentResult:
 
 
 def record_tokens(record: GameRecord) -> int:
-    """Prompt plus completion tokens in `record.meta["usage"]` (0 when absent)."""
-    usage = record.meta.get("usage")
-    if not isinstance(usage, Mapping):
-        return 0
+    """Prompt plus completion tokens in `record.usage` (0 when absent)."""
     return sum(
-        int(u.get("prompt_tokens", 0) or 0) + int(u.get("completion_tokens", 0) or 0)
-        for u in usage.values()
-        if isinstance(u, Mapping)
+        int(u.get("prompt_tokens", 0) or 0) + int(u.get("completion_tokens", 0) or 0) for u in record.usage.values()
     )
 
 

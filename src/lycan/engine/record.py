@@ -67,6 +67,10 @@ class GameRecord:
     finished_at: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
     model_calls: tuple[ModelCall, ...] = ()
+    probe_days: tuple[int, ...] = ()
+    """Days whose talk ended with the role probe (needed to replay the game)."""
+    usage: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Per seat, its agent's model-use counters (calls, prompt_tokens, completion_tokens, latency_s, ...)."""
 
     @property
     def n_days(self) -> int:
@@ -89,13 +93,12 @@ class GameRecord:
         finished_at: float = 0.0,
         meta: dict[str, Any] | None = None,
         model_calls: Sequence[ModelCall] = (),
+        usage: dict[int, dict[str, Any]] | None = None,
     ) -> GameRecord:
-        """Freeze a finished `game` (its `probe_days`, if any, go into `meta` for replay)."""
+        """Freeze a finished `game`."""
         if game.winner is None:
             raise ValueError("the game has not finished")
         meta = dict(meta or {})
-        if game.probe_days:
-            meta["probe_days"] = list(game.probe_days)
         return cls(
             game_id=game_id or new_game_id(),
             rules=game.rules,
@@ -110,6 +113,8 @@ class GameRecord:
             finished_at=finished_at,
             meta=meta,
             model_calls=tuple(model_calls),
+            probe_days=game.probe_days,
+            usage=dict(usage or {}),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,6 +136,8 @@ class GameRecord:
                 for d in self.decisions
             ],
             "model_calls": [c.to_dict() for c in self.model_calls],
+            "probe_days": list(self.probe_days),
+            "usage": {str(seat): counters for seat, counters in self.usage.items()},
         }
 
     @classmethod
@@ -142,6 +149,11 @@ class GameRecord:
 
         """
         try:
+            meta = dict(data.get("meta") or {})
+            # Older records kept these two in `meta`.
+            legacy_probe, legacy_usage = meta.pop("probe_days", None), meta.pop("usage", None)
+            probe_days = data.get("probe_days") or legacy_probe or ()
+            usage = data.get("usage") or legacy_usage or {}
             return cls(
                 game_id=str(data["game_id"]),
                 rules=RuleSet.model_validate(data["rules"]),
@@ -157,8 +169,10 @@ class GameRecord:
                 ),
                 started_at=float(data.get("started_at", 0.0)),
                 finished_at=float(data.get("finished_at", 0.0)),
-                meta=dict(data.get("meta") or {}),
+                meta=meta,
                 model_calls=tuple(ModelCall.from_dict(c) for c in data.get("model_calls") or ()),
+                probe_days=tuple(int(d) for d in probe_days),
+                usage={int(seat): dict(counters) for seat, counters in dict(usage).items()},
             )
         except KeyError as err:
             raise ValueError(f"game record is missing the field {err.args[0]!r}") from None

@@ -89,7 +89,7 @@ def replay(record: GameRecord) -> Game:
         ReplayMismatch: the engine asked for something the record has no answer to.
 
     """
-    probe_days = [int(d) for d in record.meta.get("probe_days", ())]
+    probe_days = record.probe_days
     by_id: dict[int, Decision] = {d.request: d for d in record.decisions}
     seat = ReplaySeat(by_id)
     session = Session(

@@ -365,9 +365,7 @@ class Session:
     def record(self, **meta: Any) -> GameRecord:
         """The finished game as a `GameRecord` (usage per seat and the model calls included)."""
         merged = {**self.meta, **meta}
-        usage = {str(s): u for s, seat in enumerate(self.seats) if (u := usage_of(seat)) is not None}
-        if usage:
-            merged["usage"] = usage
+        usage = {s: u for s, seat in enumerate(self.seats) if (u := usage_of(seat)) is not None}
         if self.aborted:
             merged.setdefault("aborted", self.aborted)
         return GameRecord.from_game(
@@ -378,6 +376,7 @@ class Session:
             finished_at=time.time(),
             meta=merged,
             model_calls=tuple(self._calls),
+            usage=usage,
         )
 
 

@@ -490,12 +490,9 @@ class UsageStats:
 
 
 def seat_usage(record: GameRecord, seat: int) -> dict[str, float] | None:
-    """The usage entry of `seat` in `record.meta["usage"]` (keyed by seat, as int or str), if any."""
-    usage = record.meta.get("usage")
-    if not isinstance(usage, Mapping):
-        return None
-    entry = usage.get(str(seat), usage.get(seat))
-    return dict(entry) if isinstance(entry, Mapping) else None
+    """The usage entry of `seat` in `record.usage`, if any."""
+    entry = record.usage.get(seat)
+    return dict(entry) if entry is not None else None
 
 
 def _model_of(record: GameRecord, seat: int, entry: Mapping[str, object]) -> str:
@@ -509,7 +506,7 @@ def _model_of(record: GameRecord, seat: int, entry: Mapping[str, object]) -> str
 def usage_stats(records: Sequence[GameRecord], prices: Prices | None = None) -> dict[str, UsageStats]:
     """Calls, tokens, latency and cost per game and per decision for every agent with usage.
 
-    Reads `record.meta["usage"]`: `{seat: {"calls", "prompt_tokens", "completion_tokens",
+    Reads `record.usage`: `{seat: {"calls", "prompt_tokens", "completion_tokens",
     "latency_s", optional "model"}}`. The price of a seat's calls is looked up in `prices` by the
     entry's `model`, else by the part of the agent label after `:`; unknown models cost 0.
     """

@@ -184,6 +184,15 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     return target
 
 
+def _meta_column(record: GameRecord) -> dict[str, Any]:
+    meta = dict(record.meta)
+    if record.probe_days:
+        meta["probe_days"] = list(record.probe_days)
+    if record.usage:
+        meta["usage"] = {str(seat): counters for seat, counters in record.usage.items()}
+    return meta
+
+
 def _json(value: Any, what: str, game_id: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False)
@@ -222,7 +231,9 @@ def _rows(record: GameRecord, run: str | None) -> _Rows:
         record.faults,
         float(record.started_at),
         float(record.finished_at),
-        _json(record.meta, "meta", gid),
+        # The probe days and model usage are typed fields of the record; the file keeps them in the
+        # meta column's JSON, where older files had them, and `GameRecord.from_dict` takes them out.
+        _json(_meta_column(record), "meta", gid),
     )
     seats = [
         (gid, seat, record.names[seat], record.agents[seat], role.value, team_of(role).value, seat not in dead)
