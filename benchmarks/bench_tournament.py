@@ -133,8 +133,7 @@ def scaling_run(port: int, n: int, games: int, run: str, seed: int = 0) -> tuple
     ends: list[tuple[float, int]] = []
 
     def stamp(record: GameRecord) -> None:
-        usage = record.meta.get("usage", {})
-        ends.append((time.monotonic(), sum(int(u.get("calls", 0)) for u in usage.values())))
+        ends.append((time.monotonic(), sum(int(u.get("calls", 0)) for u in record.usage.values())))
 
     config = load_config(llm_config(run, port, games, max_concurrency=max(16, 8 * n), seed=seed))
     wall, cpu = time.monotonic(), time.process_time()
