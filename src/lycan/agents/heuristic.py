@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from lycan.agents import speech
+import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import (

@@ -4,16 +4,41 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lycan.engine.actions import Action, Request
 from lycan.engine.record import ModelCall
 from lycan.engine.session import Player
 from lycan.engine.view import View
-from lycan.web.messages import spoken_length
+from lycan.rules.talk import spoken_length
 
-if TYPE_CHECKING:
-    from lycan.web.table import Table
+
+class Table(Protocol):
+    """What a seat needs of its table (`lycan.web.table.Table` provides it): showing requests and activity."""
+
+    def is_connected(self, seat: int) -> bool:
+        """Whether anyone has `seat`'s page open."""
+        ...
+
+    def open_request(self, seat: int, request: Request, view: View, deadline_ms: int, number: int) -> None:
+        """Show `request` on the seat's pages."""
+        ...
+
+    def close_request(self, seat: int, number: int) -> None:
+        """The seat's request `number` is answered or timed out."""
+        ...
+
+    def start_activity(self, seat: int, request: Request, view: View) -> None:
+        """`seat` is deciding `request`."""
+        ...
+
+    def speech_whole(self, seat: int, text: str) -> None:
+        """An utterance given whole."""
+        ...
+
+    def end_activity(self, seat: int) -> None:
+        """`seat` has answered."""
+        ...
 
 
 class SeatAway(RuntimeError):
