@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from lycan.agents import SyncAgent
+from lycan.agents import RandomAgent, SyncAgent
 from lycan.conformance import check_record
 from lycan.engine import OVER, PASS, SKIP, Action, Game, GameRecord, Request, View, run_async, run_sync, visible
 from lycan.engine.actions import BidInfo, VoteInfo
@@ -840,3 +840,37 @@ def test_idiot_in_a_custom_deal() -> None:
     for seed in range(20):
         rec, _ = play(rules, seed, _chatty)
         assert rec.roles.count(Role.IDIOT) == 1
+
+
+def test_events_are_immutable_at_run_time_and_survive_pickling() -> None:
+    import copy
+    import dataclasses
+    import pickle
+
+    rec = run_sync(get_preset("guardian7"), [RandomAgent(s) for s in range(7)], 3)
+    for event in rec.events:
+        with pytest.raises(AttributeError, match="immutable"):
+            event.day = 99  # type: ignore[misc]
+        with pytest.raises(AttributeError, match="immutable"):
+            del event.day  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(rec)) == rec
+    assert copy.deepcopy(rec.events) == rec.events
+    first = rec.events[0]
+    assert dataclasses.replace(first, day=5).day == 5 and first.day == 0
+
+
+def test_events_round_trip_through_one_typed_serializer() -> None:
+    from lycan.engine.events import event_from_dict, event_to_dict
+
+    rec = run_sync(get_preset("witch6"), [RandomAgent(s) for s in range(6)], 2, probe_days=(1,))
+    for event in rec.events:
+        data = event_to_dict(event)
+        assert data["kind"] == event.kind and event_from_dict(data) == event
+    talk = {"kind": "talk", "id": 1, "day": 0, "phase": "day", "actor": 1, "text": "x"}
+    assert event_from_dict(talk).text == "x"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="bogus"):
+        event_from_dict({**talk, "bogus": 1})
+    with pytest.raises(ValueError, match="actor"):
+        event_from_dict({**talk, "actor": "somebody"})
+    with pytest.raises(ValueError, match="unknown event kind"):
+        event_from_dict({**talk, "kind": "telepathy"})

@@ -12,11 +12,12 @@ their own, so the id of an event is a function of what its readers can see.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal
 
-from lycan.engine.frozen import frozen_kw
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+
+from lycan.engine.frozen import sealed_kw
 from lycan.rules.roles import Role, Species
 
 Phase = Literal["setup", "day", "night", "end"]
@@ -66,11 +67,12 @@ def expected_ids(events: Iterable[Event], n_players: int) -> list[int]:
     return [ids.next(e.audience) for e in events]
 
 
-@frozen_kw
+@sealed_kw
 class Event:
     """Fields every event carries."""
 
     kind: ClassVar[str] = "event"
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")  # no unknown fields when read back
     id: int
     day: int
     phase: Phase
@@ -82,7 +84,7 @@ class Event:
         return self.audience is None or seat in self.audience
 
 
-@frozen_kw
+@sealed_kw
 class GameStarted(Event):
     """Public: the table, the names and the role counts (never who holds which role)."""
 
@@ -92,7 +94,7 @@ class GameStarted(Event):
     role_counts: tuple[tuple[Role, int], ...]
 
 
-@frozen_kw
+@sealed_kw
 class RoleAssigned(Event):
     """Seat-private: the role dealt to `seat`."""
 
@@ -101,7 +103,7 @@ class RoleAssigned(Event):
     role: Role
 
 
-@frozen_kw
+@sealed_kw
 class WolfPack(Event):
     """Team-private: who the werewolves are."""
 
@@ -109,7 +111,7 @@ class WolfPack(Event):
     members: tuple[int, ...]
 
 
-@frozen_kw
+@sealed_kw
 class PhaseStarted(Event):
     """Public: a new day or night begins; `alive` lists the living seats."""
 
@@ -117,7 +119,7 @@ class PhaseStarted(Event):
     alive: tuple[int, ...]
 
 
-@frozen_kw
+@sealed_kw
 class Talk(Event):
     """An utterance (or `over`/`skip`) in the public talk or the werewolves' whisper channel."""
 
@@ -130,7 +132,7 @@ class Talk(Event):
     skip: bool = False
 
 
-@frozen_kw
+@sealed_kw
 class BidPlaced(Event):
     """Public: a seat's bid for the floor under the `bidding` protocol."""
 
@@ -139,7 +141,7 @@ class BidPlaced(Event):
     amount: int
 
 
-@frozen_kw
+@sealed_kw
 class VoteCast(Event):
     """Public: one seat's vote to execute `target` (shown once every vote is in)."""
 
@@ -149,7 +151,7 @@ class VoteCast(Event):
     round: int = 0
 
 
-@frozen_kw
+@sealed_kw
 class Executed(Event):
     """Public: the day's vote executed `target`; `role` only if roles are revealed on death."""
 
@@ -159,7 +161,7 @@ class Executed(Event):
     role: Role | None = None
 
 
-@frozen_kw
+@sealed_kw
 class NoExecution(Event):
     """Public: the vote ended without an execution."""
 
@@ -167,7 +169,7 @@ class NoExecution(Event):
     reason: str
 
 
-@frozen_kw
+@sealed_kw
 class AttackVote(Event):
     """Team-private: one werewolf's choice of victim."""
 
@@ -176,7 +178,7 @@ class AttackVote(Event):
     target: int
 
 
-@frozen_kw
+@sealed_kw
 class AttackChosen(Event):
     """Team-private: the seat the werewolves attack tonight."""
 
@@ -184,7 +186,7 @@ class AttackChosen(Event):
     target: int
 
 
-@frozen_kw
+@sealed_kw
 class Divined(Event):
     """Seat-private: a seer's divination and its result."""
 
@@ -194,7 +196,7 @@ class Divined(Event):
     result: Species
 
 
-@frozen_kw
+@sealed_kw
 class MediumResult(Event):
     """Seat-private: the species of the seat executed today, as the medium learns it."""
 
@@ -204,7 +206,7 @@ class MediumResult(Event):
     result: Species
 
 
-@frozen_kw
+@sealed_kw
 class Guarded(Event):
     """Seat-private: the guardian protects `target` tonight."""
 
@@ -213,7 +215,7 @@ class Guarded(Event):
     target: int
 
 
-@frozen_kw
+@sealed_kw
 class WitchWoken(Event):
     """Seat-private: the witch learns tonight's attack victim and the potions left."""
 
@@ -224,7 +226,7 @@ class WitchWoken(Event):
     poisons: int
 
 
-@frozen_kw
+@sealed_kw
 class PotionUsed(Event):
     """Seat-private: the witch used a cure (`save`) or poison on `target`."""
 
@@ -234,7 +236,7 @@ class PotionUsed(Event):
     target: int
 
 
-@frozen_kw
+@sealed_kw
 class NightResolved(Event):
     """Record only: what really happened in the night (who was attacked, protected, poisoned)."""
 
@@ -246,7 +248,7 @@ class NightResolved(Event):
     deaths: tuple[int, ...]
 
 
-@frozen_kw
+@sealed_kw
 class Died(Event):
     """Public: a seat died; `cause` is `night` for night deaths, never the hidden reason."""
 
@@ -256,14 +258,14 @@ class Died(Event):
     role: Role | None = None
 
 
-@frozen_kw
+@sealed_kw
 class PeacefulNight(Event):
     """Public: nobody died in the night."""
 
     kind: ClassVar[str] = "peaceful_night"
 
 
-@frozen_kw
+@sealed_kw
 class HunterShot(Event):
     """Public: a dying hunter shoots `target`."""
 
@@ -272,7 +274,7 @@ class HunterShot(Event):
     target: int
 
 
-@frozen_kw
+@sealed_kw
 class Fault(Event):
     """Seat-private: the seat's answer was late or illegal twice and a fallback was used."""
 
@@ -283,7 +285,7 @@ class Fault(Event):
     fallback: str
 
 
-@frozen_kw
+@sealed_kw
 class ProbeAnswered(Event):
     """Record only: a seat's answer to a measurement probe (never shown to any seat).
 
@@ -297,7 +299,7 @@ class ProbeAnswered(Event):
     error: str | None = None
 
 
-@frozen_kw
+@sealed_kw
 class GameOver(Event):
     """Public: the winner and every seat's role (the full reveal)."""
 
@@ -347,46 +349,27 @@ def public(log: Iterable[Event]) -> list[Event]:
     return [e for e in log if e.audience is None]
 
 
-_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+_ADAPTERS: dict[type[Event], TypeAdapter[Any]] = {}
 
 
-def _field_names(cls: type[Event]) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
+def _adapter(cls: type[Event]) -> TypeAdapter[Any]:
+    """The one serializer of an event type: a pydantic `TypeAdapter` over its dataclass."""
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    return adapter
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """A JSON-ready dict of `event`; `event_from_dict` inverts it exactly."""
-    out: dict[str, Any] = {"kind": event.kind}
-    for name in _field_names(type(event)):
-        value = getattr(event, name)
-        if name == "audience":
-            value = None if value is None else sorted(value)
-        elif name == "role_counts":
-            value = [[r.value, c] for r, c in value]
-        elif name == "guesses":
-            value = [[s, r.value, p] for s, r, p in value]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[name] = value
+    """A JSON-ready dict of `event` (its `kind` first); `event_from_dict` inverts it exactly."""
+    out: dict[str, Any] = {"kind": event.kind, **_adapter(type(event)).dump_python(event, mode="json")}
+    if out["audience"] is not None:
+        out["audience"] = sorted(out["audience"])  # a set: sorted so that equal events serialize alike
     return out
 
 
-_ACCEPTED: dict[type[Event], frozenset[str]] = {}
-_DECODE: dict[str, Callable[[Any], Any]] = {
-    "audience": lambda v: None if v is None else frozenset(int(x) for x in v),
-    "role_counts": lambda v: tuple((Role(r), int(c)) for r, c in v),
-    "roles": lambda v: tuple(Role(r) for r in v),
-    "role": lambda v: None if v is None else Role(v),
-    "result": Species,
-    "guesses": lambda v: tuple((int(s), Role(r), None if p is None else float(p)) for s, r, p in v),
-}
-
-
 def event_from_dict(data: dict[str, Any]) -> Event:
-    """Rebuild an event from `event_to_dict` output.
+    """Rebuild an event from `event_to_dict` output (through the same type adapter).
 
     Raises:
         ValueError: unknown kind or fields that do not fit it.
@@ -396,25 +379,15 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}")
-    allowed = _ACCEPTED.get(cls)
-    if allowed is None:
-        allowed = _ACCEPTED[cls] = frozenset(_field_names(cls)) | {"kind"}
-    if not allowed.issuperset(data):
-        extra = set(data) - allowed
-        raise ValueError(f"event kind {kind!r} has no field(s) {', '.join(sorted(extra))}")
-    kwargs: dict[str, Any] = {}
-    for name, value in data.items():
-        decode = _DECODE.get(name)
-        if decode is not None:
-            value = decode(value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        kwargs[name] = value
-    del kwargs["kind"]
+    fields = {k: v for k, v in data.items() if k != "kind"}
     try:
-        return cls(**kwargs)
-    except TypeError as err:
-        raise ValueError(f"event kind {kind!r}: {err}") from None
+        event: Event = _adapter(cls).validate_python(fields)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'the event'}: {e['msg']}" for e in err.errors()[:3]
+        )
+        raise ValueError(f"event kind {kind!r}: {problems}") from None
+    return event
 
 
 def seats_named(events: Sequence[Event]) -> tuple[str, ...]:
