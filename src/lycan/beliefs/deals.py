@@ -1,0 +1,160 @@
+"""Every role deal a seat's hard knowledge allows, and the posterior it gives over roles.
+
+A deal assigns one role to every seat (the rules' deck, in any order). What a seat knows for
+certain prunes them: its own role, its werewolf pack, its divinations and medium readings, roles
+revealed on death, and night victims that werewolves cannot have been (their targets exclude the
+pack, so where no witch could have poisoned, a night's victim is no werewolf; the witch also learns
+whom the werewolves attacked). Every deal left is equally likely under hard knowledge alone; soft
+evidence (claims, votes) will weigh them.
+
+All deals of a deck are built once per (deck, table size) as a NumPy array (aiwolf5: 60,
+guardian7: 420, aiwolf13: 1,441,440 rows), so a posterior is a few vectorised comparisons.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from lycan.engine.events import AttackChosen, Died, Divined, Executed, MediumResult, WitchWoken
+from lycan.engine.view import View
+from lycan.rules.roles import Role, Species, Team, team_of
+
+ROLES: tuple[Role, ...] = tuple(Role)
+_INDEX = {role: i for i, role in enumerate(ROLES)}
+_WOLF = _INDEX[Role.WEREWOLF]
+
+Deals = npt.NDArray[np.int8]
+
+
+@functools.lru_cache(maxsize=16)
+def all_deals(deck: tuple[Role, ...]) -> Deals:
+    """Every distinct assignment of `deck`'s roles to its seats, one row per deal (role indices)."""
+    n = len(deck)
+    counts: dict[Role, int] = {}
+    for role in deck:
+        counts[role] = counts.get(role, 0) + 1
+    # Rarest roles first keeps the partial deals few until the commonest role fills what is left.
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], _INDEX[rc[0]]))
+    *placed, (last_role, _) = groups
+    deals = np.full((1, n), -1, dtype=np.int8)
+    for role, count in placed:
+        free_per_row = n - int((deals[0] >= 0).sum())
+        # every partial deal has the same number of free seats, in seat order
+        free = np.nonzero(deals < 0)[1].reshape(len(deals), free_per_row)
+        combos = np.array(list(itertools.combinations(range(free_per_row), count)), dtype=np.intp)
+        rows = np.repeat(np.arange(len(deals)), len(combos))
+        grown = deals[rows]
+        chosen = free[rows[:, None], np.tile(combos, (len(deals), 1))]
+        grown[np.arange(len(grown))[:, None], chosen] = _INDEX[role]
+        deals = grown
+    deals[deals < 0] = _INDEX[last_role]
+    deals.setflags(write=False)
+    return deals
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one seat knows for certain, read from its view alone."""
+
+    seat: int
+    role: Role
+    known: dict[int, Role] = field(default_factory=dict)
+    """Seats whose role is certain (own role, revealed on death)."""
+    wolves: frozenset[int] | None = None
+    """The werewolf pack, if the seat is one (then nobody else is a werewolf)."""
+    species: dict[int, Species] = field(default_factory=dict)
+    """Divinations and medium readings: what each checked seat is."""
+    not_wolf: frozenset[int] = frozenset()
+    """Seats that cannot be werewolves (night victims where no witch could poison)."""
+
+    @classmethod
+    def of(cls, view: View) -> Knowledge:
+        """Everything certain in `view`."""
+        known = {view.seat: view.role}
+        species: dict[int, Species] = {}
+        not_wolf: set[int] = set()
+        poison_possible = view.rules.roles.get(Role.WITCH, 0) > 0
+        for e in view.events:
+            if isinstance(e, Divined | MediumResult):
+                species[e.target] = e.result
+            elif isinstance(e, Died | Executed) and e.role is not None:
+                known[e.target] = e.role
+            elif isinstance(e, Died) and e.cause == "night" and not poison_possible:
+                not_wolf.add(e.target)
+            elif isinstance(e, WitchWoken) and e.attacked is not None:
+                not_wolf.add(e.attacked)
+            elif isinstance(e, AttackChosen):
+                not_wolf.add(e.target)
+        pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF else None
+        return cls(view.seat, view.role, known, pack, species, frozenset(not_wolf))
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """Role probabilities for every seat, from the deals one seat's knowledge allows."""
+
+    seat: int
+    deals: int
+    """How many deals are consistent with the knowledge (all equally likely)."""
+    roles: tuple[Role, ...]
+    probabilities: npt.NDArray[np.float64]
+    """`probabilities[s, r]`: P(seat s holds roles[r])."""
+    map_deal: tuple[Role, ...]
+    """One most probable deal (every consistent deal is, under hard knowledge alone)."""
+
+    def role_probabilities(self, seat: int) -> dict[Role, float]:
+        """P(role) for `seat`, roles with probability 0 left out."""
+        row = self.probabilities[seat]
+        return {self.roles[r]: float(p) for r, p in enumerate(row) if p > 0}
+
+    def side_probability(self, seat: int, team: Team = Team.WEREWOLF) -> float:
+        """P(`seat` is on `team`'s side)."""
+        return float(sum(p for r, p in enumerate(self.probabilities[seat]) if team_of(self.roles[r]) is team))
+
+
+def consistent(deals: Deals, knowledge: Knowledge) -> npt.NDArray[np.bool_]:
+    """A mask of the deals that agree with everything `knowledge` holds for certain."""
+    keep = np.ones(len(deals), dtype=bool)
+    for seat, role in knowledge.known.items():
+        keep &= deals[:, seat] == _INDEX[role]
+    if knowledge.wolves is not None:
+        for seat in range(deals.shape[1]):
+            is_wolf = seat in knowledge.wolves
+            keep &= (deals[:, seat] == _WOLF) == is_wolf
+    for seat, species in knowledge.species.items():
+        keep &= (deals[:, seat] == _WOLF) == (species is Species.WEREWOLF)
+    for seat in knowledge.not_wolf:
+        keep &= deals[:, seat] != _WOLF
+    return keep
+
+
+def posterior(view: View, deck: Iterable[Role] | None = None) -> Posterior:
+    """The posterior over roles for every seat given what `view`'s seat knows for certain.
+
+    Raises:
+        ValueError: no deal fits the view (a log that cannot have happened).
+    """
+    deck_t = tuple(sorted(deck if deck is not None else view.rules.deck(), key=lambda r: _INDEX[r]))
+    deals = all_deals(deck_t)
+    mask = consistent(deals, Knowledge.of(view))
+    kept = deals[mask]
+    if not len(kept):
+        raise ValueError(f"no deal of {len(deals)} fits what seat {view.seat} knows")
+    n = deals.shape[1]
+    counts = np.zeros((n, len(ROLES)), dtype=np.float64)
+    for seat in range(n):
+        counts[seat] = np.bincount(kept[:, seat], minlength=len(ROLES))
+    probabilities = counts / len(kept)
+    return Posterior(
+        seat=view.seat,
+        deals=len(kept),
+        roles=ROLES,
+        probabilities=probabilities,
+        map_deal=tuple(ROLES[r] for r in kept[0]),
+    )

@@ -1,0 +1,123 @@
+"""Role posteriors from hard knowledge: exact, never against what a seat knows, from its view alone."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from lycan.agents import RandomAgent
+from lycan.beliefs import Knowledge, all_deals, posterior
+from lycan.conformance import HiddenVariant
+from lycan.engine import Game, GameRecord, View, run_sync
+from lycan.engine.events import visible
+from lycan.engine.seeds import derive
+from lycan.rules import Role, get_preset, team_of
+from lycan.rules.roles import Species, species_of
+
+
+def _views(record: GameRecord, game: Game) -> list[View]:
+    """Every seat's view at the end of `record`'s game (the game over event left out)."""
+    names, rules = record.names, record.rules
+    out = []
+    for seat in range(rules.n_players):
+        events = visible(record.events[:-1], seat)
+        alive = tuple(not any(e.kind == "died" and e.target == s for e in events) for s in range(rules.n_players))  # type: ignore[attr-defined]
+        out.append(View(seat, game.roles[seat], names, rules, record.n_days, "day", alive, events))
+    return out
+
+
+def _play(preset: str, seed: int) -> tuple[GameRecord, list[View]]:
+    rules = get_preset(preset)
+    record = run_sync(rules, [RandomAgent(derive(seed, "agent", s)) for s in range(rules.n_players)], seed)
+    return record, _views(record, Game(rules, seed))
+
+
+@pytest.mark.parametrize("preset", ["aiwolf5", "guardian7", "witch6", "guardian5"])
+def test_the_deals_are_every_distinct_arrangement_of_the_deck(preset: str) -> None:
+    deck = get_preset(preset).deck()
+    deals = all_deals(tuple(deck))
+    brute = {p for p in itertools.permutations(deck)}
+    assert (
+        len(deals)
+        == len(brute)
+        == math.factorial(len(deck)) // math.prod(math.factorial(c) for c in Counter(deck).values())
+    )
+    roles = list(Role)
+    assert {tuple(roles[i] for i in row) for row in deals} == brute
+
+
+@pytest.mark.parametrize("preset", ["aiwolf5", "guardian7", "witch6", "aiwolf13"])
+def test_posteriors_never_contradict_what_a_seat_knows(preset: str) -> None:
+    for seed in range(4):
+        record, views = _play(preset, seed)
+        for view in views:
+            post = posterior(view)
+            know = Knowledge.of(view)
+            assert post.role_probabilities(view.seat) == {view.role: 1.0}
+            truth_prob = math.prod(post.probabilities[s, list(Role).index(r)] for s, r in enumerate(record.roles))
+            assert truth_prob > 0, "the true deal must stay possible"
+            for seat, result in know.species.items():
+                p_wolf = post.role_probabilities(seat).get(Role.WEREWOLF, 0.0)
+                assert p_wolf == (1.0 if result is Species.WEREWOLF else 0.0)
+                assert result is species_of(record.roles[seat])
+            if view.role is Role.WEREWOLF:
+                for s in range(len(record.roles)):
+                    assert post.role_probabilities(s).get(Role.WEREWOLF, 0.0) == (1.0 if s in view.wolves() else 0.0)
+            for s in range(len(record.roles)):
+                assert math.isclose(sum(post.role_probabilities(s).values()), 1.0)
+                side = post.side_probability(s)
+                assert 0.0 <= side <= 1.0
+                if s == view.seat:
+                    assert side == (1.0 if team_of(view.role).value == "werewolf" else 0.0)
+
+
+def test_exact_against_brute_force_enumeration() -> None:
+    _, views = _play("guardian7", 5)
+    for view in views:
+        know = Knowledge.of(view)
+        fits = []
+        for deal in set(itertools.permutations(get_preset("guardian7").deck())):
+            ok = all(deal[s] is r for s, r in know.known.items())
+            ok &= know.wolves is None or all((deal[s] is Role.WEREWOLF) == (s in know.wolves) for s in range(7))
+            ok &= all((deal[s] is Role.WEREWOLF) == (sp is Species.WEREWOLF) for s, sp in know.species.items())
+            ok &= all(deal[s] is not Role.WEREWOLF for s in know.not_wolf)
+            if ok:
+                fits.append(deal)
+        post = posterior(view)
+        assert post.deals == len(fits)
+        for seat in range(7):
+            expected = Counter(d[seat] for d in fits)
+            got = post.role_probabilities(seat)
+            assert {r: round(c / len(fits), 9) for r, c in expected.items()} == {r: round(p, 9) for r, p in got.items()}
+
+
+@pytest.mark.parametrize("preset", ["aiwolf5", "aiwolf13", "guardian7", "witch6"])
+def test_beliefs_depend_only_on_the_view(preset: str) -> None:
+    """Two games that differ only in events hidden from a seat give it the same posterior."""
+    rules = get_preset(preset)
+    for seed in range(3):
+        runs = []
+        for variant in (0, 1):
+            record = run_sync(rules, [HiddenVariant(s, variant) for s in range(rules.n_players)], seed)
+            runs.append((record, _views(record, Game(rules, seed))))
+        (_, views_a), (_, views_b) = runs
+        for seat, role in enumerate(Game(rules, seed).roles):
+            if role in (Role.SEER, Role.WEREWOLF):
+                continue
+            a, b = posterior(views_a[seat]), posterior(views_b[seat])
+            assert a.deals == b.deals and np.array_equal(a.probabilities, b.probabilities)
+
+
+def test_an_aiwolf13_update_takes_under_50_ms() -> None:
+    _, views = _play("aiwolf13", 2)
+    posterior(views[0])  # builds the deal table once per process
+    started = time.perf_counter()
+    for view in views:
+        posterior(view)
+    per_update = (time.perf_counter() - started) / len(views)
+    assert per_update < 0.05, f"{per_update * 1000:.1f} ms per posterior"
