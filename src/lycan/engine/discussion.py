@@ -10,6 +10,7 @@ names) and what it was told.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
@@ -63,7 +64,7 @@ class Bids:
 Step = Turn | Bids
 
 
-class Protocol:
+class Protocol(abc.ABC):
     """A discussion protocol: subclasses write `steps`, reading `last` and `bids` after each step."""
 
     def __init__(self, floor: Floor) -> None:
@@ -90,9 +91,9 @@ class Protocol:
         assert self.last is not None, "a protocol reads what was said only after a Turn"
         return self.last
 
+    @abc.abstractmethod
     def steps(self) -> Iterator[Step]:
         """The protocol itself: yield steps until the talk is over."""
-        raise NotImplementedError
 
 
 class RoundRobin(Protocol):

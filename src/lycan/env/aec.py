@@ -23,19 +23,16 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from lycan.engine.record import GameRecord
+from lycan.env.base import METADATA, TableEnv
 from lycan.env.layout import TalkMode
 from lycan.env.observe import DEFAULT_MAX_TEXT
-from lycan.env.table import ActionArg, SeatsArg, Table, agent_name, seat_of
+from lycan.env.table import ActionArg, SeatsArg, agent_name, seat_of
 from lycan.rules.ruleset import RuleSet
 
-METADATA: dict[str, Any] = {"name": "lycan_v0", "render_modes": ["human", "ansi"], "render_fps": 1}
 
-
-class LycanAECEnv(AECEnv):  # type: ignore[misc]
+class LycanAECEnv(TableEnv, AECEnv):  # type: ignore[misc]
     """Werewolf as a PettingZoo AEC environment (see the module docstring, and `lycan.env.aec_env`)."""
 
     # Not `aec_to_parallel` material (agents do not act in cycles): `lycan.env.parallel_env` is the parallel form.
@@ -52,17 +49,14 @@ class LycanAECEnv(AECEnv):  # type: ignore[misc]
         max_text_length: int = DEFAULT_MAX_TEXT,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in METADATA["render_modes"]:
-            raise ValueError(f"render_mode must be one of {METADATA['render_modes']} or None, not {render_mode!r}")
-        self.table = Table(preset, agents=agents, talk=talk, max_cycles=max_cycles, max_text_length=max_text_length)
-        self.render_mode = render_mode
-        self.layout = self.table.layout
-        self.possible_agents: list[str] = [agent_name(s) for s in self.table.env_seats]
-        self.observation_spaces: dict[str, spaces.Dict] = {a: self.table.observer.space() for a in self.possible_agents}
-        self.action_spaces: dict[str, spaces.Discrete] = {
-            a: spaces.Discrete(self.layout.size) for a in self.possible_agents
-        }
-        self.agents: list[str] = []
+        self._open_table(
+            preset,
+            agents=agents,
+            talk=talk,
+            render_mode=render_mode,
+            max_cycles=max_cycles,
+            max_text_length=max_text_length,
+        )
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -70,24 +64,8 @@ class LycanAECEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection: str = self.possible_agents[0]
         self._seats = {a: seat_of(a) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
-        self._shown = 0
-
-    # ----------------------------------------------------------------- spaces
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The observation space of `agent` (the same object every call)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of `agent` (the same object every call)."""
-        return self.action_spaces[agent]
 
     # ----------------------------------------------------------------- the game
-    @property
-    def record(self) -> GameRecord | None:
-        """The finished game's `GameRecord` (None while a game is being played)."""
-        return self.table.record()
-
     @property
     def rules(self) -> RuleSet:
         """The rule set."""

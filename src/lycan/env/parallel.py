@@ -13,20 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from lycan.engine.record import GameRecord
-from lycan.env.aec import METADATA
+from lycan.env.base import METADATA, TableEnv
 from lycan.env.layout import TalkMode
 from lycan.env.observe import DEFAULT_MAX_TEXT
-from lycan.env.table import ActionArg, SeatsArg, Table, agent_name, seat_of
+from lycan.env.table import ActionArg, SeatsArg, agent_name, seat_of
 from lycan.rules.ruleset import RuleSet
 
 Obs = dict[str, Any]
 
 
-class LycanParallelEnv(ParallelEnv):  # type: ignore[misc]
+class LycanParallelEnv(TableEnv, ParallelEnv):  # type: ignore[misc]
     """Werewolf as a PettingZoo parallel environment (see the module docstring, and `lycan.env.parallel_env`)."""
 
     metadata = METADATA
@@ -41,32 +39,14 @@ class LycanParallelEnv(ParallelEnv):  # type: ignore[misc]
         max_cycles: int | None = None,
         max_text_length: int = DEFAULT_MAX_TEXT,
     ) -> None:
-        if render_mode is not None and render_mode not in METADATA["render_modes"]:
-            raise ValueError(f"render_mode must be one of {METADATA['render_modes']} or None, not {render_mode!r}")
-        self.table = Table(preset, agents=agents, talk=talk, max_cycles=max_cycles, max_text_length=max_text_length)
-        self.render_mode = render_mode
-        self.layout = self.table.layout
-        self.possible_agents: list[str] = [agent_name(s) for s in self.table.env_seats]
-        self.observation_spaces: dict[str, spaces.Dict] = {a: self.table.observer.space() for a in self.possible_agents}
-        self.action_spaces: dict[str, spaces.Discrete] = {
-            a: spaces.Discrete(self.layout.size) for a in self.possible_agents
-        }
-        self.agents: list[str] = []
-        self._rng = np.random.default_rng()
-        self._shown = 0
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The observation space of `agent` (the same object every call)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of `agent` (the same object every call)."""
-        return self.action_spaces[agent]
-
-    @property
-    def record(self) -> GameRecord | None:
-        """The finished game's `GameRecord` (None while a game is being played)."""
-        return self.table.record()
+        self._open_table(
+            preset,
+            agents=agents,
+            talk=talk,
+            render_mode=render_mode,
+            max_cycles=max_cycles,
+            max_text_length=max_text_length,
+        )
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

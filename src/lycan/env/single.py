@@ -25,7 +25,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from lycan.engine.record import GameRecord
-from lycan.env.aec import METADATA
+from lycan.env.base import METADATA
 from lycan.env.layout import TalkMode
 from lycan.env.observe import DEFAULT_MAX_TEXT
 from lycan.env.table import ActionArg, SeatSpec, Table, as_rules
