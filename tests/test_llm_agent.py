@@ -336,3 +336,22 @@ def test_whispers_are_never_streamed_out() -> None:
     for talk in public_talk:
         assert talk.text in streamed
     assert len(streamed) == sum(len(t.text) for t in public_talk)
+
+
+def test_talk_is_capped_by_the_agent_where_the_rules_set_no_cap() -> None:
+    """The aiwolf presets cap no utterance; the small model then ran on listing names, so seats cap their own."""
+    from lycan.agents.prompt import UTTERANCE_CHARS
+    from lycan.rules.talk import spoken_length
+
+    rules = quick(get_preset("aiwolf5"), 5.0)
+    assert rules.options.talk.max_length == 0
+
+    def rambling(request: ChatRequest) -> str:
+        return "Player 1, Player 2, " * 100 if is_talk(request) else sensible(request)
+
+    models = [ScriptedModel(rambling) for _ in range(5)]
+    record, _ = play(rules, models, 2)
+    talk_calls = [r for m in models for r in m.requests if is_talk(r)]
+    assert talk_calls and all(r.max_tokens <= UTTERANCE_CHARS // 3 + 8 for r in talk_calls)
+    spoken = [e for e in record.events if isinstance(e, Talk) and not (e.over or e.skip)]
+    assert spoken and all(spoken_length(e.text) <= UTTERANCE_CHARS for e in spoken)

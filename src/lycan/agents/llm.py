@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lycan.agents.parsing import STYLES, ParseError, SpeechReader, Style, parse_bid, parse_choice
-from lycan.agents.prompt import PromptBuilder, PromptLibrary, token_counter
+from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
 from lycan.engine.actions import MAX_BID, Action, Request
 from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
@@ -246,9 +246,9 @@ class LLMAgent:
             options = [view.names[t] for t in request.targets] + (["none"] if request.can_pass else [])
             key, schema = f"{self.style}_choose", choice_schema(self.style, options)
         max_tokens = self.max_tokens[key]
-        if request.is_talk and self.style == "llm" and request.max_length:
-            # Plain speech is cut at max_length characters anyway: no need to generate past it.
-            max_tokens = min(max_tokens, request.max_length // TALK_CHARS_PER_TOKEN + 8)
+        if request.is_talk and self.style == "llm":
+            # Plain speech is cut at the talk limit anyway: no need to generate past it.
+            max_tokens = min(max_tokens, talk_limit(request) // TALK_CHARS_PER_TOKEN + 8)
         chat = ChatRequest(
             messages=prompt.messages,
             max_tokens=max_tokens,
@@ -286,7 +286,7 @@ class LLMAgent:
             raise
 
     async def _talk(self, view: View, request: Request, chat: ChatRequest, prompt_tokens: int) -> Action:
-        reader = SpeechReader(self.style, view.name, request.max_length, view.names)
+        reader = SpeechReader(self.style, view.name, talk_limit(request), view.names)
         # Only public talk is streamed out: whisper text must reach werewolf seats alone, as whole events.
         public = request.kind == "talk"
         started = time.perf_counter()

@@ -78,6 +78,17 @@ _OVER = {
 MESSAGE_OVERHEAD = 4
 """Tokens a chat template adds around each message (role tags); counted on top of the text."""
 
+UTTERANCE_CHARS = 200
+"""What one utterance may hold (spaces not counted) when the rules set no cap, as the prompt says.
+
+The contest's presets cap nothing; left uncapped, the small embedded model ran on listing names
+until its token limit."""
+
+
+def talk_limit(request: Request) -> int:
+    """The characters (spaces not counted) this seat's utterance may have: the rules' cap, or ours."""
+    return request.max_length or UTTERANCE_CHARS
+
 
 def estimate_tokens(text: str) -> int:
     """A conservative token count when no tokenizer is known: one token per 3.5 characters."""
@@ -260,7 +271,7 @@ class PromptBuilder:
             name=neutralise(view.name, 40),
             day=view.day,
             targets=", ".join(neutralise(t, 40) for t in targets),
-            max_length=request.max_length or 200,
+            max_length=talk_limit(request),
             talk_rules=rules,
             format=fmt,
             victim=neutralise(view.names[victim], 40) if isinstance(victim, int) else "nobody",
