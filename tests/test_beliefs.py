@@ -121,3 +121,41 @@ def test_an_aiwolf13_update_takes_under_50_ms() -> None:
         posterior(view)
     per_update = (time.perf_counter() - started) / len(views)
     assert per_update < 0.05, f"{per_update * 1000:.1f} ms per posterior"
+
+
+@pytest.mark.parametrize("preset", ["guardian7", "aiwolf5"])
+def test_a_spectator_posterior_reads_the_public_record_alone(preset: str) -> None:
+    from lycan.engine.view import PublicView
+
+    record, _ = _play(preset, 11)
+    rules = record.rules
+    public = [e for e in record.events[:-1] if e.audience is None]
+    dead = {e.target for e in public if e.kind in ("died", "executed")}  # type: ignore[attr-defined]
+    view = PublicView(
+        record.names, rules, record.n_days, "day", tuple(s not in dead for s in range(rules.n_players)), public
+    )
+    post = posterior(view)
+    assert post.seat is None
+    # no seat's role is known for certain unless it was revealed on death
+    revealed = {e.target: e.role for e in public if e.kind in ("died", "executed") and e.role is not None}  # type: ignore[attr-defined]
+    for seat in range(rules.n_players):
+        probs = post.role_probabilities(seat)
+        if seat in revealed:
+            assert probs == {revealed[seat]: 1.0}
+        else:
+            assert max(probs.values()) < 1.0
+
+
+def test_claims_in_aiwolf_protocol_language() -> None:
+    from lycan.beliefs.claims import SpeechParser, Statement
+
+    p = SpeechParser(("Agent[01]", "Agent[02]", "Agent[03]", "Agent[04]", "Agent[05]"))
+    assert p.parse("COMINGOUT Agent[01] SEER", 0) == (Statement("claim", role="seer"),)
+    assert p.parse("COMINGOUT Agent[02] WEREWOLF", 0) == (Statement("accuses", 1, role="werewolf"),)
+    assert p.parse("DIVINED Agent[03] WEREWOLF", 0) == (Statement("divined", 2, species=Species.WEREWOLF),)
+    assert p.parse("IDENTIFIED Agent[04] HUMAN", 1) == (Statement("identified", 3, species=Species.HUMAN),)
+    assert p.parse("ESTIMATE Agent[05] VILLAGER", 1) == (Statement("defends", 4, role="villager"),)
+    assert p.parse("VOTE Agent[02]", 3) == (Statement("will_vote", 1),)
+    assert p.parse("REQUEST ANY (VOTE Agent[02])", 3) == ()
+    assert p.parse("GUARDED Agent[01]", 2) == (Statement("guarded", 0),)
+    assert p.parse("Over", 2) == ()

@@ -136,16 +136,16 @@ def test_templates_parse_back() -> None:
         Statement("claim", role="seer"),
         Statement("divined", 9, species=Species.WEREWOLF),
         Statement("divined", 0, species=Species.HUMAN),
-        Statement("medium", 2, species=Species.HUMAN),
-        Statement("protected", 3),
-        Statement("suspect", 4),
-        Statement("vote", 11),
+        Statement("identified", 2, species=Species.HUMAN),
+        Statement("guarded", 3),
+        Statement("accuses", 4),
+        Statement("will_vote", 11),
         Statement("liar", 1, role="seer"),
         Statement("attack", 12),
     )
     assert p.parse("I'm the bodyguard, and I vote for player 7!") == (
         Statement("claim", role="guardian"),
-        Statement("vote", 6),
+        Statement("will_vote", 6),
     )
     assert p.parse("The weather is nice. I am not the seer. Player 99 is here.") == ()
 

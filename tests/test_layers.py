@@ -32,6 +32,14 @@ def test_rules_and_engine_import_nothing_above_them() -> None:
             assert not above, f"{module} imports {above}"
 
 
+def test_beliefs_import_only_rules_engine_and_models() -> None:
+    allowed = ("lycan.rules", "lycan.engine", "lycan.models", "lycan.beliefs")
+    for module, deps in _imports().items():
+        if module.startswith("lycan.beliefs"):
+            above = sorted(d for d in deps if not d.startswith(allowed) and d != "lycan")
+            assert not above, f"{module} imports {above}"
+
+
 def test_no_two_modules_import_each_other() -> None:
     graph = _imports()
     modules = set(graph)

@@ -211,7 +211,7 @@ class _Memory:
                 self.first_talk_day.setdefault(actor, ev.day)
             if actor == self.seat:
                 self.spoke[ev.day] += 1
-        for st in self.parser.parse(ev.text):
+        for st in self.parser.parse(ev.text, actor):
             if ev.channel == "whisper":
                 if st.kind == "attack" and st.target is not None and st.target not in self.pack:
                     self.proposals.setdefault(ev.day, st.target)
@@ -230,14 +230,14 @@ class _Memory:
             elif st.kind == "divined" and st.species is not None:
                 self.claims_seer(actor, ev.day)
                 self.seer_claims[actor].setdefault(target, st.species)
-            elif st.kind == "medium" and st.species is not None:
+            elif st.kind == "identified" and st.species is not None:
                 self.medium_claims.setdefault(actor, {}).setdefault(target, st.species)
-            elif st.kind == "protected":
+            elif st.kind == "guarded":
                 self.protect_reports.append((actor, ev.day, target))
-            elif st.kind == "vote":
+            elif st.kind == "will_vote":
                 self.intents.setdefault(ev.day, {})[actor] = target
                 self.accusations.setdefault(actor, set()).add(target)
-            elif st.kind == "suspect":
+            elif st.kind == "accuses":
                 self.accusations.setdefault(actor, set()).add(target)
             elif st.kind == "liar":
                 self.liar_calls.append((actor, target))

@@ -8,31 +8,9 @@ No template uses an ASCII comma, which AIWolf NLP servers reject in utterances.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Literal
-
-from lycan.rules.roles import Species, parse_role
+from lycan.beliefs.claims import CLAIMABLE_ROLES, SpeechParser, Statement, parser_for
+from lycan.rules.roles import Species
 from lycan.rules.talk import spoken_length
-
-StatementKind = Literal[
-    "claim", "divined", "medium", "protected", "vote", "suspect", "trust", "liar", "attack", "fake_plan"
-]
-CLAIMABLE_ROLES = ("seer", "medium", "guardian", "witch", "hunter", "villager")
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One thing a speaker said: a role claim, a result, a vote intention, and so on.
-
-    `target` is a seat (or None); `role` is set for claims and lies; `species` for results.
-    """
-
-    kind: StatementKind
-    target: int | None = None
-    role: str = ""
-    species: Species | None = None
 
 
 # ------------------------------------------------------------------ templates
@@ -104,77 +82,6 @@ def fit(text: str, limit: int) -> str:
         out.append(word)
         used += len(word)
     return " ".join(out) if out else text[:limit]
-
-
-# ------------------------------------------------------------------ parsing
-_SPECIES = {"human": Species.HUMAN, "werewolf": Species.WEREWOLF, "wolf": Species.WEREWOLF}
-
-
-class SpeechParser:
-    """Reads `Statement`s out of utterances for one table of seat names."""
-
-    def __init__(self, names: tuple[str, ...]) -> None:
-        self.names = names
-        self._index = {n.lower(): i for i, n in enumerate(names)}
-        self._cache: dict[str, tuple[Statement, ...]] = {}
-        alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        who = rf"(?<![\w])({alts})(?![\w])"
-        sp = r"(human|werewolf|wolf)"
-        role = r"(seer|diviner|medium|guardian|bodyguard|witch|hunter)"
-        result_link = r"\s*(?::|,| as| is| was| and (?:they|he|she) (?:are|is|was))\s*(?:an? )?"
-        flags = re.IGNORECASE
-        self._patterns: list[tuple[StatementKind, re.Pattern[str]]] = [
-            ("claim", re.compile(rf"\bI(?: am|'m) (?:the|a|an) {role}\b", flags)),
-            ("divined", re.compile(rf"\bI divined {who}{result_link}{sp}\b", flags)),
-            ("medium", re.compile(rf"{who},? who was executed,? was (?:an? )?{sp}\b", flags)),
-            ("protected", re.compile(rf"\bI (?:protected|guarded) {who}", flags)),
-            ("vote", re.compile(rf"\bI(?: will|'ll)? vote (?:for|against) {who}", flags)),
-            ("suspect", re.compile(rf"\bI suspect {who}", flags)),
-            ("trust", re.compile(rf"\bI trust {who}", flags)),
-            ("liar", re.compile(rf"{who} is (?:lying about being|a fake|not the real) (?:the )?(seer|medium)", flags)),
-            ("attack", re.compile(rf"\blet(?:'s| us) attack {who}", flags)),
-            ("fake_plan", re.compile(r"\bI will pretend to be the seer\b", flags)),
-        ]  # fmt: skip
-
-    def seat(self, name: str) -> int:
-        """The seat called `name` (matched case-insensitively by the patterns)."""
-        return self._index[name.lower()]
-
-    def parse(self, text: str) -> tuple[Statement, ...]:
-        """Every statement found in `text`, in the order they appear (cached per text)."""
-        hit = self._cache.get(text)
-        if hit is None:
-            if len(self._cache) >= 4096:
-                self._cache.clear()
-            hit = self._cache[text] = self._parse(text)
-        return hit
-
-    def _parse(self, text: str) -> tuple[Statement, ...]:
-        found: list[tuple[int, Statement]] = []
-        for kind, pattern in self._patterns:
-            for m in pattern.finditer(text):
-                found.append((m.start(), self._statement(kind, m)))
-        found.sort(key=lambda item: item[0])
-        return tuple(s for _, s in found)
-
-    def _statement(self, kind: StatementKind, m: re.Match[str]) -> Statement:
-        if kind == "claim":
-            role = m.group(1).lower()
-            return Statement("claim", role=parse_role(role).value)
-        if kind == "fake_plan":
-            return Statement("fake_plan")
-        target = self.seat(m.group(1))
-        if kind in ("divined", "medium"):
-            return Statement(kind, target, species=_SPECIES[m.group(2).lower()])
-        if kind == "liar":
-            return Statement(kind, target, role=m.group(2).lower())
-        return Statement(kind, target)
-
-
-@lru_cache(maxsize=64)
-def parser_for(names: tuple[str, ...]) -> SpeechParser:
-    """A shared parser for one table of seat names."""
-    return SpeechParser(names)
 
 
 __all__ = [

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lycan.engine.events import AttackChosen, Died, Divined, Executed, MediumResult, WitchWoken
-from lycan.engine.view import View
+from lycan.engine.view import PublicView, View
 from lycan.rules.roles import Role, Species, Team, team_of
 
 ROLES: tuple[Role, ...] = tuple(Role)
@@ -62,8 +62,9 @@ def all_deals(deck: tuple[Role, ...]) -> Deals:
 class Knowledge:
     """What one seat knows for certain, read from its view alone."""
 
-    seat: int
-    role: Role
+    seat: int | None
+    """None for a spectator (the public record only)."""
+    role: Role | None
     known: dict[int, Role] = field(default_factory=dict)
     """Seats whose role is certain (own role, revealed on death)."""
     wolves: frozenset[int] | None = None
@@ -74,9 +75,10 @@ class Knowledge:
     """Seats that cannot be werewolves (night victims where no witch could poison)."""
 
     @classmethod
-    def of(cls, view: View) -> Knowledge:
-        """Everything certain in `view`."""
-        known = {view.seat: view.role}
+    def of(cls, view: View | PublicView) -> Knowledge:
+        """Everything certain in `view` (a seat's view, or the public record for spectators)."""
+        seat, role = (view.seat, view.role) if isinstance(view, View) else (None, None)
+        known: dict[int, Role] = {} if seat is None or role is None else {seat: role}
         species: dict[int, Species] = {}
         not_wolf: set[int] = set()
         poison_possible = view.rules.roles.get(Role.WITCH, 0) > 0
@@ -91,15 +93,16 @@ class Knowledge:
                 not_wolf.add(e.attacked)
             elif isinstance(e, AttackChosen):
                 not_wolf.add(e.target)
-        pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF else None
-        return cls(view.seat, view.role, known, pack, species, frozenset(not_wolf))
+        pack = frozenset(view.wolves()) if isinstance(view, View) and view.role is Role.WEREWOLF else None
+        return cls(seat, role, known, pack, species, frozenset(not_wolf))
 
 
 @dataclass(frozen=True)
 class Posterior:
     """Role probabilities for every seat, from the deals one seat's knowledge allows."""
 
-    seat: int
+    seat: int | None
+    """Whose knowledge this is (None: a spectator's)."""
     deals: int
     """How many deals are consistent with the knowledge (all equally likely)."""
     roles: tuple[Role, ...]
@@ -134,7 +137,7 @@ def consistent(deals: Deals, knowledge: Knowledge) -> npt.NDArray[np.bool_]:
     return keep
 
 
-def posterior(view: View, deck: Iterable[Role] | None = None) -> Posterior:
+def posterior(view: View | PublicView, deck: Iterable[Role] | None = None) -> Posterior:
     """The posterior over roles for every seat given what `view`'s seat knows for certain.
 
     Raises:
@@ -145,16 +148,20 @@ def posterior(view: View, deck: Iterable[Role] | None = None) -> Posterior:
     mask = consistent(deals, Knowledge.of(view))
     kept = deals[mask]
     if not len(kept):
-        raise ValueError(f"no deal of {len(deals)} fits what seat {view.seat} knows")
+        raise ValueError(f"no deal of {len(deals)} fits what {_who(view)} knows")
     n = deals.shape[1]
     counts = np.zeros((n, len(ROLES)), dtype=np.float64)
     for seat in range(n):
         counts[seat] = np.bincount(kept[:, seat], minlength=len(ROLES))
     probabilities = counts / len(kept)
     return Posterior(
-        seat=view.seat,
+        seat=view.seat if isinstance(view, View) else None,
         deals=len(kept),
         roles=ROLES,
         probabilities=probabilities,
         map_deal=tuple(ROLES[r] for r in kept[0]),
     )
+
+
+def _who(view: View | PublicView) -> str:
+    return f"seat {view.seat}" if isinstance(view, View) else "the public record"

@@ -189,7 +189,7 @@ class Observer:
                     seen.said.add(e.text)
                 if e.channel == "talk":
                     seen.talks[e.actor] = min(seen.talks[e.actor] + 1, MAX_COUNT)
-                    claimed = [st.role for st in self._parser.parse(e.text) if st.kind == "claim"]
+                    claimed = [st.role for st in self._parser.parse(e.text, e.actor) if st.kind == "claim"]
                     if _VILLAGER_CLAIM.search(e.text):
                         claimed.append("villager")
                     for role in claimed:
