@@ -116,7 +116,7 @@ class SpeechParser:
                 return Statement("claim", role=role)
             return Statement("accuses" if role in _EVIL else "defends", target, role=role)
         if kind in ("divined", "identified"):
-            return Statement(kind, target, species=_SPECIES[m.group(2).lower()])
+            return Statement(cast("StatementKind", kind), target, species=_SPECIES[m.group(2).lower()])
         if kind == "liar":
             return Statement("liar", target, role=m.group(2).lower())
         assert kind in ("guarded", "will_vote", "accuses", "defends", "attack"), kind
