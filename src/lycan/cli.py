@@ -24,7 +24,7 @@ from lycan.engine import Game, GameRecord, Player, View, default_names, run_asyn
 from lycan.engine.events import Event, Talk
 from lycan.engine.seeds import fresh_seed, stream
 from lycan.eval.stats import Rate
-from lycan.rules import ConfigError, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
+from lycan.rules import ConfigError, Role, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
 
 if TYPE_CHECKING:
     from lycan.models import ChatModel
@@ -740,6 +740,42 @@ def compare(
     with clear_errors(), _store(db) as store:
         table = compare_runs(_run_records(store, run_a), _run_records(store, run_b))
     console.print(table.to_rich())
+
+
+beliefs_app = typer.Typer(no_args_is_help=True, help="Role beliefs: fit behaviour models from stored games.")
+app.add_typer(beliefs_app, name="beliefs")
+
+
+@beliefs_app.command("fit")
+def beliefs_fit(
+    run: Annotated[str, typer.Option(help="run whose stored games to fit on")],
+    preset: PresetOpt = "guardian7",
+    out: Annotated[Path | None, typer.Option(help="where to write the model (JSON); default: print a summary")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Fit the likelihoods of claims, announced results, votes and accusations by maximum likelihood.
+
+    The games of PRESET stored under RUN are counted against their true roles; a temperature is
+    then chosen on a quarter of them held out, for calibrated role probabilities.
+    """
+    from lycan.beliefs.fit import fit
+
+    with clear_errors(), _store(db) as store:
+        records = [r for r in _run_records(store, run) if r.rules.name == preset]
+        if not records:
+            fail(f"run {run!r} has no {preset} games; see `lycan games --run {run}`")
+        try:
+            model = fit(records, preset, source=f"run {run}")
+        except ValueError as err:
+            fail(str(err))
+    console.print(f"fitted on {model.games} {preset} games: temperature {model.tau}")
+    for key, p in sorted(model.claim.items()):
+        if key.endswith("/0") and "/1/" in key:
+            shown = ", ".join(f"{r}: {p[i]:.2f}" for i, r in enumerate(Role) if r in records[0].rules.roles)
+            console.print(f"  P(claims {key.split('/')[0]} on day 1 | role): {shown}")
+    if out is not None:
+        model.save(out)
+        console.print(f"model written to {out}")
 
 
 @app.command("aiwolf-serve")

@@ -1,10 +1,25 @@
-"""Beliefs: role posteriors over every deal a seat's knowledge allows.
+"""Beliefs: role posteriors over every deal a seat's knowledge allows, weighed by behaviour.
 
 `posterior(view)` enumerates the deals consistent with what the seat knows for certain (see
-`lycan.beliefs.deals`) and gives P(role) and P(side) for every seat. It reads the view alone, so a
-seat's beliefs depend on nothing it cannot see.
+`lycan.beliefs.deals`), weighs them by the likelihood of the public behaviour it saw (claims,
+announced results, votes, accusations; `lycan.beliefs.evidence`, `lycan.beliefs.model`) and gives
+P(role) and P(side) for every seat. It reads the view alone, so a seat's beliefs depend on nothing
+it cannot see. `Beliefs` keeps a posterior up to date event by event and explains it
+(`Beliefs.influences`: the events that moved each seat most, by exact leave-one-out).
 """
 
-from lycan.beliefs.deals import Knowledge, Posterior, all_deals, consistent, posterior
+from lycan.beliefs.deals import Knowledge, all_deals, consistent
+from lycan.beliefs.model import BehaviourModel, default_model
+from lycan.beliefs.posterior import Beliefs, Influence, Posterior, posterior
 
-__all__ = ["Knowledge", "Posterior", "all_deals", "consistent", "posterior"]
+__all__ = [
+    "BehaviourModel",
+    "Beliefs",
+    "Influence",
+    "Knowledge",
+    "Posterior",
+    "all_deals",
+    "consistent",
+    "default_model",
+    "posterior",
+]

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from lycan.engine.events import AttackChosen, Died, Divined, Executed, MediumResult, WitchWoken
+from lycan.engine.events import AttackChosen, Died, Divined, Event, Executed, MediumResult, WitchWoken
 from lycan.engine.view import PublicView, View
-from lycan.rules.roles import Role, Species, Team, team_of
+from lycan.rules.roles import Role, Species
 
 ROLES: tuple[Role, ...] = tuple(Role)
 _INDEX = {role: i for i, role in enumerate(ROLES)}
@@ -77,48 +77,40 @@ class Knowledge:
     @classmethod
     def of(cls, view: View | PublicView) -> Knowledge:
         """Everything certain in `view` (a seat's view, or the public record for spectators)."""
-        seat, role = (view.seat, view.role) if isinstance(view, View) else (None, None)
+        if isinstance(view, View):
+            pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF else None
+            return cls.from_events(view.seat, view.role, pack, view.rules.roles.get(Role.WITCH, 0) > 0, view.events)
+        return cls.from_events(None, None, None, view.rules.roles.get(Role.WITCH, 0) > 0, view.events)
+
+    @classmethod
+    def from_events(
+        cls, seat: int | None, role: Role | None, pack: frozenset[int] | None, witch: bool, events: Iterable[Event]
+    ) -> Knowledge:
+        """Everything certain in `events` for `seat` of `role` (`witch`: the deck has a witch who may poison)."""
         known: dict[int, Role] = {} if seat is None or role is None else {seat: role}
         species: dict[int, Species] = {}
         not_wolf: set[int] = set()
-        poison_possible = view.rules.roles.get(Role.WITCH, 0) > 0
-        for e in view.events:
+        for e in events:
             if isinstance(e, Divined | MediumResult):
                 species[e.target] = e.result
             elif isinstance(e, Died | Executed) and e.role is not None:
                 known[e.target] = e.role
-            elif isinstance(e, Died) and e.cause == "night" and not poison_possible:
+            elif isinstance(e, Died) and e.cause == "night" and not witch:
                 not_wolf.add(e.target)
             elif isinstance(e, WitchWoken) and e.attacked is not None:
                 not_wolf.add(e.attacked)
             elif isinstance(e, AttackChosen):
                 not_wolf.add(e.target)
-        pack = frozenset(view.wolves()) if isinstance(view, View) and view.role is Role.WEREWOLF else None
         return cls(seat, role, known, pack, species, frozenset(not_wolf))
 
+    def base(self) -> Knowledge:
+        """Only what the seat knew from the deal (its role and pack), none of the later facts."""
+        known = {} if self.seat is None or self.role is None else {self.seat: self.role}
+        return Knowledge(self.seat, self.role, known, self.wolves)
 
-@dataclass(frozen=True)
-class Posterior:
-    """Role probabilities for every seat, from the deals one seat's knowledge allows."""
 
-    seat: int | None
-    """Whose knowledge this is (None: a spectator's)."""
-    deals: int
-    """How many deals are consistent with the knowledge (all equally likely)."""
-    roles: tuple[Role, ...]
-    probabilities: npt.NDArray[np.float64]
-    """`probabilities[s, r]`: P(seat s holds roles[r])."""
-    map_deal: tuple[Role, ...]
-    """One most probable deal (every consistent deal is, under hard knowledge alone)."""
-
-    def role_probabilities(self, seat: int) -> dict[Role, float]:
-        """P(role) for `seat`, roles with probability 0 left out."""
-        row = self.probabilities[seat]
-        return {self.roles[r]: float(p) for r, p in enumerate(row) if p > 0}
-
-    def side_probability(self, seat: int, team: Team = Team.WEREWOLF) -> float:
-        """P(`seat` is on `team`'s side)."""
-        return float(sum(p for r, p in enumerate(self.probabilities[seat]) if team_of(self.roles[r]) is team))
+FACTS = (Divined, MediumResult, Died, Executed, WitchWoken, AttackChosen)
+"""Event types that can add certain knowledge."""
 
 
 def consistent(deals: Deals, knowledge: Knowledge) -> npt.NDArray[np.bool_]:
@@ -135,33 +127,3 @@ def consistent(deals: Deals, knowledge: Knowledge) -> npt.NDArray[np.bool_]:
     for seat in knowledge.not_wolf:
         keep &= deals[:, seat] != _WOLF
     return keep
-
-
-def posterior(view: View | PublicView, deck: Iterable[Role] | None = None) -> Posterior:
-    """The posterior over roles for every seat given what `view`'s seat knows for certain.
-
-    Raises:
-        ValueError: no deal fits the view (a log that cannot have happened).
-    """
-    deck_t = tuple(sorted(deck if deck is not None else view.rules.deck(), key=lambda r: _INDEX[r]))
-    deals = all_deals(deck_t)
-    mask = consistent(deals, Knowledge.of(view))
-    kept = deals[mask]
-    if not len(kept):
-        raise ValueError(f"no deal of {len(deals)} fits what {_who(view)} knows")
-    n = deals.shape[1]
-    counts = np.zeros((n, len(ROLES)), dtype=np.float64)
-    for seat in range(n):
-        counts[seat] = np.bincount(kept[:, seat], minlength=len(ROLES))
-    probabilities = counts / len(kept)
-    return Posterior(
-        seat=view.seat if isinstance(view, View) else None,
-        deals=len(kept),
-        roles=ROLES,
-        probabilities=probabilities,
-        map_deal=tuple(ROLES[r] for r in kept[0]),
-    )
-
-
-def _who(view: View | PublicView) -> str:
-    return f"seat {view.seat}" if isinstance(view, View) else "the public record"

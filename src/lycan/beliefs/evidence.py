@@ -1,0 +1,215 @@
+"""Soft evidence: the public behaviour a belief engine weighs, read from a view one event at a time.
+
+Three kinds of observation, each one factor of the likelihood of a deal:
+- `Claim` (Bernoulli, on the actor's role): on each talk day, did a seat that had not yet claimed a
+  role claim it (first claims, counter-claims, and staying silent once a day's talk is over);
+- `Report` (Bernoulli, on the roles of actor and target): an announced divine result or medium
+  reading, werewolf or human;
+- `Choice` (conditional logit, on the roles of actor and every candidate): a vote, a vote intention,
+  an accusation or a defence: one seat picked from the seats it could have picked.
+
+An `Observer` reads events in order and keeps what it needs (who is alive, who claimed what, the
+last vote round) so a growing view is read once. It reads public talk and public votes only, and
+skips the view's own seat (a seat learns nothing about others from its own acts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lycan.beliefs.claims import SpeechParser, parser_for
+from lycan.engine.events import Event, Executed, PhaseStarted, Talk, VoteCast
+from lycan.rules.roles import Role, Species, parse_role
+
+#: Roles a seat can claim in talk that the model tracks.
+CLAIM_ROLES: tuple[Role, ...] = (Role.SEER, Role.MEDIUM, Role.GUARDIAN, Role.WITCH)
+#: Kinds of choice a seat makes among the others.
+CHOICES = ("vote", "will_vote", "accuses", "defends")
+
+
+def day_bucket(day: int) -> int:
+    """Days are pooled as 0 (greetings), 1 (first talk day), 2 (any later day)."""
+    return min(day, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """On talk day `day`, `actor` did (`claimed`) or did not claim `role` for the first time.
+
+    `contested`: someone else had claimed the role before.
+    """
+
+    event_id: int
+    actor: int
+    role: Role
+    day: int
+    contested: bool
+    claimed: bool
+
+    @property
+    def key(self) -> str:
+        """The parameter this claim is scored by: claimed role, day (0, 1, later), contested."""
+        return f"{self.role.value}/{day_bucket(self.day)}/{int(self.contested)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """`actor` announced that `target` is `species` (`kind`: divined or identified)."""
+
+    event_id: int
+    kind: str
+    actor: int
+    target: int
+    species: Species
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """`actor` picked `target` out of `candidates` (`kind`: one of `CHOICES`)."""
+
+    event_id: int
+    kind: str
+    actor: int
+    target: int
+    candidates: tuple[int, ...]
+
+
+Observation = Claim | Report | Choice
+
+
+class Observer:
+    """Turns a view's events into observations, incrementally.
+
+    Args:
+        names: the table's seat names.
+        seat: whose view this is (its own acts are skipped); None for the public record.
+        roles_in_play: the roles of the deck (claims of roles not in play still count as claims).
+    """
+
+    def __init__(self, names: tuple[str, ...], seat: int | None, roles_in_play: Iterable[Role]) -> None:
+        self.names = names
+        self.seat = seat
+        self.n = len(names)
+        self.roles_in_play = frozenset(roles_in_play)
+        self.parser: SpeechParser = parser_for(names)
+        self.alive: tuple[int, ...] = tuple(range(self.n))
+        self.claimed: dict[Role, list[int]] = {}
+        """For each role, who claimed it, in order."""
+        self.talkers: dict[int, set[int]] = {}
+        """Seats that spoke (public talk) on each day."""
+        self.claims_today: dict[tuple[int, Role], int] = {}
+        self.talk_open: int | None = None
+        """The day whose talk has not been closed yet."""
+        self.last_round: tuple[int, int, dict[int, int]] = (-1, -1, {})
+        """(day, round, votes per target) of the latest vote round."""
+        self.seen = 0
+
+    def read(self, events: Iterable[Event]) -> list[Observation]:
+        """The observations `events` add (call with each new event, in order)."""
+        out: list[Observation] = []
+        for e in events:
+            self.seen += 1
+            if isinstance(e, PhaseStarted):
+                if e.phase != "day":
+                    out.extend(self._close_talk(e.id))
+                self.alive = e.alive
+                if e.phase == "day":
+                    self.talk_open = e.day
+            elif isinstance(e, Talk):
+                if e.channel == "talk" and e.audience is None:
+                    out.extend(self._talk(e))
+            elif isinstance(e, VoteCast) and e.audience is None:
+                out.extend(self._close_talk(e.id))
+                out.extend(self._vote(e))
+            elif isinstance(e, Executed):
+                out.extend(self._close_talk(e.id))
+        return out
+
+    def close(self, event_id: int) -> list[Observation]:
+        """End the open day's talk now (e.g. at a probe after the talk): silence becomes evidence."""
+        return self._close_talk(event_id)
+
+    # ------------------------------------------------------------------ talk
+    def _talk(self, e: Talk) -> list[Observation]:
+        actor = e.actor
+        self.talkers.setdefault(e.day, set()).add(actor)
+        if e.over or e.skip:
+            return []
+        out: list[Observation] = []
+        others = tuple(s for s in self.alive if s != actor)
+        for st in self.parser.parse(e.text, actor):
+            if st.kind == "claim":
+                role = parse_role(st.role)
+                out.extend(self._claim(e.id, actor, role, e.day))
+            elif st.target is None or st.target == actor or actor == self.seat:
+                continue
+            elif st.kind in ("divined", "identified") and st.species is not None:
+                role = Role.SEER if st.kind == "divined" else Role.MEDIUM
+                out.extend(self._claim(e.id, actor, role, e.day))
+                out.append(Report(e.id, st.kind, actor, st.target, st.species))
+            elif st.kind == "guarded":
+                out.extend(self._claim(e.id, actor, Role.GUARDIAN, e.day))
+            elif st.kind in ("will_vote", "accuses", "defends", "liar") and st.target in others:
+                kind = "accuses" if st.kind == "liar" else st.kind
+                out.append(Choice(e.id, kind, actor, st.target, others))
+        return out
+
+    def _claim(self, event_id: int, actor: int, role: Role, day: int) -> list[Claim]:
+        if role not in CLAIM_ROLES:
+            return []
+        claimants = self.claimed.setdefault(role, [])
+        if actor in claimants:
+            return []
+        contested = bool(claimants)
+        claimants.append(actor)
+        if actor == self.seat:
+            return []
+        return [Claim(event_id, actor, role, day, contested, True)]
+
+    def _close_talk(self, event_id: int) -> list[Observation]:
+        """The open day's talk is over: every seat that talked and claimed nothing new stayed silent."""
+        day = self.talk_open
+        if day is None:
+            return []
+        self.talk_open = None
+        out: list[Observation] = []
+        for actor in sorted(self.talkers.get(day, ())):
+            if actor == self.seat:
+                continue
+            for role in CLAIM_ROLES:
+                if role not in self.roles_in_play:
+                    continue
+                claimants = self.claimed.get(role, [])
+                if actor in claimants:
+                    continue
+                out.append(Claim(event_id, actor, role, day, bool(claimants), False))
+        return out
+
+    # ------------------------------------------------------------------ votes
+    def _vote(self, e: VoteCast) -> list[Observation]:
+        day, rnd, tally = self.last_round
+        if (day, rnd) != (e.day, e.round):
+            if e.round > 0 and day == e.day and tally:
+                top = max(tally.values())
+                self._candidates = tuple(sorted(t for t, c in tally.items() if c == top))
+            else:
+                self._candidates = self.alive
+            tally = {}
+            self.last_round = (e.day, e.round, tally)
+        tally[e.target] = tally.get(e.target, 0) + 1
+        if e.actor == self.seat:
+            return []
+        cands = tuple(c for c in self._candidates if c != e.actor or c == e.target)
+        if e.target not in cands or len(cands) < 2:
+            return []
+        return [Choice(e.id, "vote", e.actor, e.target, cands)]
+
+    _candidates: tuple[int, ...] = ()
+
+
+def observe(
+    events: Iterable[Event], names: tuple[str, ...], seat: int | None, roles: Iterable[Role]
+) -> list[Observation]:
+    """Every observation in `events` read as `seat` (None: the public), the open talk left open."""
+    return Observer(names, seat, roles).read(events)

@@ -1,0 +1,134 @@
+"""Fitting behaviour models from finished games, and the moments at which beliefs are scored.
+
+`fit(records, preset)` counts every public act of every game against the true roles (maximum
+likelihood, see `lycan.beliefs.model`), then picks the temperature that minimises the log-loss of
+the role marginals on held-out games, at the end of every day's talk, for every living seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lycan.beliefs.evidence import Observer
+from lycan.beliefs.model import INDEX, BehaviourModel, Counts, estimate
+from lycan.beliefs.posterior import Beliefs
+from lycan.engine.events import Event, Executed, NoExecution, PhaseStarted, VoteCast, public, visible
+from lycan.engine.record import GameRecord
+from lycan.engine.view import PublicView, View
+from lycan.rules.roles import Role
+
+#: Temperatures tried when calibrating.
+TAUS = (0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.65, 0.8, 1.0, 1.25)
+
+
+def talk_ends(events: Sequence[Event]) -> dict[int, int]:
+    """For each day with talk, the index of the first event after it (where a probe would be asked)."""
+    out: dict[int, int] = {}
+    day: int | None = None
+    for i, e in enumerate(events):
+        if isinstance(e, PhaseStarted):
+            if e.phase == "day":
+                day = e.day
+            elif day is not None:
+                out.setdefault(day, i)
+                day = None
+        elif day is not None and isinstance(e, VoteCast | Executed | NoExecution) and e.day == day:
+            out.setdefault(day, i)
+            day = None
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One seat's view (or the public's) at the end of one day's talk, with the truth."""
+
+    record: GameRecord
+    day: int
+    view: View | PublicView
+
+
+def _alive(events: Sequence[Event], n: int) -> tuple[bool, ...]:
+    alive = tuple(True for _ in range(n))
+    for e in events:
+        if isinstance(e, PhaseStarted):
+            alive = tuple(s in e.alive for s in range(n))
+    return alive
+
+
+def moments(record: GameRecord, day: int | None = None, *, spectator: bool = False) -> Iterator[Moment]:
+    """Every living seat's view (or the public view) at the end of the talk of `day` (None: every day)."""
+    ends = talk_ends(record.events)
+    n = record.rules.n_players
+    for d, end in sorted(ends.items()):
+        if day is not None and d != day:
+            continue
+        upto = record.events[:end]
+        alive = _alive(upto, n)
+        if spectator:
+            yield Moment(record, d, PublicView(record.names, record.rules, d, "day", alive, public(upto)))
+            continue
+        for seat in range(n):
+            if alive[seat]:
+                events = visible(upto, seat)
+                yield Moment(
+                    record, d, View(seat, record.roles[seat], record.names, record.rules, d, "day", alive, events)
+                )
+
+
+def counts(records: Sequence[GameRecord]) -> Counts:
+    """The sufficient statistics of `records` (every public act, read as a spectator)."""
+    out = Counts()
+    for rec in records:
+        observer = Observer(rec.names, None, rec.rules.roles)
+        obs = observer.read(public(rec.events))
+        obs += observer.close(rec.events[-1].id if rec.events else 0)
+        out.add(obs, rec.roles)
+    return out
+
+
+def log_losses(
+    model: BehaviourModel, records: Sequence[GameRecord], taus: Sequence[float], *, views: int = 1500
+) -> dict[float, float]:
+    """Mean -log P(true role) of the other seats' marginals at each temperature in `taus`.
+
+    Over every living seat's view at the end of every day's talk, at most `views` of them (spread
+    evenly over the games).
+    """
+    all_moments = [m for rec in records for m in moments(rec)]
+    step = max(1, len(all_moments) // views)
+    losses: dict[float, list[float]] = {tau: [] for tau in taus}
+    for m in all_moments[::step]:
+        beliefs = Beliefs.for_view(m.view, model).close_talk()
+        seat = m.view.seat if isinstance(m.view, View) else None
+        truth = [(s, INDEX[r]) for s, r in enumerate(m.record.roles) if s != seat]
+        for tau in taus:
+            post = beliefs.posterior(tau)
+            losses[tau].extend(-float(np.log(max(post.probabilities[s, r], 1e-6))) for s, r in truth)
+    return {tau: float(np.mean(v)) if v else float("nan") for tau, v in losses.items()}
+
+
+def fit(records: Sequence[GameRecord], preset: str, *, holdout: float = 0.25, source: str = "") -> BehaviourModel:
+    """A behaviour model for `preset` from `records` (games of that preset), temperature calibrated.
+
+    Raises:
+        ValueError: no game of the preset, or too few to hold some out.
+    """
+    games = [r for r in records if r.rules.name == preset]
+    if not games:
+        raise ValueError(f"no stored game of preset {preset!r} to fit")
+    cut = max(1, int(len(games) * (1 - holdout))) if len(games) > 1 else 1
+    train, held = games[:cut], games[cut:] or games[:1]
+    model = estimate(counts(train), preset, source=source)
+    scores = log_losses(model, held, TAUS)
+    best = min(scores, key=lambda t: scores[t])
+    final = estimate(counts(games), preset, source=source)
+    final.tau = best
+    return final
+
+
+def deck_roles(record: GameRecord) -> tuple[Role, ...]:
+    """The roles of `record`'s deck, in the order of `Role`."""
+    return tuple(sorted(record.rules.deck(), key=lambda r: INDEX[r]))

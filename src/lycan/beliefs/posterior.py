@@ -1,0 +1,328 @@
+"""The posterior over role deals for one seat (or a spectator), kept up to date event by event.
+
+P(deal | view) is proportional to 1[deal agrees with what the seat knows for certain] times the
+product of the behaviour likelihoods of every public act it saw (`lycan.beliefs.model`), raised to
+the model's temperature. Every deal is enumerated (aiwolf13: up to 1,441,440 rows, vectorised), so
+the result is exact for the model; `Posterior.method` says so.
+
+`Beliefs` keeps the log-weights of the deals the seat's own role allows and adds each new
+observation's factor once; claims, which depend on one seat's role only, are pooled per seat and
+applied together. `Beliefs.influences` removes one event at a time and recomputes: the exact
+counterfactual "what would I believe had this not happened", with the size of the move.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from lycan.beliefs.deals import FACTS, Knowledge, all_deals, consistent
+from lycan.beliefs.evidence import Claim, Observation, Observer
+from lycan.beliefs.model import INDEX, ROLES, BehaviourModel, default_model
+from lycan.engine.events import Event
+from lycan.engine.view import PublicView, View
+from lycan.rules.roles import Role, Team, team_of
+from lycan.rules.ruleset import RuleSet
+
+_WOLF_SIDE = np.array([team_of(r) is Team.WEREWOLF for r in ROLES])
+ModelChoice = BehaviourModel | Literal["default"] | None
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """Role probabilities for every seat, from the deals one seat's knowledge allows."""
+
+    seat: int | None
+    """Whose knowledge this is (None: a spectator's)."""
+    deals: int
+    """How many deals are consistent with the certain knowledge."""
+    roles: tuple[Role, ...]
+    probabilities: npt.NDArray[np.float64]
+    """`probabilities[s, r]`: P(seat s holds roles[r])."""
+    map_deal: tuple[Role, ...]
+    """One most probable deal."""
+    method: str = "exact"
+    """How the deals were weighed: `exact` (every deal enumerated) or `sampled ...` (importance sampling)."""
+    observations: int = 0
+    """Soft observations weighed (0: hard knowledge alone)."""
+
+    def role_probabilities(self, seat: int) -> dict[Role, float]:
+        """P(role) for `seat`, roles with probability 0 left out."""
+        row = self.probabilities[seat]
+        return {self.roles[r]: float(p) for r, p in enumerate(row) if p > 0}
+
+    def side_probability(self, seat: int, team: Team = Team.WEREWOLF) -> float:
+        """P(`seat` is on `team`'s side)."""
+        return min(1.0, float(sum(p for r, p in enumerate(self.probabilities[seat]) if team_of(self.roles[r]) is team)))
+
+    def top_role(self, seat: int) -> tuple[Role, float]:
+        """The most probable role of `seat` and its probability."""
+        r = int(np.argmax(self.probabilities[seat]))
+        return self.roles[r], float(self.probabilities[seat, r])
+
+
+@dataclass(frozen=True, slots=True)
+class Influence:
+    """Removing event `event_id` would move P(`seat` is a werewolf-side role) by `-delta`.
+
+    `delta` = P(with the event) - P(without it): positive when the event made the seat more suspect.
+    `kind`: `fact` (certain knowledge) or the observation kind (claim, report, choice).
+    """
+
+    event_id: int
+    seat: int
+    delta: float
+    kind: str
+
+
+class Beliefs:
+    """One seat's (or a spectator's) posterior, updated from its growing view.
+
+    Args:
+        rules: the game's rules (their deck, and their preset's fitted model by default).
+        names: the table's names.
+        seat: whose view (None: the public record).
+        role: that seat's role.
+        pack: the werewolf pack, when the seat is a werewolf.
+        model: a behaviour model, `"default"` (the one shipped for the preset, if any) or None
+            (hard knowledge alone).
+        max_deals: above this many deals (aiwolf13 has up to 1,441,440) the posterior is estimated
+            on `sample` deals drawn uniformly from those the seat's knowledge allows, each weighed
+            by its likelihood (importance sampling; the draw depends on the seat's knowledge alone).
+        sample: how many deals to draw when sampling.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        names: tuple[str, ...],
+        seat: int | None = None,
+        role: Role | None = None,
+        pack: frozenset[int] | None = None,
+        model: ModelChoice = "default",
+        *,
+        max_deals: int = 150_000,
+        sample: int = 100_000,
+    ) -> None:
+        self.rules = rules
+        self.max_deals, self.sample = max_deals, sample
+        self.model = default_model(rules.name) if model == "default" else model
+        self.seat, self.role = seat, role
+        self._witch = rules.roles.get(Role.WITCH, 0) > 0
+        deck = tuple(sorted(rules.deck(), key=lambda r: INDEX[r]))
+        self.knowledge = Knowledge(seat, role, {} if seat is None or role is None else {seat: role}, pack)
+        self._full = all_deals(deck)
+        self._pending: dict[int, npt.NDArray[np.float64]] = {}
+        self.observer = Observer(names, seat, rules.roles)
+        self.observations: list[Observation] = []
+        self.events: list[Event] = []
+        self.method = "exact"
+        self._closed = -1
+        self._draw(consistent(self._full, self.knowledge))
+
+    def _draw(self, allowed: npt.NDArray[np.bool_]) -> None:
+        """Take every allowed deal as the base, or a uniform sample of them when they are too many."""
+        rows = np.flatnonzero(allowed)
+        self.method = "exact"
+        if len(rows) > self.max_deals and self.model is not None:  # certain knowledge alone stays cheap
+            # seeded by what the seat knows only, so the draw reveals nothing and repeats exactly
+            key = [len(rows), -1 if self.seat is None else self.seat, len(self.knowledge.known), len(self.events)]
+            rows = np.sort(np.random.default_rng(key).choice(rows, size=self.sample, replace=False))
+            self.method = f"sampled {self.sample} of {int(allowed.sum())} deals, importance-weighted"
+        self.base = self._full[rows]
+        self.mask = np.ones(len(rows), dtype=bool)
+        self.logw = np.zeros(len(rows), dtype=np.float64)
+
+    @classmethod
+    def for_view(cls, view: View | PublicView, model: ModelChoice = "default") -> Beliefs:
+        """Beliefs for `view`'s seat (a spectator for a public view), `view` already read."""
+        if isinstance(view, View):
+            pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF else None
+            beliefs = cls(view.rules, view.names, view.seat, view.role, pack, model)
+        else:
+            beliefs = cls(view.rules, view.names, model=model)
+        return beliefs.update(view.events)
+
+    # ------------------------------------------------------------------ reading
+    def update(self, events: Sequence[Event]) -> Beliefs:
+        """Read the events of `events` past those already read (the whole view may be passed)."""
+        new = events[len(self.events) :]
+        if not new:
+            return self
+        self.events.extend(new)
+        self._add(self.observer.read(new))
+        if any(isinstance(e, FACTS) for e in new):
+            know = Knowledge.from_events(self.seat, self.role, self.knowledge.wolves, self._witch, self.events)
+            if know != self.knowledge:
+                self.knowledge = know
+                self.mask = consistent(self.base, know)
+                if self.method != "exact" and self.mask.sum() < self.sample // 4:
+                    self._redraw()
+        return self
+
+    def _redraw(self) -> None:
+        """Too few sampled deals survive the new facts: draw again among the deals still allowed."""
+        self._draw(consistent(self._full, self.knowledge))
+        self.mask = consistent(self.base, self.knowledge)
+        observations, self.observations = self.observations, []
+        self._pending.clear()
+        self._add(observations)
+
+    def close_talk(self) -> Beliefs:
+        """Count today's silence now (when the talk is over but no vote has been cast yet)."""
+        last = self.events[-1].id if self.events else 0
+        self._add(self.observer.close(last))
+        self._closed = len(self.events)
+        return self
+
+    def _add(self, observations: list[Observation]) -> None:
+        model = self.model
+        if model is None:
+            return
+        for obs in observations:
+            if isinstance(obs, Claim):
+                unary = model.unary(obs)
+                if unary is None:
+                    continue
+                pending = self._pending.get(obs.actor)
+                self._pending[obs.actor] = unary if pending is None else pending + unary
+            else:
+                factor = model.log_factor(obs, self.base)
+                if factor is None:
+                    continue
+                self.logw += factor
+            self.observations.append(obs)
+
+    def _flush(self) -> None:
+        for seat, unary in self._pending.items():
+            self.logw += unary[self.base[:, seat]]
+        self._pending.clear()
+
+    # ------------------------------------------------------------------ results
+    def _weights(
+        self, logw: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], tau: float | None = None
+    ) -> npt.NDArray[np.float64]:
+        if tau is None:
+            tau = self.model.tau if self.model is not None else 1.0
+        w = np.zeros(len(logw))
+        if mask.any():
+            x = tau * logw[mask]
+            w[mask] = np.exp(x - x.max())
+        return w
+
+    def _marginals(self, w: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        n = self.base.shape[1]
+        out = np.zeros((n, len(ROLES)))
+        total = w.sum()
+        for s in range(n):
+            out[s] = np.bincount(self.base[:, s], weights=w, minlength=len(ROLES))
+        return np.asarray(np.clip(out / total, 0.0, 1.0), dtype=np.float64)
+
+    def posterior(self, tau: float | None = None) -> Posterior:
+        """The posterior now (`tau`: another temperature than the model's, e.g. to calibrate one).
+
+        Raises:
+            ValueError: no deal fits what the seat knows (a log that cannot have happened).
+        """
+        self._flush()
+        if not self.mask.any():
+            who = "the public record" if self.seat is None else f"seat {self.seat}"
+            raise ValueError(f"no deal of {len(self.base)} fits what {who} knows")
+        w = self._weights(self.logw, self.mask, tau)
+        return Posterior(
+            seat=self.seat,
+            deals=int(self.mask.sum()),
+            roles=ROLES,
+            probabilities=self._marginals(w),
+            map_deal=tuple(ROLES[r] for r in self.base[int(np.argmax(w))]),
+            method=self.method,
+            observations=len(self.observations),
+        )
+
+    def influences(self, seats: Sequence[int] | None = None, top: int = 3) -> dict[int, list[Influence]]:
+        """For each seat, the `top` events whose removal would move its P(werewolf side) most.
+
+        Every event is first scored cheaply (its observations' factors taken out of the weights, or,
+        for a certain fact, the knowledge recomputed without it); the leading candidates are then
+        removed for real and the whole view read again, so each reported move is the exact
+        counterfactual (a removed claim also changes who was first to claim, and that day's
+        silence). Silence itself is no event, so it is never listed.
+        """
+        self._flush()
+        seats = [s for s in range(self.base.shape[1]) if s != self.seat] if seats is None else list(seats)
+        if not seats:
+            return {}
+        wolf_side = _WOLF_SIDE[self.base[:, seats]]  # (deals, seats)
+
+        def side(w: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            total = w.sum()
+            return np.asarray(w @ wolf_side / total if total > 0 else np.full(len(seats), np.nan), dtype=np.float64)
+
+        now = side(self._weights(self.logw, self.mask))
+        rough: dict[int, tuple[str, npt.NDArray[np.float64]]] = {}
+        by_event: dict[int, list[Observation]] = defaultdict(list)
+        for obs in self.observations:
+            if not isinstance(obs, Claim) or obs.claimed:
+                by_event[obs.event_id].append(obs)
+        model = self.model
+        for event_id, group in by_event.items():
+            assert model is not None
+            logw = self.logw.copy()
+            for obs in group:
+                factor = model.log_factor(obs, self.base)
+                if factor is not None:
+                    logw -= factor
+            rough[event_id] = (type(group[0]).__name__.lower(), now - side(self._weights(logw, self.mask)))
+        for i, e in enumerate(self.events):
+            if isinstance(e, FACTS):
+                rest = self.events[:i] + self.events[i + 1 :]
+                know = Knowledge.from_events(self.seat, self.role, self.knowledge.wolves, self._witch, rest)
+                if know != self.knowledge:
+                    rough[e.id] = ("fact", now - side(self._weights(self.logw, consistent(self.base, know))))
+        candidates: set[int] = set()
+        for j in range(len(seats)):
+            ranked = sorted(rough, key=lambda eid: -abs(np.nan_to_num(rough[eid][1][j])))
+            candidates.update(ranked[: 2 * top])
+        exact = {eid: now - side_of(self._without(eid), seats) for eid in candidates}
+        out: dict[int, list[Influence]] = {}
+        for j, s in enumerate(seats):
+            found = [Influence(eid, s, float(d[j]), rough[eid][0]) for eid, d in exact.items() if np.isfinite(d[j])]
+            found.sort(key=lambda inf: (-abs(inf.delta), inf.event_id))
+            out[s] = [inf for inf in found[:top] if abs(inf.delta) > 1e-9]
+        return out
+
+    def _without(self, event_id: int) -> Posterior:
+        """The posterior had event `event_id` not happened (read again from the start)."""
+        kept = [e for e in self.events if e.id != event_id]
+        pack = self.knowledge.wolves
+        again = Beliefs(self.rules, self.observer.names, self.seat, self.role, pack, self.model)
+        again.max_deals, again.sample = self.max_deals, self.sample
+        if self.method != "exact":  # the same sample, so only the event differs
+            again.base, again.method = self.base, self.method
+            again.mask, again.logw = np.ones(len(self.base), dtype=bool), np.zeros(len(self.base))
+        again.update(kept)
+        if self._closed == len(self.events):
+            again.close_talk()
+        return again.posterior()
+
+
+def side_of(post: Posterior, seats: Sequence[int]) -> npt.NDArray[np.float64]:
+    """P(werewolf side) of `seats` in `post`."""
+    return np.asarray(post.probabilities[seats] @ _WOLF_SIDE, dtype=np.float64)
+
+
+def posterior(view: View | PublicView, model: ModelChoice = "default") -> Posterior:
+    """The posterior over roles for every seat given `view` (a seat's view, or the public record).
+
+    `model`: the behaviour model weighing soft evidence; `"default"` uses the one fitted for the
+    preset when one ships, None uses certain knowledge alone.
+
+    Raises:
+        ValueError: no deal fits the view (a log that cannot have happened).
+    """
+    return Beliefs.for_view(view, model).posterior()
