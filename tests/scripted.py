@@ -34,6 +34,24 @@ def legal_options(request: ChatRequest) -> list[str]:
     return list(request.json_schema["properties"]["target"]["enum"])
 
 
+def is_probe(request: ChatRequest) -> bool:
+    return request.json_schema is not None and "guesses" in request.json_schema["properties"]
+
+
+def probe_guesses(request: ChatRequest, rng: random.Random) -> dict[str, dict[str, Any]]:
+    """A role and confidence, drawn from the schema's options, for every player a probe asks about."""
+    assert request.json_schema is not None
+    guesses = request.json_schema["properties"]["guesses"]["properties"]
+    out = {}
+    for name, guess in guesses.items():
+        options = guess["properties"]
+        out[name] = {
+            "role": rng.choice(options["role"]["enum"]),
+            "confidence": rng.choice(options["confidence"]["enum"]),
+        }
+    return out
+
+
 def sensible(request: ChatRequest, rng: random.Random | None = None) -> str:
     """A well-formed answer in whatever format the request asks for."""
     rng = rng or random.Random(request.seed)
@@ -51,6 +69,8 @@ def sensible(request: ChatRequest, rng: random.Random | None = None) -> str:
         return words
     if "bid" in schema["properties"]:
         return json.dumps({"bid": rng.randrange(4)})
+    if "guesses" in schema["properties"]:
+        return json.dumps({"guesses": probe_guesses(request, rng)})
     options = [o for o in legal_options(request) if o != "none"] or ["none"]
     if "thought" in schema["properties"]:
         return json.dumps({"thought": "weighing it up", "target": rng.choice(options)})

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
-from lycan.engine.actions import OVER, PASS, Action, Request
+from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
 from lycan.engine.events import (
     AttackChosen,
     Died,
@@ -270,6 +270,8 @@ class HeuristicAgent(SyncAgent):
             return self._whisper(mem, view, request)
         if kind == "bid":
             return self._bid(mem, view)
+        if kind == "probe":
+            return self._probe(view, request)
         if not request.targets:
             return PASS
         if kind == "vote":
@@ -287,6 +289,22 @@ class HeuristicAgent(SyncAgent):
         if kind == "shoot":
             return self._shoot(mem, view, request)
         return request.legal_actions()[0]
+
+    def _probe(self, view: View, request: Request) -> Action:
+        """The exact belief engine's role distribution for every asked seat (a pass if the log is impossible)."""
+        from lycan.beliefs import posterior  # numpy: loaded only when a probe is asked
+
+        try:
+            post = posterior(view)
+        except ValueError:
+            return PASS
+        roles = set(request.info.roles) if isinstance(request.info, ProbeInfo) else None
+        return Action.probe(
+            (seat, role, p)
+            for seat in request.targets
+            for role, p in post.role_probabilities(seat).items()
+            if roles is None or role.value in roles
+        )
 
     def _safe(self, mem: _Memory, view: View, request: Request) -> Action:
         """A surely legal answer to a retried request."""

@@ -6,6 +6,11 @@ schema whose `target` enum holds the legal names. Private reasoning (ReAct's tho
 contemplation and perspectives) is kept in `LLMAgent.exchanges` and never spoken.
 An answer that cannot be read raises `ParseError`, so the engine retries with the error shown
 to the model and, if that fails too, falls back and records a fault on this seat.
+
+The measurement probe (`Game(probe_days=...)`) is answered the same way, with a schema that asks
+a role and a confidence for every other seat. The engine asks a probe once, so the agent itself
+asks again, with the error shown, when the first answer cannot be read; if the second cannot be
+read either, the engine records the probe as unanswered.
 """
 
 from __future__ import annotations
@@ -14,16 +19,17 @@ import asyncio
 import inspect
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lycan.agents.parsing import STYLES, ParseError, SpeechReader, Style, parse_bid, parse_choice
+from lycan.agents.parsing import STYLES, ParseError, SpeechReader, Style, parse_bid, parse_choice, parse_probe
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
-from lycan.engine.actions import MAX_BID, Action, Request
+from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
 from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
 from lycan.models.base import ChatModel, ChatRequest, ChatResult, ModelError, Usage
+from lycan.rules.roles import Role
 
 TokenCallback = Callable[[int, str], Any]
 """`on_token(seat, piece)`: called with each piece of spoken text; may be a coroutine function."""
@@ -35,9 +41,15 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
     "llm_choose": 24,
     "react_choose": 128,
     "recon_choose": 160,
+    "llm_probe": 320,
+    "react_probe": 384,
+    "recon_probe": 384,
     "bid": 16,
 }
-"""Completion-token caps per style and request type; `LLMAgent(max_tokens=...)` overrides them."""
+"""Completion-token caps per style and request type; `LLMAgent(max_tokens=...)` overrides them.
+
+A probe answer is given `PROBE_TOKENS_PER_SEAT` tokens per asked seat (plus room for the thought
+of `react` and `recon`), up to its cap here and never past the context window."""
 
 NEUTRAL_PERSONAS = (
     "calm and brief; you weigh evidence before you speak",
@@ -50,6 +62,12 @@ NEUTRAL_PERSONAS = (
 """Manners of speaking for `persona="auto"`: fictional styles, never real people."""
 
 THOUGHT_CHARS = 200
+PROBE_TOKENS_PER_SEAT = 20
+"""Tokens one seat's entry of a probe answer takes: `"Player 3": {"role": "werewolf", "confidence": 0.7}, `."""
+PROBE_BASE_TOKENS: dict[str, int] = {"llm": 16, "react": 80, "recon": 80}
+"""Tokens of a probe answer besides the seats' entries: the braces and, for react and recon, the thought."""
+CONFIDENCES = tuple(round(0.1 * i, 1) for i in range(1, 11))
+"""The confidences a probe answer may give (0.1 .. 1.0): a grid a grammar-constrained small model can write."""
 TALK_CHARS_PER_TOKEN = 3
 """A conservative characters-per-token ratio for English speech, to size plain talk's token cap."""
 
@@ -102,6 +120,42 @@ def choice_schema(style: Style, options: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
+def probe_schema(style: Style, names: list[str], roles: list[str]) -> dict[str, Any]:
+    """The JSON schema for a probe answer: a role (from `roles`) and a confidence for each of `names`.
+
+    `{"guesses": {"Player 3": {"role": "werewolf", "confidence": 0.7}, ...}}`; `react` and `recon`
+    write a capped private thought first.
+    """
+    guess = {
+        "type": "object",
+        "properties": {
+            "role": {"type": "string", "enum": roles},
+            "confidence": {"type": "number", "enum": list(CONFIDENCES)},
+        },
+        "required": ["role", "confidence"],
+        "additionalProperties": False,
+    }
+    guesses = {
+        "type": "object",
+        "properties": {name: guess for name in names},
+        "required": names,
+        "additionalProperties": False,
+    }
+    props: dict[str, Any] = {"guesses": guesses}
+    if style != "llm":
+        props = {"thought": {"type": "string", "maxLength": THOUGHT_CHARS}, **props}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+def describe_probe(action: Action, names: tuple[str, ...]) -> str:
+    """A probe answer in short: `probe Player 2=werewolf 0.7, Player 3=villager`."""
+    parts = []
+    for seat, role, prob in action.guesses:
+        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        parts.append(f"{who}={role.value}" + ("" if prob is None else f" {prob:g}"))
+    return "probe " + ", ".join(parts)
+
+
 BID_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"bid": {"type": "integer", "minimum": 0, "maximum": MAX_BID}},
@@ -129,6 +183,8 @@ class LLMAgent:
         temperature: sampling temperature.
         top_p: nucleus sampling.
         max_tokens: overrides of `DEFAULT_MAX_TOKENS` entries.
+        probe_beliefs: show the exact belief engine's chances (`lycan.beliefs.posterior` of the
+            seat's view) in the probe prompt, so that answers with and without them can be compared.
 
     Raises:
         ValueError: unknown style, a budget that does not fit the window, or a bad prompt folder.
@@ -149,6 +205,7 @@ class LLMAgent:
         temperature: float = 0.7,
         top_p: float = 1.0,
         max_tokens: Mapping[str, int] | None = None,
+        probe_beliefs: bool = False,
     ) -> None:
         if style not in STYLES:
             raise ValueError(f"unknown LLM style {style!r}; choose one of {', '.join(STYLES)}")
@@ -160,7 +217,12 @@ class LLMAgent:
         self.temperature = temperature
         self.top_p = top_p
         self.max_tokens = {**DEFAULT_MAX_TOKENS, **(max_tokens or {})}
-        largest = max(v for k, v in self.max_tokens.items() if k.startswith(self.style) or k == "bid")
+        self.context_window = context_window
+        self.probe_beliefs = probe_beliefs
+        # A probe answer is sized to the table and fitted to the window when asked (see `act`).
+        largest = max(
+            v for k, v in self.max_tokens.items() if (k.startswith(self.style) or k == "bid") and "probe" not in k
+        )
         if max_prompt_tokens < 256 or max_prompt_tokens + largest > context_window:
             raise ValueError(
                 f"max_prompt_tokens={max_prompt_tokens} plus up to {largest} answer tokens must fit the "
@@ -176,6 +238,7 @@ class LLMAgent:
             persona=persona,
             max_prompt_tokens=max_prompt_tokens,
             count=self.count,
+            probe_beliefs=probe_beliefs,
         )
         self.usage = AgentUsage()
         self.exchanges: list[Exchange] = []
@@ -232,9 +295,18 @@ class LLMAgent:
         """Answer `request` from `view` alone.
 
         Raises:
-            ParseError: the model's answer could not be read (the engine retries, then falls back).
+            ParseError: the model's answer could not be read (the engine retries, then falls back;
+                a probe is asked again here first, as the engine asks it once).
             ModelError: the backend failed.
         """
+        if request.kind == "probe" and request.attempt == 0:
+            try:
+                return await self._act(view, request)
+            except ParseError as err:
+                return await self._act(view, replace(request, attempt=1, error=str(err)))
+        return await self._act(view, request)
+
+    async def _act(self, view: View, request: Request) -> Action:
         prompt = self.builder.build(view, request)
         self.usage.largest_prompt = max(self.usage.largest_prompt, prompt.prompt_tokens)
         self.usage.lines_left_out += prompt.dropped_lines
@@ -242,10 +314,17 @@ class LLMAgent:
             key, schema = f"{self.style}_talk", None
         elif request.kind == "bid":
             key, schema = "bid", BID_SCHEMA
+        elif request.kind == "probe":
+            roles = list(request.info.roles) if isinstance(request.info, ProbeInfo) else []
+            names = [view.names[t] for t in request.targets]
+            key, schema = f"{self.style}_probe", probe_schema(self.style, names, roles or [r.value for r in Role])
         else:
             options = [view.names[t] for t in request.targets] + (["none"] if request.can_pass else [])
             key, schema = f"{self.style}_choose", choice_schema(self.style, options)
         max_tokens = self.max_tokens[key]
+        if request.kind == "probe":
+            wanted = PROBE_BASE_TOKENS[self.style] + PROBE_TOKENS_PER_SEAT * len(request.targets)
+            max_tokens = max(1, min(max_tokens, wanted, self.context_window - prompt.prompt_tokens))
         if request.is_talk and self.style == "llm":
             # Plain speech is cut at the talk limit anyway: no need to generate past it.
             max_tokens = min(max_tokens, talk_limit(request) // TALK_CHARS_PER_TOKEN + 8)
@@ -268,11 +347,17 @@ class LLMAgent:
             raw = result.text
             used = self._account(result, prompt.prompt_tokens, time.perf_counter() - started)
             try:
-                action = parse_bid(raw) if request.kind == "bid" else parse_choice(raw, request, view.names)
+                if request.kind == "bid":
+                    action = parse_bid(raw)
+                elif request.kind == "probe":
+                    action = parse_probe(raw, request, view.names)
+                else:
+                    action = parse_choice(raw, request, view.names)
             except ParseError as err:
                 self._note(view, request, raw, "", str(err), usage=used)
                 raise
-            self._note(view, request, raw, action.describe(view.names), usage=used)
+            said = describe_probe(action, view.names) if action.kind == "probe" else action.describe(view.names)
+            self._note(view, request, raw, said, usage=used)
             return action
         except ParseError:
             self.usage.parse_failures += 1
@@ -365,5 +450,7 @@ __all__ = [
     "ParseError",
     "TokenCallback",
     "choice_schema",
+    "describe_probe",
     "llm_agent_factory",
+    "probe_schema",
 ]

@@ -1,4 +1,4 @@
-"""Reading model output: targets from JSON or free text, bids, and the spoken part of an answer.
+"""Reading model output: targets from JSON or free text, bids, probe guesses, and the spoken part of an answer.
 
 Everything here is deterministic and model-free. A reading that cannot be made unambiguously
 raises `ParseError`, whose message is shown to the model on the engine's retry.
@@ -12,8 +12,9 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from lycan.engine.actions import MAX_BID, OVER, PASS, SKIP, Action, Request
+from lycan.engine.actions import MAX_BID, OVER, PASS, SKIP, Action, ProbeInfo, Request
 from lycan.engine.game import cut_text
+from lycan.rules.roles import Role, parse_role
 
 Style = Literal["llm", "react", "recon"]
 STYLES: tuple[Style, ...] = ("llm", "react", "recon")
@@ -305,6 +306,217 @@ def parse_bid(text: str) -> Action:
     except ValueError:
         raise ParseError(f"answer with a bid from 0 to {MAX_BID}, not {value!r}") from None
     return Action("bid", amount=min(max(amount, 0), MAX_BID))
+
+
+# ----------------------------------------------------------------------------- probe
+_GUESS_LISTS = ("guesses", "guess", "roles", "players", "answers", "predictions")
+_ROLE_KEYS = ("role", "guess", "answer", "prediction", "value")
+_PROB_KEYS = ("confidence", "probability", "prob", "p", "certainty", "likelihood", "chance")
+_PLAYER_KEYS = ("player", "name", "seat", "target", "who")
+_NOT_GUESSED = frozenset({"", "unknown", "none", "null", "n/a", "?", "not sure", "unsure", "dead"})
+_WORD = re.compile(r"[A-Za-z_]+")
+_PROB_TEXT = re.compile(r"(-?\d+(?:\.\d+)?)\s*(%?)")
+
+
+def _probe_roles(request: Request) -> list[str]:
+    roles = list(request.info.roles) if isinstance(request.info, ProbeInfo) else []
+    return roles or [r.value for r in Role]
+
+
+def probe_example(request: Request, names: Sequence[str]) -> str:
+    """A one-line example of the probe answer's JSON, for error messages."""
+    first = names[request.targets[0]] if request.targets else "Player 1"
+    return json.dumps({"guesses": {first: {"role": _probe_roles(request)[0], "confidence": 0.6}}})
+
+
+def read_probability(value: Any) -> float | None:
+    """A probability from a number or text such as `0.7`, `70%` or `70`, clamped to 0..1.
+
+    Whole numbers from 2 to 100 and numbers marked `%` are read as percentages; anything else
+    outside 0..1 is clamped. No number (or NaN) gives None.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    percent = False
+    if isinstance(value, int | float):
+        number = float(value)
+    else:
+        m = _PROB_TEXT.search(str(value))
+        if m is None:
+            return None
+        number, percent = float(m.group(1)), bool(m.group(2))
+    if number != number:  # NaN
+        return None
+    if percent or (1.0 < number <= 100.0 and number.is_integer()):
+        number /= 100.0
+    return min(max(number, 0.0), 1.0)
+
+
+def _probe_seat(key: Any, request: Request, names: Sequence[str]) -> int | None:
+    """The asked seat a key names (`Player 3`, `player3`, `3`), or None if it names none unambiguously."""
+    said = str(key).strip()
+    readings = [s for s, n in enumerate(names) if _norm(n) == _norm(said)]
+    if not readings:
+        readings = [s for _, s in _mentions(said, names)]
+    if not readings:
+        m = _NUMBER.search(said)
+        if m:
+            numbered = [s for s in _number_readings(int(m.group(1) or m.group(2)), len(names)) if s in request.targets]
+            return numbered[0] if numbered else None
+    legal = list(dict.fromkeys(s for s in readings if s in request.targets))
+    return legal[0] if len(legal) == 1 else None
+
+
+def _probe_role(value: Any, allowed: Sequence[str], problems: list[str]) -> Role | None:
+    """The role a guess names if it is one of `allowed`; otherwise None, with the reason in `problems`."""
+    said = str(value).strip()
+    if said.lower().strip(" .!?'\"") in _NOT_GUESSED:
+        return None
+    try:
+        role = parse_role(said)
+    except ValueError:
+        words = []
+        for word in _WORD.findall(said):
+            try:
+                words.append(parse_role(word))
+            except ValueError:
+                continue
+        if len(set(words)) != 1:
+            problems.append(f"{said[:40]!r} is no role")
+            return None
+        role = words[0]
+    if role.value not in allowed:
+        problems.append(f"{role.value} is not in this game")
+        return None
+    return role
+
+
+def _lowered(data: dict[Any, Any]) -> dict[str, Any]:
+    return {str(k).strip().lower(): v for k, v in data.items()}
+
+
+def _first(data: dict[str, Any], keys: Sequence[str]) -> Any:
+    return next((data[k] for k in keys if k in data), _MISSING)
+
+
+def _guesses_of_value(value: Any, allowed: Sequence[str], problems: list[str]) -> list[tuple[Role, float | None]]:
+    """The (role, probability) guesses one seat's value holds.
+
+    A value is a role, `{"role", "confidence"}`, `[role, p]`, `"werewolf 70%"` or a distribution
+    `{"werewolf": 0.6, "villager": 0.4}`.
+    """
+    if isinstance(value, dict):
+        fields = _lowered(value)
+        role_value = _first(fields, _ROLE_KEYS)
+        if role_value is _MISSING:
+            out = []
+            for key, prob in value.items():
+                role = _probe_role(key, allowed, problems)
+                if role is not None:
+                    out.append((role, read_probability(prob)))
+            return out
+        prob_value = _first(fields, _PROB_KEYS)
+        role = _probe_role(role_value, allowed, problems)
+        return [] if role is None else [(role, None if prob_value is _MISSING else read_probability(prob_value))]
+    if isinstance(value, list | tuple):
+        if not value:
+            return []
+        role = _probe_role(value[0], allowed, problems)
+        return [] if role is None else [(role, read_probability(value[1]) if len(value) > 1 else None)]
+    if value is None or isinstance(value, bool):
+        return []
+    said = str(value)
+    m = _PROB_TEXT.search(said)
+    role = _probe_role(said[: m.start()] if m else said, allowed, problems)
+    return [] if role is None else [(role, read_probability(said[m.start() :]) if m else None)]
+
+
+def _probe_entries(data: Any) -> list[tuple[Any, Any]]:
+    """(player key, value) pairs of a JSON answer, from a map or a list of `{"player", "role"}` items."""
+    if isinstance(data, dict):
+        fields = _lowered(data)
+        inner = _first(fields, _GUESS_LISTS)
+        if isinstance(inner, dict | list):
+            return _probe_entries(inner)
+        return list(data.items())
+    if isinstance(data, list):
+        out = []
+        for item in data:
+            if isinstance(item, dict):
+                fields = _lowered(item)
+                player = _first(fields, _PLAYER_KEYS)
+                if player is not _MISSING:
+                    out.append((player, item))
+        return out
+    return []
+
+
+def _load_probe_json(text: str) -> Any:
+    """The JSON of a probe answer: an object, or a list of items if the answer starts with one."""
+    fenced = _FENCE.search(text)
+    body = fenced.group(1) if fenced else text
+    bracket, brace = body.find("["), body.find("{")
+    if bracket >= 0 and (brace < 0 or bracket < brace):
+        end = body.rfind("]")
+        for candidate in ([body[bracket : end + 1]] if end > bracket else []) + [_close_json(body[bracket:])]:
+            try:
+                return json.loads(candidate)
+            except ValueError:
+                continue
+    return load_json_object(text)
+
+
+def _probe_lines(text: str, names: Sequence[str]) -> list[tuple[Any, Any]]:
+    """(player, rest of line) pairs from free text such as `Player 3: werewolf (70%)`."""
+    out: list[tuple[Any, Any]] = []
+    for line in text.splitlines():
+        mentions = _mentions(line, names)
+        if len({s for _, s in mentions}) != 1:
+            continue
+        pos, seat = mentions[0]
+        out.append((names[seat], line[pos + len(names[seat]) :].strip(" :-=\t")))
+    return out
+
+
+def parse_probe(text: str, request: Request, names: Sequence[str]) -> Action:
+    """Read a probe answer: the role (and a probability) the model gives each asked seat.
+
+    Accepts `{"guesses": {"Player 3": {"role": "werewolf", "confidence": 0.7}, ...}}` and looser
+    forms (the map alone, a list of `{"player", "role", "confidence"}` items, `"Player 3": "wolf 70%"`,
+    a distribution of roles per seat, or one `Player 3: werewolf` line per seat). Seats are matched
+    by name, roles through `parse_role` and kept only if they are in the game, probabilities are
+    clamped to 0..1 (see `read_probability`); a seat the answer leaves out or cannot be read for is
+    not guessed, and a seat's first guess of a role counts.
+
+    Raises:
+        ParseError: not one guess could be read; the message says why and shows the format.
+    """
+    raw = text.strip()
+    allowed = _probe_roles(request)
+    hint = (
+        f"answer with JSON such as {probe_example(request, names)} for each of the others; roles: {', '.join(allowed)}"
+    )
+    if not raw:
+        raise ParseError(f"the answer was empty; {hint}")
+    data = _load_probe_json(raw)
+    entries = [] if data is _MISSING else _probe_entries(data)
+    if not entries:
+        entries = _probe_lines(raw, names)
+    problems: list[str] = []
+    guesses: dict[tuple[int, Role], float | None] = {}
+    for key, value in entries:
+        if str(key).strip().lower() in ("thought", "reason", "reasoning"):
+            continue
+        seat = _probe_seat(key, request, names)
+        if seat is None:
+            problems.append(f"{str(key)[:40]!r} is not one of the players asked about")
+            continue
+        for role, prob in _guesses_of_value(value, allowed, problems):
+            guesses.setdefault((seat, role), prob)
+    if not guesses:
+        why = "; ".join(dict.fromkeys(problems[:3])) or "no player and role were found"
+        raise ParseError(f"no guess could be read ({why}); {hint}")
+    return Action.probe((seat, role, prob) for (seat, role), prob in guesses.items())
 
 
 # ----------------------------------------------------------------------------- speech

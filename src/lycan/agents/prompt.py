@@ -2,7 +2,7 @@
 
 Templates are `string.Template` text files (`$name` placeholders) in `lycan/agents/prompts/`:
 `system.txt` and `role_<role>.txt` make the system prompt, `context.txt` the user message,
-`task_<request kind>.txt` the task, `format_<style>_<talk|choose>.txt` the answer format and
+`task_<request kind>.txt` the task, `format_<style>_<talk|choose|probe>.txt` the answer format and
 `retry.txt` the note shown when an answer was rejected. A directory given by the user overrides
 any of these files by name; missing files fall back to the packaged ones.
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from lycan.agents.memory import Line, SeatMemory
 from lycan.agents.parsing import Style, neutralise
-from lycan.engine.actions import PotionInfo, Request
+from lycan.engine.actions import PotionInfo, ProbeInfo, Request
 from lycan.engine.events import Guarded, Talk, WitchWoken
 from lycan.engine.view import View
 from lycan.models.base import Message
@@ -58,6 +58,8 @@ PLACEHOLDERS = frozenset(
         "last_guard",
         "error",
         "over",
+        "roles",
+        "beliefs",
     }
 )
 TEMPLATE_NAMES = (
@@ -65,8 +67,11 @@ TEMPLATE_NAMES = (
     "context",
     "retry",
     *(f"role_{r.value}" for r in Role),
-    *(f"task_{k}" for k in ("talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid")),
-    *(f"format_{s}_{k}" for s in ("llm", "react", "recon") for k in ("talk", "choose")),
+    *(
+        f"task_{k}"
+        for k in ("talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe")
+    ),
+    *(f"format_{s}_{k}" for s in ("llm", "react", "recon") for k in ("talk", "choose", "probe")),
 )
 KEEP_RECENT = 3
 _OVER = {
@@ -160,6 +165,30 @@ class Prompt:
     dropped_lines: int = 0
 
 
+BELIEF_ROLES = 3
+"""Roles shown per seat in the belief engine's summary (the most probable first)."""
+
+
+def belief_summary(view: View, seats: Sequence[int], top: int = BELIEF_ROLES) -> str:
+    """The exact belief engine's chances for `seats`, one line each: `Player 3: werewolf 0.62, villager 0.38`.
+
+    They count every deal that fits what the seat knows for certain (claims are not weighed);
+    an impossible log gives "".
+    """
+    from lycan.beliefs import posterior  # numpy: loaded only when the summary is asked for
+
+    try:
+        post = posterior(view)
+    except ValueError:
+        return ""
+    lines = []
+    for seat in seats:
+        ranked = sorted(post.role_probabilities(seat).items(), key=lambda kv: -kv[1])[:top]
+        chances = ", ".join(f"{role.value} {p:.2f}" for role, p in ranked)
+        lines.append(f"{neutralise(view.names[seat], 40)}: {chances}")
+    return "\n".join(lines)
+
+
 def _names(view: View, seats: Sequence[int]) -> str:
     return ", ".join(neutralise(view.names[s], 40) for s in seats) or "nobody"
 
@@ -196,9 +225,11 @@ class PromptBuilder:
         persona: str | None = None,
         max_prompt_tokens: int = 1536,
         count: TokenCount = estimate_tokens,
+        probe_beliefs: bool = False,
     ) -> None:
         self.library = library
         self.style = style
+        self.probe_beliefs = probe_beliefs
         self.persona = neutralise(persona, 200) if persona else ""
         self.max_prompt_tokens = max_prompt_tokens
         self.count = count
@@ -250,10 +281,12 @@ class PromptBuilder:
                 for e in view.events
             )
             fmt = lib.render(f"format_{self.style}_talk", over=_OVER[self.style] if spoke else "")
+        elif kind == "probe":
+            fmt = lib.render(f"format_{self.style}_probe")
         elif kind != "bid":
             fmt = lib.render(f"format_{self.style}_choose")
         targets = [view.names[t] for t in request.targets]
-        if request.can_pass:
+        if request.can_pass and kind != "probe":
             targets.append("none")
         rules = ""
         if request.is_talk and request.talk.no_repeat:
@@ -266,6 +299,15 @@ class PromptBuilder:
             repeat = "" if view.rules.options.guardian_repeat else " (you may not protect the same one twice in a row)"
             last_guard = f"Last time you protected {neutralise(view.names[guards[-1].target], 40)}{repeat}."
         wolves = [w for w in view.wolves() if w != view.seat]
+        roles = request.info.roles if isinstance(request.info, ProbeInfo) else ()
+        beliefs = ""
+        if kind == "probe" and self.probe_beliefs:
+            summary = belief_summary(view, request.targets)
+            if summary:
+                beliefs = (
+                    "\nChances from what you know for certain (your role, your night results, deaths), "
+                    "counting every possible deal; claims and votes are not weighed in them:\n" + summary
+                )
         text = lib.render(
             f"task_{kind}",
             name=neutralise(view.name, 40),
@@ -279,6 +321,8 @@ class PromptBuilder:
             poisons=witch.poisons if witch else 0,
             last_guard=last_guard,
             wolves=_names(view, wolves) if wolves else "only you",
+            roles=", ".join(roles),
+            beliefs=beliefs,
         )
         if request.attempt > 0 and request.error:
             text += "\n" + lib.render("retry", error=neutralise(request.error, 300))
