@@ -928,8 +928,15 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="another origin whose pages may open WebSockets (repeatable)")
     ] = None,
+    stored_games: Annotated[
+        str,
+        typer.Option(
+            help="finished games of --db that /games lists and replays: all, web (those played at this server's "
+            "tables) or none"
+        ),
+    ] = "all",
 ) -> None:
-    """Serve the browser table: create games where people and AI players play together."""
+    """Serve the browser table: create games where people and AI players play together, and replay stored ones."""
     try:
         import uvicorn
 
@@ -953,6 +960,8 @@ def serve(
             asr_backend = WhisperASR()
         elif asr != "none":
             fail(f"unknown --asr {asr!r}; use whisper or none")
+    if stored_games not in ("all", "web", "none"):
+        fail(f"unknown --stored-games {stored_games!r}; use all, web or none")
     web_app = create_app(
         store_path=db or default_db_path(),
         model_spec=model,
@@ -963,8 +972,11 @@ def serve(
         join_timeout=join_timeout,
         create_limit=(create_limit, 600.0) if create_limit else None,
         allowed_origins=origin or (),
+        stored_games=stored_games,  # type: ignore[arg-type]
     )
     console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")
+    if stored_games != "none":
+        console.print(f"stored games at http://{host}:{port}/games")
     try:
         uvicorn.run(web_app, host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=1024 * 1024)
     except OSError as err:
