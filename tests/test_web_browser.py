@@ -33,6 +33,7 @@ SPECTATOR_JS = """() => ({
   badge: document.querySelector('.role-badge') ? document.querySelector('.role-badge').innerText : '',
   cards: document.querySelectorAll('#role-cards .role-card').length,
   finished: document.body.dataset.finished === '1',
+  meter: [...document.querySelectorAll('.seat .meter')].map(e => Number(e.dataset.p)),
 })"""
 
 
@@ -115,6 +116,9 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
             page.screenshot(path=str(ARTIFACTS / "table-end.png"))
             watcher.wait_for_selector("#game-over:not([hidden])")
             watcher.screenshot(path=str(ARTIFACTS / "spectator-end.png"))
+            # after the end the meter stands beside the true roles
+            assert watcher.locator("#role-cards .role-meter").count() == 5
+            assert "werewolf side" in watcher.inner_text("#role-cards .role-meter >> nth=0")
             assert spoke, "the person never got to speak"
         finally:
             browser.close()
@@ -141,6 +145,9 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
         assert not set(snap["kinds"]) & roles  # type: ignore[arg-type]
         assert snap["badge"] == "Spectator"
         assert snap["cards"] == 0
+        # the spectator's suspicion meter: a bar on every seat, a chance of being on the werewolf side
+        assert len(snap["meter"]) == 5  # type: ignore[arg-type]
+        assert all(0 <= p <= 1 for p in snap["meter"])  # type: ignore[attr-defined]
 
 
 SOUND_JS = """() => ({
@@ -187,3 +194,62 @@ def test_voices_play_in_order_and_move_the_speakers_mouth(tmp_path: Path) -> Non
         clauses.setdefault(f"{seat}:{utterance}", []).append(int(clause))
     for order in clauses.values():
         assert order == list(range(order[0], order[0] + len(order)))
+
+
+VIEWER_JS = """() => ({
+  step: Number(document.body.dataset.step),
+  end: document.body.dataset.end === '1',
+  pcts: [...document.querySelectorAll('#meter .meter-row .m-pct')].map(e => e.innerText),
+  truth: [...document.querySelectorAll('#meter .meter-row .m-truth')].map(e => e.hidden ? '' : e.innerText),
+  shown: [...document.querySelectorAll('#log li[data-step]')].filter(li => !li.hidden).length,
+  title: document.getElementById('log-title').textContent,
+})"""
+
+
+def test_the_viewer_steps_through_a_stored_game_with_the_meter(tmp_path: Path) -> None:
+    from lycan.agents import HeuristicAgent
+    from lycan.engine import run_sync
+    from lycan.engine.seeds import derive
+    from lycan.rules import Role, get_preset
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    rules = get_preset("aiwolf5")
+    record = run_sync(rules, [HeuristicAgent(derive(3, "agent", s)) for s in range(5)], 3)
+    db = tmp_path / "games.db"
+    with GameStore(db) as store:
+        store.save(record)
+    seer = record.roles.index(Role.SEER)
+    with live_server(create_app(db)) as base, playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1360, "height": 860})
+            page.goto(base + "/games")
+            page.click(f"tr[data-game='{record.game_id}'] a")
+            page.wait_for_selector("#meter .meter-row[data-p]")
+            start = page.evaluate(VIEWER_JS)
+            assert (start["step"], start["shown"], start["end"]) == (0, 1, False)
+            assert start["pcts"] == ["40%"] * 5  # 2 of 5 seats are on the werewolf side, nobody knows which
+            assert start["truth"] == [""] * 5  # the truth only at the end
+            for _ in range(3):
+                page.click("#next")
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate(VIEWER_JS)["shown"] == 5
+            page.click("#next-phase")
+            assert page.locator("#log li.checkpoint:not([hidden])").count() == 1
+            page.click("#last")
+            end = page.evaluate(VIEWER_JS)
+            assert end["end"] and end["truth"] == [f"truly {r.value}" for r in record.roles]
+            assert all(p.endswith("%") for p in end["pcts"])
+            assert page.inner_text("#winner") in ("The village wins", "The werewolves win", "A draw")
+            page.screenshot(path=str(ARTIFACTS / "viewer-public.png"))
+            # the same moment as the seer saw it: the seer's own divinations move its meter
+            page.select_option("#as", str(seer))
+            page.wait_for_function(f"document.getElementById('log-title').textContent.includes({record.names[seer]!r})")
+            page.wait_for_function("document.body.dataset.loading === ''")
+            mine = page.evaluate(VIEWER_JS)
+            assert mine["end"] and mine["pcts"][seer] == "0%"
+            assert mine["pcts"] != end["pcts"]
+            assert page.locator("#log li.private").count() > 0
+            page.screenshot(path=str(ARTIFACTS / "viewer-seer.png"))
+        finally:
+            browser.close()

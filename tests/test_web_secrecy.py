@@ -24,6 +24,7 @@ from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.game import Game
 from lycan.engine.seeds import derive, stream
 from lycan.engine.view import View
+from lycan.render import meter, view_at
 from lycan.rules import RuleSet, rules_from_dict
 from lycan.rules.roles import Role
 from lycan.web import create_app
@@ -237,6 +238,29 @@ async def test_games_that_differ_only_in_hidden_events_send_the_same_messages(on
         assert [m["id"] for m in events] == list(range(len(events)))
         requests = [m["id"] for m in got if m["type"] == "request"]
         assert requests == list(range(len(requests)))
+    # The suspicion meter: one frame after every public event but the last (the reveal), to spectators only.
+    meters = [m for m in frames(watch_a) if m["type"] == "meter"]
+    public_events = [m for m in frames(watch_a) if m["type"] == "event"]
+    assert [m["after"] for m in meters] == [0, *range(1, len(public_events))]  # the first on connecting
+    assert not [m for m in frames(person_a) if m["type"] == "meter"]
+    for m in meters:
+        assert len(m["seats"]) == len(NAMES) and all(0 <= s["werewolf"] <= 1 for s in m["seats"])
+    over_a, over_b = watch_a[-1][1], watch_b[-1][1]
+    assert over_a["type"] == over_b["type"] == "game_over"
+    assert over_a["meter"] == over_b["meter"] == meters[-1]["seats"]
+
+
+async def test_the_meter_would_show_a_difference_that_only_the_seer_saw() -> None:
+    """The secrecy test above can fail: the seer's own meter differs between the two variants."""
+    a, b = make_table("divine-first"), make_table("divine-last")
+    seer = a.session.game.roles.index(Role.SEER)
+    readings = []
+    for table in (a, b):
+        await play(table)
+        record = table.record
+        assert record is not None
+        readings.append(meter(view_at(record.events, record.rules, record.names, len(record.events) - 1, seer)))
+    assert readings[0] != readings[1]
 
 
 async def test_a_night_lasts_night_min_however_many_hidden_decisions_it_took() -> None:

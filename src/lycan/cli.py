@@ -587,11 +587,19 @@ def check(
 def replay(
     game_id: Annotated[str, typer.Argument(help="game id or a unique prefix of it")],
     seat: Annotated[int | None, typer.Option("--as", help="show only what this seat (1-based) saw")] = None,
+    beliefs: Annotated[
+        bool,
+        typer.Option(
+            "--beliefs",
+            help="after each day's talk, each vote and each night, show every seat's chance of being on the "
+            "werewolf side and its likeliest role, from the public record (or from --as SEAT's view)",
+        ),
+    ] = False,
     audio: Annotated[Path | None, typer.Option(help="also speak every utterance into WAV files in this folder")] = None,
     voice: Annotated[str, typer.Option(help="TTS backend for --audio (espeak, piper, kokoro, ...)")] = "espeak",
     db: DbOpt = None,
 ) -> None:
-    """Print a stored game: all of it, or as one seat saw it; optionally speak it into WAV files."""
+    """Print a stored game: all of it, or as one seat saw it; optionally with beliefs, or spoken into WAV files."""
     from lycan.render import render_log
 
     with clear_errors(), _store(db) as store:
@@ -600,13 +608,60 @@ def replay(
         fail(f"--as must be a seat from 1 to {len(record.names)}")
     view_seat = None if seat is None else seat - 1
     console.print(f"{record.game_id}  {record.rules.describe()}  seed {record.seed}", markup=False)
-    for line in render_log(record.events, record.names, seat=view_seat):
-        console.print(line, markup=False)
+    if beliefs:
+        with clear_errors():
+            _replay_with_beliefs(record, view_seat)
+    else:
+        for line in render_log(record.events, record.names, seat=view_seat):
+            console.print(line, markup=False)
     if audio is not None:
         from lycan.voice import render_game_audio
 
         rendered = asyncio.run(render_game_audio(record, audio, _tts(voice), whispers=False))
         console.print(f"spoke {len(rendered.lines)} utterances ({rendered.duration:.0f} s) into {audio}/game.wav")
+
+
+def _meter_lines(record: GameRecord, upto: int, seat: int | None, *, truth: bool = False) -> list[str]:
+    """The suspicion meter once `record.events[:upto]` had happened, as `seat` (None: the public record) knew it."""
+    from lycan.render import meter, view_at
+
+    readings = meter(view_at(record.events, record.rules, record.names, upto, seat))
+    width = max(len(n) for n in record.names) + (7 if seat is not None else 0)
+    lines = []
+    for r in readings:
+        name = record.names[r.seat] + (" (you)" if r.seat == seat else "")
+        bar = "#" * round(r.werewolf_side * 10)
+        line = f"  {name:<{width}}  {r.werewolf_side:4.0%} {bar:<10}  likeliest {r.role.value} {r.role_probability:.0%}"
+        if truth:
+            role = record.roles[r.seat]
+            line += f"  | truly {role.value} ({team_of(role).value} side)"
+        lines.append(line)
+    return lines
+
+
+def _replay_with_beliefs(record: GameRecord, seat: int | None) -> None:
+    """Print the game as `seat` (None: everything) with the meter after each part of each day and night.
+
+    The meter reads the public record alone when `seat` is None (the whole log is still printed,
+    its hidden lines marked), and `seat`'s own view otherwise.
+    """
+    from lycan.render import checkpoints, render_log
+
+    whose = "public record" if seat is None else f"{record.names[seat]}'s view"
+    shown = 0
+    for point in checkpoints(record.events):
+        for line in render_log(record.events[shown : point.position], record.names, seat=seat):
+            console.print(line, markup=False)
+        console.print(f"-- P(werewolf side), {point.label} ({whose}) --", markup=False)
+        for line in _meter_lines(record, point.position, seat):
+            console.print(line, markup=False)
+        shown = point.position
+    for line in render_log(record.events[shown:], record.names, seat=seat):
+        console.print(line, markup=False)
+    end = len(record.events) - (1 if record.events and record.events[-1].kind == "game_over" else 0)
+    console.print(f"-- P(werewolf side) at the end ({whose}) beside the truth --", markup=False)
+    for line in _meter_lines(record, end, seat, truth=True):
+        console.print(line, markup=False)
 
 
 def _tts(spec: str) -> Any:
@@ -909,8 +964,15 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="another origin whose pages may open WebSockets (repeatable)")
     ] = None,
+    stored_games: Annotated[
+        str,
+        typer.Option(
+            help="finished games of --db that /games lists and replays: all, web (those played at this server's "
+            "tables) or none"
+        ),
+    ] = "all",
 ) -> None:
-    """Serve the browser table: create games where people and AI players play together."""
+    """Serve the browser table: create games where people and AI players play together, and replay stored ones."""
     try:
         import uvicorn
 
@@ -934,6 +996,8 @@ def serve(
             asr_backend = WhisperASR()
         elif asr != "none":
             fail(f"unknown --asr {asr!r}; use whisper or none")
+    if stored_games not in ("all", "web", "none"):
+        fail(f"unknown --stored-games {stored_games!r}; use all, web or none")
     web_app = create_app(
         store_path=db or default_db_path(),
         model_spec=model,
@@ -944,8 +1008,11 @@ def serve(
         join_timeout=join_timeout,
         create_limit=(create_limit, 600.0) if create_limit else None,
         allowed_origins=origin or (),
+        stored_games=stored_games,  # type: ignore[arg-type]
     )
     console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")
+    if stored_games != "none":
+        console.print(f"stored games at http://{host}:{port}/games")
     try:
         uvicorn.run(web_app, host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=1024 * 1024)
     except OSError as err:

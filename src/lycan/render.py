@@ -4,11 +4,19 @@
 who could see it; `render_log(events, names, seat=s)` tells exactly what seat `s` saw (read through
 `lycan.engine.visible`), with that seat's own private facts in the second person. No markup: the
 lines can be printed, logged, compared in tests or fed to a prompt.
+
+A record can also be stepped through: `checkpoints(events)` marks where each day's talk, each
+vote and each night ends (read from the public events alone), `view_at(...)` rebuilds what a
+seat, or a spectator, knew at any point of the log, and `meter(view)` reads from such a view
+every seat's chance of being on the werewolf side (the suspicion meter of the web table, the web
+viewer and `lycan replay --beliefs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from lycan.engine.events import (
     AttackChosen,
@@ -27,6 +35,7 @@ from lycan.engine.events import (
     NightResolved,
     NoExecution,
     PeacefulNight,
+    Phase,
     PhaseStarted,
     PotionUsed,
     ProbeAnswered,
@@ -35,9 +44,12 @@ from lycan.engine.events import (
     VoteCast,
     WitchWoken,
     WolfPack,
+    public,
     visible,
 )
+from lycan.engine.view import PublicView, View
 from lycan.rules.roles import Role, team_of
+from lycan.rules.ruleset import RuleSet
 
 _WINNERS = {"village": "Village wins", "werewolf": "Werewolves win", "draw": "Draw"}
 _PLURALS = {Role.WEREWOLF: "werewolves", Role.POSSESSED: "possessed"}
@@ -325,3 +337,145 @@ def render_log(events: Iterable[Event], names: Sequence[str], *, seat: int | Non
 def render_roles(roles: Sequence[Role], names: Sequence[str]) -> list[str]:
     """One line per seat: its name, role and side, e.g. `Player 1: seer (village side)`."""
     return [f"{names[s]}: {role.value} ({team_of(role).value} side)" for s, role in enumerate(roles)]
+
+
+# ----------------------------------------------------------------------------- stepping through a record
+
+Part = Literal["talk", "vote", "night"]
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A point of a game's log where one part of a day or night is over.
+
+    `events[:position]` is what had happened by then. A night ends once its news is told at the
+    next dawn (deaths, a peaceful night), before that day's talk begins.
+    """
+
+    part: Part
+    day: int
+    position: int
+
+    @property
+    def label(self) -> str:
+        """The checkpoint for people, e.g. `day 1, after the talk` or `after night 1`."""
+        if self.part == "night":
+            return f"after night {self.day}"
+        return f"day {self.day}, after the {self.part}"
+
+
+def checkpoints(events: Sequence[Event]) -> list[Checkpoint]:
+    """Where each day's talk, each day's vote and each night end in `events`, in order.
+
+    Only public events decide where a part ends, so every reader of the log (any seat, a
+    spectator) gets the same parts; a day without talk has no talk checkpoint.
+    """
+    out: list[Checkpoint] = []
+    part: Part | None = None
+    day = 0
+    said = False  # whether the open talk part holds any talk
+
+    def close(position: int) -> None:
+        if part is not None and (part != "talk" or said):
+            out.append(Checkpoint(part, day, position))
+
+    for i, e in enumerate(events):
+        if e.audience is not None:
+            continue
+        if isinstance(e, PhaseStarted):
+            if e.phase == "night":
+                close(i)
+                part, day = "night", e.day
+            elif part != "night":  # after a night, its news comes first: the night is not over yet
+                close(i)
+                part, day, said = "talk", e.day, False
+        elif isinstance(e, Talk | BidPlaced):
+            if part != "talk":
+                close(i)
+                part, day = "talk", e.day
+            said = True
+        elif isinstance(e, VoteCast):
+            if part != "vote":
+                close(i)
+                part, day = "vote", e.day
+        elif isinstance(e, GameOver):
+            close(i)
+            part = None
+    close(len(events))
+    return out
+
+
+def view_at(
+    events: Sequence[Event], rules: RuleSet, names: Sequence[str], upto: int, seat: int | None = None
+) -> View | PublicView:
+    """What `seat` knew once `events[:upto]` had happened (None: a spectator, the public record).
+
+    The view is built from the events that reader may see alone (through `visible` or `public`);
+    the day, phase and who is alive come from the public events.
+
+    Raises:
+        ValueError: `seat` had not been dealt a role by then.
+    """
+    seen = events[:upto]
+    day = 0
+    phase: Phase = "setup"
+    alive = [True] * len(names)
+    for e in seen:
+        if e.audience is not None:
+            continue
+        if isinstance(e, PhaseStarted):
+            day, phase = e.day, e.phase
+            alive = [s in e.alive for s in range(len(names))]
+        elif isinstance(e, Died):
+            alive[e.target] = False
+        elif isinstance(e, GameOver):
+            phase = "end"
+    if seat is None:
+        return PublicView(
+            names=tuple(names), rules=rules, day=day, phase=phase, alive=tuple(alive), events=public(seen)
+        )
+    mine = visible(seen, seat)
+    role = next((e.role for e in mine if isinstance(e, RoleAssigned) and e.seat == seat), None)
+    if role is None:
+        raise ValueError(f"seat {seat} has no role yet after {upto} events")
+    return View(seat, role, tuple(names), rules, day, phase, tuple(alive), mine)
+
+
+@dataclass(frozen=True, slots=True)
+class Suspicion:
+    """One seat on the suspicion meter: its chance of being on the werewolf side, and its likeliest role."""
+
+    seat: int
+    werewolf_side: float
+    role: Role
+    """The most probable role (the first in `Role` order among equals)."""
+    role_probability: float
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form, probabilities to 4 decimals."""
+        return {
+            "seat": self.seat,
+            "werewolf": round(self.werewolf_side, 4),
+            "role": self.role.value,
+            "role_p": round(self.role_probability, 4),
+        }
+
+
+def meter(view: View | PublicView) -> tuple[Suspicion, ...]:
+    """Every seat's P(werewolf side) and likeliest role given `view` alone (`lycan.beliefs.posterior`).
+
+    Feed it a spectator's `PublicView` for a meter anyone may see: it then reads the public record
+    and nothing else.
+
+    Raises:
+        ValueError: no role deal fits the view (a log that cannot have happened).
+    """
+    from lycan.beliefs import posterior
+
+    post = posterior(view)
+    out = []
+    for seat in range(len(view.names)):
+        roles = post.role_probabilities(seat)
+        role, p = max(roles.items(), key=lambda rp: rp[1])
+        out.append(Suspicion(seat, post.side_probability(seat), role, p))
+    return tuple(out)

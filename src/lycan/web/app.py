@@ -1,8 +1,10 @@
-"""The web app: a lobby to create tables, each seat's private page, spectators, replays.
+"""The web app: a lobby to create tables, each seat's private page, spectators, stored games.
 
 `create_app(store_path, tts=None, asr=None, model_spec=None)` builds a FastAPI app; `lycan serve`
 runs it with uvicorn. Pages are plain HTML, CSS and JavaScript shipped in `lycan/web/static`;
-nothing is fetched from the internet.
+nothing is fetched from the internet. `/games` lists the finished games in the store and replays
+any of them step by step, as everyone saw it or as one seat did, with the suspicion meter
+(`lycan.web.replays`).
 
 A public server has to stand up to strangers: each address may create only so many tables in a
 while, tables at which no person takes a seat are closed after a few minutes, no person's
@@ -21,12 +23,11 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -34,6 +35,7 @@ from lycan.models.base import ChatModel
 from lycan.rules import get_preset, preset_names
 from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer, audio_problem
 from lycan.web.lobby import DEFAULT_MAX_WAIT, TableError, TableFactory, TableRequest
+from lycan.web.replays import StoredGames, StoredGamesMode
 from lycan.web.table import DEFAULT_NIGHT_MIN, Connection, Table
 
 log = logging.getLogger("lycan.web")
@@ -299,6 +301,7 @@ def create_app(
     join_timeout: float = JOIN_TIMEOUT,
     create_limit: tuple[int, float] | None = CREATE_LIMIT,
     allowed_origins: Iterable[str] = (),
+    stored_games: StoredGamesMode = "all",
 ) -> FastAPI:
     """The web app.
 
@@ -319,6 +322,8 @@ def create_app(
             (`--forwarded-allow-ips`) so that each client is counted, not the proxy.
         allowed_origins: origins (`https://example.org`) besides this server's own whose pages may open
             WebSockets here (e.g. when a proxy changes the Host header).
+        stored_games: which finished games of `store_path` the game viewer (`/games`, `/api/games`) shows:
+            `all`, `web` (those played at this server's tables) or `none`.
     """
     redact_server_logs()
     tables = Tables(join_timeout)
@@ -327,6 +332,11 @@ def create_app(
     )
     limit = CreationLimit(*create_limit) if create_limit is not None else None
     allowed = frozenset(o.strip().lower().rstrip("/") for o in allowed_origins)
+    stored = StoredGames(
+        store_path,
+        stored_games,
+        lambda game_id: any(t.game_id == game_id and not t.finished for t in tables.by_id.values()),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -459,17 +469,22 @@ def create_app(
     async def watch_socket(ws: WebSocket, table_id: str) -> None:
         await _serve(ws, tables.by_id.get(table_id), None, None, allowed)
 
+    @app.get("/games", include_in_schema=False)
+    async def games_page() -> FileResponse:
+        return FileResponse(STATIC / "games.html")
+
+    @app.get("/games/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "games.html")
+
     @app.get("/api/games")
-    async def stored_games(limit: int = 50) -> list[dict[str, Any]]:
-        if store_path is None or not Path(store_path).exists():
-            return []
+    async def list_stored_games(limit: int = 50) -> list[dict[str, Any]]:
+        return await stored.summaries(limit)
 
-        def read() -> list[dict[str, Any]]:
-            from lycan.store import GameStore
-
-            with GameStore(store_path) as store:
-                return [asdict(s) for s in store.list_games(run="web", limit=min(limit, 500))]
-
-        return await asyncio.to_thread(read)
+    @app.get("/api/games/{game_id}")
+    async def stored_game(
+        game_id: str, seat: Annotated[int | None, Query(alias="as", description="a seat (from 0); none: public")] = None
+    ) -> dict[str, Any]:
+        return await stored.game(game_id, seat)
 
     return app

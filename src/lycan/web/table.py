@@ -2,13 +2,16 @@
 
 Every message to a seat is built from what that seat may see (`Game.view(seat)` and
 `Event.visible_to`), every message to a spectator from public events only, until the game ends
-and the whole record is revealed. All of it runs on the server's event loop; the game itself
-runs as one background task per table.
+and the whole record is revealed. Spectators also get the suspicion meter (`meter` messages):
+every seat's chance of being on the werewolf side, read by `lycan.beliefs` from the public events
+released so far, one message after each public event; the reveal shows it beside the true roles.
+All of it runs on the server's event loop; the game itself runs as one background task per table.
 
 What a tab receives is a function of what it may see, so that counting or numbering messages
 tells nothing more: an event message for each event it may see (numbered by its place among
-them), a `state` message when the public state (day, phase, who is alive) changes, `activity`
-and `speech` messages for turns it may see, and its own requests. Nothing is sent because some
+them), a `state` message when the public state (day, phase, who is alive) changes, for
+spectators a `meter` message after each public event, `activity` and `speech` messages for
+turns it may see, and its own requests. Nothing is sent because some
 other seat made a hidden decision.
 
 Timing is harder to hide than content. A table pads every night: the events that end it (the
@@ -32,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from lycan.engine.actions import Answer, Request
-from lycan.engine.events import Died, Event, GameOver, PhaseStarted
+from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
 from lycan.engine.session import Hooks, LocalSeat, Player, Session
-from lycan.engine.view import View
-from lycan.render import render_log
+from lycan.engine.view import PublicView, View
+from lycan.render import meter, render_log, view_at
 from lycan.rules import RuleSet, team_of
 from lycan.web.audio import AudioChannel, SpeechSynthesizer
 from lycan.web.messages import BadMessage, Ping, event_message, parse_client_message, request_message
@@ -208,9 +211,12 @@ class Table:
         self.joined = False
         """Whether a person has ever opened one of the seats' pages."""
         self._released = 0  # how much of the game's log has been sent out
+        self._public: list[Event] = []  # the public events sent out, in order
+        self._meter: dict[str, Any] | None = None  # the meter of `_public`, once worked out
+        self._meter_broken = False
         self._night_started: float | None = None
         self._day = 0
-        self._phase = "setup"
+        self._phase: Phase = "setup"
         self._alive = [True] * len(self.names)
         self._utterances = [0, 0]  # per talk channel
 
@@ -301,6 +307,10 @@ class Table:
             if self._sees(conn, event):
                 self._send_event(conn, event)
         conn.send(self._state())
+        if seat is None:
+            reading = self._meter_now()
+            if reading is not None:
+                conn.send(reading)
         for message, audience in self._activities.values():
             if audience is None or (seat is not None and seat in audience):
                 conn.send(message)
@@ -333,6 +343,46 @@ class Table:
         self.deliver({"type": "error", "message": reason, "fatal": True}, None)
         for conn in list(self.connections):
             conn.close(1000, "the table was closed")
+
+    # ----------------------------------------------------------------- the suspicion meter
+    def _meter_now(self) -> dict[str, Any] | None:
+        """The `meter` message for the public events sent out so far (None if beliefs fail on them).
+
+        It is read from a spectator's view of those events alone, so it tells nothing hidden.
+        """
+        if self._meter is None and not self._meter_broken:
+            view = PublicView(
+                names=self.names,
+                rules=self.rules,
+                day=self._day,
+                phase=self._phase,
+                alive=tuple(self._alive),
+                events=tuple(self._public),
+            )
+            try:
+                readings = meter(view)
+            except Exception:  # the meter is an extra: it never stops the game
+                log.exception("table %s: no suspicion meter (beliefs failed on the public record)", self.id)
+                self._meter_broken = True
+                return None
+            self._meter = {"type": "meter", "after": len(self._public), "seats": [r.to_dict() for r in readings]}
+        return self._meter
+
+    def _spectators(self) -> list[Connection]:
+        return [c for c in self.connections if c.seat is None and not c.closed]
+
+    def _after_public(self, event: Event) -> None:
+        """`event` was sent out: keep it, and tell spectators the new meter (not for the end of the game)."""
+        self._public.append(event)
+        self._meter = None
+        if isinstance(event, GameOver):
+            return
+        watching = self._spectators()
+        if watching:
+            reading = self._meter_now()
+            if reading is not None:
+                for conn in watching:
+                    conn.send(reading)
 
     # ----------------------------------------------------------------- from browsers
     def handle(self, conn: Connection, raw: str | bytes | None) -> None:
@@ -464,8 +514,10 @@ class Table:
             for conn in self.connections:
                 if self._sees(conn, event):
                     self._send_event(conn, event)
-            if event.audience is None and self._follow(event):
-                self.deliver(self._state(), None)
+            if event.audience is None:
+                if self._follow(event):
+                    self.deliver(self._state(), None)
+                self._after_public(event)
         self._released = max(self._released, upto)
 
     async def _release(self) -> None:
@@ -536,6 +588,15 @@ class Table:
         except Exception as err:  # a full disk must not hide the result from the players
             log.error("table %s: could not save game %s: %s", self.id, record.game_id, err)
 
+    def _final_meter(self, record: GameRecord) -> list[dict[str, Any]] | None:
+        """The meter from the public record as it stood just before the reveal, or None if beliefs fail."""
+        try:
+            readings = meter(view_at(record.events, record.rules, record.names, len(record.events) - 1))
+        except Exception:
+            log.exception("table %s: no final suspicion meter", self.id)
+            return None
+        return [r.to_dict() for r in readings]
+
     def _reveal(self, record: GameRecord) -> dict[str, Any]:
         over = record.events[-1]
         return {
@@ -554,6 +615,7 @@ class Table:
                 for s, role in enumerate(record.roles)
             ],
             "replay": render_log(record.events, self.names),
+            "meter": self._final_meter(record),
         }
 
     def summary(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@
 
   const S = {
     hello: null, names: [], kinds: [], alive: [], you: null, phase: "setup", day: 0,
-    seats: [], request: null, deadline: 0, finished: false, live: {}, mouth: {}, ws: null, retry: 500,
+    seats: [], request: null, deadline: 0, finished: false, live: {}, mouth: {}, ws: null, retry: 500, meter: null,
   };
 
   // ------------------------------------------------------------------ helpers
@@ -69,6 +69,28 @@
       S.seats[seat] = box;
     });
     paintAlive();
+    paintMeter();
+  }
+
+  // ------------------------------------------------------------------ the suspicion meter (spectators)
+  const pct = (p) => `${Math.round(p * 100)}%`;
+  function paintMeter() {
+    if (!S.meter || S.you !== null) return;
+    for (const r of S.meter) {
+      const box = S.seats[r.seat];
+      if (!box) continue;
+      let bar = box.querySelector(".meter");
+      if (!bar) {
+        bar = make("div", "meter");
+        bar.appendChild(make("div", "meter-fill"));
+        bar.appendChild(make("span", "meter-pct"));
+        box.insertBefore(bar, box.querySelector(".bubble"));
+      }
+      bar.dataset.p = String(r.werewolf);
+      bar.querySelector(".meter-fill").style.width = pct(r.werewolf);
+      bar.querySelector(".meter-pct").textContent = pct(r.werewolf);
+      bar.title = `${pct(r.werewolf)} chance of being on the werewolf side (likeliest role: ${r.role}, ${pct(r.role_p)}), from the public record alone`;
+    }
   }
 
   function paintAlive() {
@@ -182,7 +204,8 @@
     $("talk-box").hidden = true;
     $("action-error").hidden = true;
     $("countdown").textContent = "";
-    $("action-prompt").textContent = S.finished ? "The game is over." : (S.you === null ? "Watching" : "Wait for your turn…");
+    $("action-prompt").textContent = S.finished ? "The game is over."
+      : (S.you === null ? "Watching · the red bars: each player's chance of being on the werewolf side, from the public record alone" : "Wait for your turn…");
     document.querySelectorAll(".seat.pickable").forEach((e) => e.classList.remove("pickable"));
   }
 
@@ -286,6 +309,10 @@
       c.appendChild(make("div", "role-name", r.name + (r.seat === S.you ? " (you)" : "")));
       c.appendChild(make("div", "role-role", r.role));
       c.appendChild(make("div", "role-kind", r.kind === "human" ? "person" : r.kind));
+      if (m.meter) {
+        const mine = m.meter[r.seat];
+        c.appendChild(make("div", "role-meter", `public record: ${pct(mine.werewolf)} werewolf side`));
+      }
       cards.appendChild(c);
       const box = S.seats[r.seat];
       if (box) {
@@ -298,6 +325,7 @@
       const verdict = m.winner === "draw" ? "Nobody won." : mine.team === m.winner ? "You won!" : "You lost.";
       $("your-result").textContent = `You were the ${mine.role}. ${verdict}`;
     }
+    if (m.meter) { S.meter = m.meter; paintMeter(); }
     const replay = $("replay");
     replay.innerHTML = "";
     for (const line of m.replay) replay.appendChild(make("li", line.startsWith("[") ? "secret" : "", line));
@@ -339,6 +367,7 @@
     speech: onSpeech,
     speech_end: onSpeechEnd,
     audio: (m) => LycanAudio.push(m),
+    meter: (m) => { S.meter = m.seats; paintMeter(); },
     game_over: onGameOver,
     error: (m) => {
       if (S.request) { $("action-error").textContent = m.message; $("action-error").hidden = false; }
