@@ -621,11 +621,11 @@ def replay(
         console.print(f"spoke {len(rendered.lines)} utterances ({rendered.duration:.0f} s) into {audio}/game.wav")
 
 
-def _meter_lines(record: GameRecord, upto: int, seat: int | None, *, truth: bool = False) -> list[str]:
+def _meter_lines(record: GameRecord, upto: int, seat: int | None, reader: Any, *, truth: bool = False) -> list[str]:
     """The suspicion meter once `record.events[:upto]` had happened, as `seat` (None: the public record) knew it."""
-    from lycan.render import meter, view_at
+    from lycan.render import view_at
 
-    readings = meter(view_at(record.events, record.rules, record.names, upto, seat))
+    readings = reader.read(view_at(record.events, record.rules, record.names, upto, seat))
     width = max(len(n) for n in record.names) + (7 if seat is not None else 0)
     lines = []
     for r in readings:
@@ -645,22 +645,23 @@ def _replay_with_beliefs(record: GameRecord, seat: int | None) -> None:
     The meter reads the public record alone when `seat` is None (the whole log is still printed,
     its hidden lines marked), and `seat`'s own view otherwise.
     """
-    from lycan.render import checkpoints, render_log
+    from lycan.render import Meter, checkpoints, render_log
 
+    reader = Meter()
     whose = "public record" if seat is None else f"{record.names[seat]}'s view"
     shown = 0
     for point in checkpoints(record.events):
         for line in render_log(record.events[shown : point.position], record.names, seat=seat):
             console.print(line, markup=False)
         console.print(f"-- P(werewolf side), {point.label} ({whose}) --", markup=False)
-        for line in _meter_lines(record, point.position, seat):
+        for line in _meter_lines(record, point.position, seat, reader):
             console.print(line, markup=False)
         shown = point.position
     for line in render_log(record.events[shown:], record.names, seat=seat):
         console.print(line, markup=False)
     end = len(record.events) - (1 if record.events and record.events[-1].kind == "game_over" else 0)
     console.print(f"-- P(werewolf side) at the end ({whose}) beside the truth --", markup=False)
-    for line in _meter_lines(record, end, seat, truth=True):
+    for line in _meter_lines(record, end, seat, reader, truth=True):
         console.print(line, markup=False)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from lycan.engine.events import (
     AttackChosen,
@@ -461,21 +461,51 @@ class Suspicion:
         }
 
 
+class Meter:
+    """Suspicion meter readings along one growing view, each new event read once (`lycan.beliefs.Beliefs`).
+
+    A view that does not continue the last one (another seat, another game, an earlier point) is
+    read from the start.
+    """
+
+    def __init__(self) -> None:
+        self._beliefs: Any = None
+        self._key: tuple[object, ...] = ()
+
+    def read(self, view: View | PublicView) -> tuple[Suspicion, ...]:
+        """Every seat's P(werewolf side) and likeliest role given `view` alone.
+
+        Raises:
+            ValueError: no role deal fits the view (a log that cannot have happened).
+        """
+        from lycan.beliefs import Beliefs
+
+        key = (view.seat if isinstance(view, View) else None, view.names, view.rules)
+        beliefs = self._beliefs
+        seen = len(beliefs.events) if beliefs is not None else 0
+        fresh = beliefs is None or key != self._key or len(view.events) < seen
+        if not fresh and seen and view.events[seen - 1] != beliefs.events[-1]:
+            fresh = True
+        if fresh:
+            beliefs = Beliefs.for_view(view)
+            self._beliefs, self._key = beliefs, key
+        else:
+            beliefs.update(view.events)
+        post = beliefs.posterior()
+        out = []
+        for seat in range(len(view.names)):
+            role, p = post.top_role(seat)
+            out.append(Suspicion(seat, post.side_probability(seat), role, p))
+        return tuple(out)
+
+
 def meter(view: View | PublicView) -> tuple[Suspicion, ...]:
     """Every seat's P(werewolf side) and likeliest role given `view` alone (`lycan.beliefs.posterior`).
 
     Feed it a spectator's `PublicView` for a meter anyone may see: it then reads the public record
-    and nothing else.
+    and nothing else. Along a growing view, keep one `Meter` instead.
 
     Raises:
         ValueError: no role deal fits the view (a log that cannot have happened).
     """
-    from lycan.beliefs import posterior
-
-    post = posterior(view)
-    out = []
-    for seat in range(len(view.names)):
-        roles = post.role_probabilities(seat)
-        role, p = max(roles.items(), key=lambda rp: rp[1])
-        out.append(Suspicion(seat, post.side_probability(seat), role, p))
-    return tuple(out)
+    return Meter().read(view)

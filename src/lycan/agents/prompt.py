@@ -172,8 +172,8 @@ BELIEF_ROLES = 3
 def belief_summary(view: View, seats: Sequence[int], top: int = BELIEF_ROLES) -> str:
     """The exact belief engine's chances for `seats`, one line each: `Player 3: werewolf 0.62, villager 0.38`.
 
-    They count every deal that fits what the seat knows for certain (claims are not weighed);
-    an impossible log gives "".
+    They weigh every deal that fits what the seat knows for certain by how likely the public talk
+    and votes are under it (`lycan.beliefs`); an impossible log gives "".
     """
     from lycan.beliefs import posterior  # numpy: loaded only when the summary is asked for
 
@@ -306,7 +306,7 @@ class PromptBuilder:
             if summary:
                 beliefs = (
                     "\nChances from what you know for certain (your role, your night results, deaths), "
-                    "counting every possible deal; claims and votes are not weighed in them:\n" + summary
+                    "weighed by the claims and votes so far:\n" + summary
                 )
         text = lib.render(
             f"task_{kind}",

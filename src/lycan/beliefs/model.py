@@ -54,6 +54,8 @@ class BehaviourModel:
     # ------------------------------------------------------------------ factors
     def log_factor(self, obs: Observation, deals: npt.NDArray[np.int8]) -> Array | None:
         """Log P(obs | deal) for every row of `deals` (None: the model has nothing to say)."""
+        if not len(deals):
+            return np.zeros(0)
         if isinstance(obs, Claim):
             p = self.claim.get(obs.key)
             if p is None:

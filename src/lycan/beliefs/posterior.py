@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -24,7 +24,7 @@ import numpy.typing as npt
 from lycan.beliefs.deals import FACTS, Knowledge, all_deals, consistent
 from lycan.beliefs.evidence import Claim, Observation, Observer
 from lycan.beliefs.model import INDEX, ROLES, BehaviourModel, default_model
-from lycan.engine.events import Event
+from lycan.engine.events import Event, WolfPack
 from lycan.engine.view import PublicView, View
 from lycan.rules.roles import Role, Team, team_of
 from lycan.rules.ruleset import RuleSet
@@ -142,7 +142,7 @@ class Beliefs:
     def for_view(cls, view: View | PublicView, model: ModelChoice = "default") -> Beliefs:
         """Beliefs for `view`'s seat (a spectator for a public view), `view` already read."""
         if isinstance(view, View):
-            pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF else None
+            pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF and view.wolves() else None
             beliefs = cls(view.rules, view.names, view.seat, view.role, pack, model)
         else:
             beliefs = cls(view.rules, view.names, model=model)
@@ -155,6 +155,10 @@ class Beliefs:
         if not new:
             return self
         self.events.extend(new)
+        for e in new:  # a werewolf learns its pack once the deal is done
+            if isinstance(e, WolfPack) and self.role is Role.WEREWOLF and self.knowledge.wolves is None:
+                self.knowledge = replace(self.knowledge, wolves=frozenset(e.members))
+                self._rebase()
         self._add(self.observer.read(new))
         if any(isinstance(e, FACTS) for e in new):
             know = Knowledge.from_events(self.seat, self.role, self.knowledge.wolves, self._witch, self.events)
@@ -164,6 +168,14 @@ class Beliefs:
                 if self.method != "exact" and self.mask.sum() < self.sample // 4:
                     self._redraw()
         return self
+
+    def _rebase(self) -> None:
+        """The seat's own knowledge of the deal changed: take the deals again and reweigh them."""
+        self._draw(consistent(self._full, self.knowledge.base()))
+        self.mask = consistent(self.base, self.knowledge)
+        observations, self.observations = self.observations, []
+        self._pending.clear()
+        self._add(observations)
 
     def _redraw(self) -> None:
         """Too few sampled deals survive the new facts: draw again among the deals still allowed."""

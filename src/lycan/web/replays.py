@@ -26,7 +26,7 @@ from fastapi import HTTPException
 
 from lycan.engine.events import GameOver, event_to_dict
 from lycan.engine.record import GameRecord
-from lycan.render import checkpoints, describe_event, meter, view_at
+from lycan.render import Meter, checkpoints, describe_event, view_at
 from lycan.rules import team_of
 
 StoredGamesMode = Literal["all", "web", "none"]
@@ -39,9 +39,9 @@ MAX_LISTED = 500
 """The most games one list request returns."""
 
 
-def _readings(record: GameRecord, upto: int, seat: int | None) -> list[dict[str, Any]] | None:
+def _readings(record: GameRecord, upto: int, seat: int | None, reader: Meter) -> list[dict[str, Any]] | None:
     try:
-        readings = meter(view_at(record.events, record.rules, record.names, upto, seat))
+        readings = reader.read(view_at(record.events, record.rules, record.names, upto, seat))
     except ValueError:  # a record no deal fits (e.g. a damaged import): no meter, the game still shows
         return None
     return [r.to_dict() for r in readings]
@@ -63,6 +63,7 @@ def game_for_viewer(record: GameRecord, seat: int | None = None) -> dict[str, An
     if not events or not isinstance(events[-1], GameOver):
         raise ValueError(f"game {record.game_id} has not finished")
     ends = {point.position: point.label for point in checkpoints(events)}
+    reader = Meter()
     shown: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     seen_public = 0
@@ -87,7 +88,7 @@ def game_for_viewer(record: GameRecord, seat: int | None = None) -> dict[str, An
                 "private": event.audience is not None,
                 "public": seen_public,
                 "checkpoints": [],
-                "meter": _readings(record, i if end else i + 1, seat),
+                "meter": _readings(record, i if end else i + 1, seat, reader),
             }
         )
     over = events[-1]

@@ -39,7 +39,7 @@ from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
 from lycan.engine.session import Hooks, LocalSeat, Player, Session
 from lycan.engine.view import PublicView, View
-from lycan.render import meter, render_log, view_at
+from lycan.render import Meter, meter, render_log, view_at
 from lycan.rules import RuleSet, team_of
 from lycan.web.audio import AudioChannel, SpeechSynthesizer
 from lycan.web.messages import BadMessage, Ping, event_message, parse_client_message, request_message
@@ -214,6 +214,7 @@ class Table:
         self._public: list[Event] = []  # the public events sent out, in order
         self._meter: dict[str, Any] | None = None  # the meter of `_public`, once worked out
         self._meter_broken = False
+        self._meter_reader = Meter()  # reads each public event once
         self._night_started: float | None = None
         self._day = 0
         self._phase: Phase = "setup"
@@ -360,7 +361,7 @@ class Table:
                 events=tuple(self._public),
             )
             try:
-                readings = meter(view)
+                readings = self._meter_reader.read(view)
             except Exception:  # the meter is an extra: it never stops the game
                 log.exception("table %s: no suspicion meter (beliefs failed on the public record)", self.id)
                 self._meter_broken = True
