@@ -68,7 +68,7 @@ def _brute(view: View, model: BehaviourModel) -> np.ndarray:
                 logl += theta[INDEX[deal[o.target]]] - math.log(
                     sum(math.exp(theta[INDEX[deal[c]]]) for c in o.candidates)
                 )
-        w = math.exp(model.tau * logl)
+        w = math.exp(model.tau_for(view.events[-1].day) * logl)
         for s, role in enumerate(deal):
             total[s, INDEX[role]] += w
     return total / total[0].sum()
@@ -271,3 +271,13 @@ def test_the_cli_fits_a_model_from_a_stored_run(tmp_path) -> None:  # type: igno
     assert missing.exit_code != 0 and "no games stored under run 'nope'" in missing.output
     other = runner.invoke(app, ["beliefs", "fit", "--run", "fit", "--preset", "aiwolf5", "--db", str(db)])
     assert other.exit_code != 0 and "has no aiwolf5 games" in other.output
+
+
+def test_a_spectator_posterior_on_aiwolf13_samples_too() -> None:
+    from lycan.beliefs.fit import moments as at
+
+    record = _games("aiwolf13", 1, first=540)[0]
+    m = next(iter(at(record, 1, spectator=True)))
+    post = Beliefs.for_view(m.view).posterior()
+    assert post.seat is None and post.method.startswith("sampled")
+    assert math.isclose(sum(post.side_probability(s) for s in range(13)), 4.0, abs_tol=1e-6)

@@ -824,7 +824,7 @@ def beliefs_fit(
             model = fit(records, preset, source=f"run {run}")
         except ValueError as err:
             fail(str(err))
-    console.print(f"fitted on {model.games} {preset} games: temperature {model.tau}")
+    console.print(f"fitted on {model.games} {preset} games: temperature {model.tau} on day 1, {model.tau_later} later")
     for key, p in sorted(model.claim.items()):
         if key.endswith("/0") and "/1/" in key:
             shown = ", ".join(f"{r}: {p[i]:.2f}" for i, r in enumerate(Role) if r in records[0].rules.roles)

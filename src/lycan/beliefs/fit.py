@@ -91,23 +91,29 @@ def counts(records: Sequence[GameRecord]) -> Counts:
 
 def log_losses(
     model: BehaviourModel, records: Sequence[GameRecord], taus: Sequence[float], *, views: int = 1500
-) -> dict[float, float]:
-    """Mean -log P(true role) of the other seats' marginals at each temperature in `taus`.
+) -> dict[int, dict[float, float]]:
+    """Mean -log P(true role) of the other seats' marginals at each temperature in `taus`, per day.
 
-    Over every living seat's view at the end of every day's talk, at most `views` of them (spread
-    evenly over the games).
+    Days are pooled as 1 (day 0 and 1) and 2 (any later day). Over every living seat's view at the
+    end of every day's talk, at most `views` of them per pool (spread evenly over the games).
     """
-    all_moments = [m for rec in records for m in moments(rec)]
-    step = max(1, len(all_moments) // views)
-    losses: dict[float, list[float]] = {tau: [] for tau in taus}
-    for m in all_moments[::step]:
-        beliefs = Beliefs.for_view(m.view, model).close_talk()
-        seat = m.view.seat if isinstance(m.view, View) else None
-        truth = [(s, INDEX[r]) for s, r in enumerate(m.record.roles) if s != seat]
-        for tau in taus:
-            post = beliefs.posterior(tau)
-            losses[tau].extend(-float(np.log(max(post.probabilities[s, r], 1e-6))) for s, r in truth)
-    return {tau: float(np.mean(v)) if v else float("nan") for tau, v in losses.items()}
+    pools: dict[int, list[Moment]] = {1: [], 2: []}
+    for rec in records:
+        for m in moments(rec):
+            pools[min(max(m.day, 1), 2)].append(m)
+    out: dict[int, dict[float, float]] = {}
+    for pool, found in pools.items():
+        losses: dict[float, list[float]] = {tau: [] for tau in taus}
+        for m in found[:: max(1, len(found) // views)]:
+            beliefs = Beliefs.for_view(m.view, model).close_talk()
+            seat = m.view.seat if isinstance(m.view, View) else None
+            truth = [(s, INDEX[r]) for s, r in enumerate(m.record.roles) if s != seat]
+            for tau in taus:
+                post = beliefs.posterior(tau)
+                losses[tau].extend(-float(np.log(max(post.probabilities[s, r], 1e-6))) for s, r in truth)
+        if found:
+            out[pool] = {tau: float(np.mean(v)) for tau, v in losses.items()}
+    return out
 
 
 def fit(records: Sequence[GameRecord], preset: str, *, holdout: float = 0.25, source: str = "") -> BehaviourModel:
@@ -123,9 +129,10 @@ def fit(records: Sequence[GameRecord], preset: str, *, holdout: float = 0.25, so
     train, held = games[:cut], games[cut:] or games[:1]
     model = estimate(counts(train), preset, source=source)
     scores = log_losses(model, held, TAUS)
-    best = min(scores, key=lambda t: scores[t])
+    best = {pool: min(by_tau, key=lambda t: by_tau[t]) for pool, by_tau in scores.items()}
     final = estimate(counts(games), preset, source=source)
-    final.tau = best
+    final.tau = best.get(1, 1.0)
+    final.tau_later = best.get(2)
     return final
 
 

@@ -6,8 +6,9 @@ One `BehaviourModel` holds, per preset:
 - `report[kind][a, t]`: P(an announced result says werewolf | announcer role a, target role t);
 - `choice[kind][a, t]`: the log-weight with which a seat of role a picks a seat of role t (votes,
   vote intentions, accusations, defences), a conditional logit over the seats it could pick;
-- `tau`: one temperature on the summed log-likelihood, chosen on held-out games for calibration
-  (the factors are treated as independent, which overcounts correlated behaviour).
+- `tau`: a temperature on the summed log-likelihood per day (day 1, and any later day: games that
+  last longer are those where the evidence misled), chosen on held-out games for calibration (the
+  factors are treated as independent, which overcounts correlated behaviour).
 
 Bernoulli parameters are maximum-likelihood counts with light smoothing toward the pooled rate;
 logit weights maximise the conditional likelihood with a small Gaussian prior (gradient ascent).
@@ -48,8 +49,15 @@ class BehaviourModel:
     report: dict[str, Array] = field(default_factory=dict)
     choice: dict[str, Array] = field(default_factory=dict)
     tau: float = 1.0
+    """The temperature of day 1 (and of day 0)."""
+    tau_later: float | None = None
+    """The temperature from day 2 on (None: `tau`)."""
     games: int = 0
     source: str = ""
+
+    def tau_for(self, day: int) -> float:
+        """The temperature for beliefs held on `day`."""
+        return self.tau if day < 2 or self.tau_later is None else self.tau_later
 
     # ------------------------------------------------------------------ factors
     def log_factor(self, obs: Observation, deals: npt.NDArray[np.int8]) -> Array | None:
@@ -112,6 +120,7 @@ class BehaviourModel:
             "games": self.games,
             "source": self.source,
             "tau": self.tau,
+            "tau_later": self.tau_later,
             "claim": {k: vec(v) for k, v in sorted(self.claim.items())},
             "report": {k: mat(v) for k, v in sorted(self.report.items())},
             "choice": {k: mat(v) for k, v in sorted(self.choice.items())},
@@ -144,6 +153,7 @@ class BehaviourModel:
                 report={k: mat(v, 0.5) for k, v in data.get("report", {}).items()},
                 choice={k: mat(v, 0.0) for k, v in data.get("choice", {}).items()},
                 tau=float(data.get("tau", 1.0)),
+                tau_later=None if data.get("tau_later") is None else float(data["tau_later"]),
                 games=int(data.get("games", 0)),
                 source=str(data.get("source", "")),
             )

@@ -131,7 +131,7 @@ class Beliefs:
         self.method = "exact"
         if len(rows) > self.max_deals and self.model is not None:  # certain knowledge alone stays cheap
             # seeded by what the seat knows only, so the draw reveals nothing and repeats exactly
-            key = [len(rows), -1 if self.seat is None else self.seat, len(self.knowledge.known), len(self.events)]
+            key = [len(rows), 0 if self.seat is None else self.seat + 1, len(self.knowledge.known), len(self.events)]
             rows = np.sort(np.random.default_rng(key).choice(rows, size=self.sample, replace=False))
             self.method = f"sampled {self.sample} of {int(allowed.sum())} deals, importance-weighted"
         self.base = self._full[rows]
@@ -220,7 +220,8 @@ class Beliefs:
         self, logw: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], tau: float | None = None
     ) -> npt.NDArray[np.float64]:
         if tau is None:
-            tau = self.model.tau if self.model is not None else 1.0
+            day = self.events[-1].day if self.events else 0
+            tau = self.model.tau_for(day) if self.model is not None else 1.0
         w = np.zeros(len(logw))
         if mask.any():
             x = tau * logw[mask]
