@@ -932,8 +932,10 @@ class BeliefHeuristicAgent(HeuristicAgent):
     it is least sure of, the guardian protects the seat most likely to be the seer (or another
     valuable role) and no werewolf, and the witch poisons only a seat that is very likely a
     werewolf. Werewolves attack the seat their own posterior (they know the pack) rates most
-    valuable, and vote with the public posterior (the village's consensus) against non-pack seats.
-    The possessed plays as the plain heuristic. Accusations cite the events that raised the
+    valuable; they still vote as the plain heuristic does, from the public suspicion that the
+    village's heuristic reasoning reaches (a vote from the public posterior instead lost more
+    games), and explain their accusations from the public posterior. The possessed plays as the
+    plain heuristic. Accusations cite the events that raised the
     suspect's P(werewolf side) most (`reasons`). Where the posterior cannot be had (a log no deal
     fits), each decision falls back to the plain heuristic's.
 
@@ -993,24 +995,11 @@ class BeliefHeuristicAgent(HeuristicAgent):
     # ------------------------------------------------------------------ votes and night actions
     def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
         if mem.role in (Role.WEREWOLF, Role.POSSESSED):
-            return super()._vote(mem, view, targets)  # the werewolf's vote is `_wolf_vote`, below
+            return super()._vote(mem, view, targets)
         post = self._posterior(mem, view)
         if post is None:
             return super()._vote(mem, view, targets)
         return _best(self._vote_scores(mem, view, post, targets))
-
-    def _wolf_vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
-        post = self._posterior(mem, view, public=True)
-        others = [t for t in targets if t not in mem.pack]
-        doomed = self._doomed_partner(mem, view)
-        if post is None or not others or (doomed is not None and doomed in targets):
-            return super()._wolf_vote(mem, view, targets)
-        scores = self._vote_scores(mem, view, post, others)
-        if mem.faking:
-            for t in others:
-                if t in mem.seer_claims:
-                    scores[t] += 0.3
-        return _best(scores)
 
     def _prey(self, mem: _Memory, view: View, targets: Iterable[int]) -> int:
         post = self._posterior(mem, view)
