@@ -1091,7 +1091,8 @@ class BeliefHeuristicAgent(HeuristicAgent):
             return hit
         beliefs = mem.public_beliefs if public else mem.beliefs
         out: list[tuple[int, str]] = []
-        if beliefs is not None:
+        # leave-one-out re-reads the view per candidate event: cheap over every deal, not over a sample
+        if beliefs is not None and beliefs.method == "exact":
             events = mem.public_events if public else list(view.events)
             try:
                 found = beliefs.influences([seat], top=3).get(seat, [])
