@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from lycan.agents.base import Agent, SyncAgent
-from lycan.agents.heuristic import HeuristicAgent
+from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
 from lycan.agents.llm import AgentUsage, LLMAgent, llm_agent_factory
 from lycan.agents.parsing import ParseError
 from lycan.agents.random_agent import RandomAgent
@@ -22,6 +22,7 @@ from lycan.models.base import ChatModel
 AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed),
     "heuristic": lambda seed: HeuristicAgent(seed),
+    "heuristic-beliefs": lambda seed: BeliefHeuristicAgent(seed),
     "llm": llm_agent_factory("llm"),
     "react": llm_agent_factory("react"),
     "recon": llm_agent_factory("recon"),
@@ -114,6 +115,7 @@ __all__ = [
     "LLM_KINDS",
     "Agent",
     "AgentUsage",
+    "BeliefHeuristicAgent",
     "HeuristicAgent",
     "LLMAgent",
     "ParseError",

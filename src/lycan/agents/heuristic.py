@@ -24,6 +24,8 @@ from dataclasses import dataclass, field, replace
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
+from lycan.beliefs.model import INDEX
+from lycan.beliefs.posterior import Beliefs, Influence, Posterior
 from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
 from lycan.engine.events import (
     AttackChosen,
@@ -138,6 +140,14 @@ class _Memory:
     public_belief: _Belief | None = None
     _noise_day: int = -1
     _noise: list[float] = field(default_factory=list)
+    # the exact belief engine (belief-driven agents only)
+    beliefs: Beliefs | None = None
+    public_beliefs: Beliefs | None = None
+    public_events: list[Event] = field(default_factory=list)
+    public_seen: int = 0
+    posteriors: dict[bool, tuple[int, Posterior | None]] = field(default_factory=dict)
+    broken: set[bool] = field(default_factory=set)
+    cites: dict[tuple[int, int, bool], list[tuple[int, str]]] = field(default_factory=dict)
 
     def noise(self, seat: int, day: int) -> float:
         """`_noise` of `seat` on `day`, computed once per day."""
@@ -609,8 +619,8 @@ class HeuristicAgent(SyncAgent):
                     items.append((("liar", day, c), speech.liar(names[c], "medium")))
         # trust the most credible of several seer claimants
         if role not in (Role.WEREWOLF, Role.POSSESSED, Role.SEER) and len(b.seer_trust) >= 2:
-            top = max(b.seer_trust, key=lambda c: b.seer_trust[c])
-            if b.seer_trust[top] >= 0.5 and view.alive[top]:
+            top = self._trusted_seer(mem, view, b)
+            if top is not None:
                 items.append((("trust", day, top), speech.trust(names[top])))
         if role is Role.GUARDIAN:
             threat = Counter(t for s, t in mem.intents.get(day, {}).items() if s != mem.seat)
@@ -623,14 +633,24 @@ class HeuristicAgent(SyncAgent):
         others = [s for s in view.living_others() if role is not Role.WEREWOLF or s not in mem.pack]
         if others:
             target = self._vote(mem, view, others)
-            why = b.reason[target] if role is not Role.POSSESSED else ""
-            if why and b.sus[target] >= 1.0:
+            why = self._accusation(mem, view, b, target)
+            if why is not None:
                 items.append((("suspect", day, target), speech.suspect(names[target], why)))
             elif not mem.spoke[day] and not items:
                 items.append((("nothing", day), speech.NOTHING_YET))
                 return items
             items.append((("vote", day, target), speech.vote(names[target])))
         return items
+
+    def _trusted_seer(self, mem: _Memory, view: View, b: _Belief) -> int | None:
+        """The living seer claimant this seat says it trusts, if any."""
+        top = max(b.seer_trust, key=lambda c: b.seer_trust[c])
+        return top if b.seer_trust[top] >= 0.5 and view.alive[top] else None
+
+    def _accusation(self, mem: _Memory, view: View, b: _Belief, target: int) -> str | None:
+        """Why this seat says it suspects `target` ("" for no reason given), or None to say nothing."""
+        why = b.reason[target] if mem.role is not Role.POSSESSED else ""
+        return why if why and b.sus[target] >= 1.0 else None
 
     # ------------------------------------------------------------------ fake seer claims
     def _consider_fake(self, mem: _Memory, view: View) -> None:
@@ -886,4 +906,289 @@ def _normalise(scores: dict[int, float], out: dict[int, float], claims: dict[int
         out[c] = math.exp(scores[c]) / total if c in scores else 0.0
 
 
-__all__ = ["HeuristicAgent"]
+# ------------------------------------------------------------------ belief-driven play
+#: P(werewolf) of the best poison target above which the belief-driven witch poisons.
+POISON_FROM = 0.8
+#: P(werewolf) from which a belief-driven seat says whom it suspects (and why).
+ACCUSE_FROM = 0.45
+#: Weight of the public tie-breaker (`_noise`, up to 0.3) in a belief-driven vote.
+NOISE_WEIGHT = 0.3
+#: Added to a seat's vote score for each vote intention against it heard today (times the
+#: speaker's P(not werewolf)), so that the village's votes converge.
+INTENT_WEIGHT = 0.05
+#: Influences on P(werewolf side) smaller than this are not cited as reasons.
+CITE_FROM = 0.02
+#: What each role is worth to the village: whom the guardian protects and the pack attacks.
+ROLE_VALUE = {Role.SEER: 1.0, Role.MEDIUM: 0.6, Role.WITCH: 0.5, Role.GUARDIAN: 0.5, Role.HUNTER: -0.3}
+
+_P_WOLF = INDEX[Role.WEREWOLF]
+_CLAIM_KINDS = {"claim": "", "divined": "seer", "identified": "medium", "guarded": "guardian"}
+
+
+class BeliefHeuristicAgent(HeuristicAgent):
+    """The heuristic agent acting on the exact belief engine (`lycan.beliefs`), talking as before.
+
+    Village roles vote for the living seat most likely to be a werewolf, the seer divines the seat
+    it is least sure of, the guardian protects the seat most likely to be the seer (or another
+    valuable role) and no werewolf, and the witch poisons only a seat that is very likely a
+    werewolf. Werewolves attack the seat their own posterior (they know the pack) rates most
+    valuable; they still vote as the plain heuristic does, from the public suspicion that the
+    village's heuristic reasoning reaches (a vote from the public posterior instead lost more
+    games), and explain their accusations from the public posterior. The possessed plays as the
+    plain heuristic. Accusations cite the events that raised the
+    suspect's P(werewolf side) most (`reasons`). Where the posterior cannot be had (a log no deal
+    fits), each decision falls back to the plain heuristic's.
+
+    Args:
+        seed: seeds the agent's own random choices (fake claims, the witch's first-night cure).
+    """
+
+    label = "heuristic-beliefs"
+
+    # ------------------------------------------------------------------ the posterior
+    def _posterior(self, mem: _Memory, view: View, *, public: bool = False) -> Posterior | None:
+        """This seat's posterior now (or the public record's), computed once per new event; None if impossible."""
+        seen = len(view.events)
+        hit = mem.posteriors.get(public)
+        if hit is not None and hit[0] == seen:
+            return hit[1]
+        post: Posterior | None = None
+        if public not in mem.broken:
+            try:
+                post = self._beliefs(mem, view, public=public).posterior()
+            except ValueError:
+                post = None
+                if (mem.public_beliefs if public else mem.beliefs) is None:
+                    mem.broken.add(public)  # cannot be built at all: never try again this game
+        mem.posteriors[public] = (seen, post)
+        return post
+
+    def _beliefs(self, mem: _Memory, view: View, *, public: bool) -> Beliefs:
+        """The belief engine of this seat (or of a spectator), brought up to date with `view`."""
+        if public:
+            mem.public_events.extend(e for e in view.events[mem.public_seen :] if e.audience is None)
+            mem.public_seen = len(view.events)
+            if mem.public_beliefs is None:
+                mem.public_beliefs = Beliefs(view.rules, view.names)
+            return mem.public_beliefs.update(mem.public_events)
+        if mem.beliefs is None:
+            mem.beliefs = Beliefs(view.rules, view.names, view.seat, view.role)
+        return mem.beliefs.update(view.events)
+
+    def _vote_scores(self, mem: _Memory, view: View, post: Posterior, targets: Iterable[int]) -> dict[int, float]:
+        """P(werewolf) of each target, plus the public tie-breaker and today's vote intentions."""
+        p = post.probabilities[:, _P_WOLF]
+        heard: dict[int, float] = {}
+        for s, t in mem.intents.get(view.day, {}).items():
+            if s != mem.seat and s not in mem.pack:
+                heard[t] = heard.get(t, 0.0) + 1.0 - float(p[s])
+        day = view.day
+        scores = {
+            t: float(p[t]) + NOISE_WEIGHT * mem.noise(t, day) + INTENT_WEIGHT * heard.get(t, 0.0) for t in targets
+        }
+        # what the plain reasoning holds for certain and the engine does not weigh (e.g. a guard that held)
+        b = self._own_belief(mem, view)
+        for t in scores:
+            scores[t] += (t in b.known_wolf) - (t in b.known_human) + 0.3 * (t in b.hard_fakes)
+        return scores
+
+    # ------------------------------------------------------------------ votes and night actions
+    def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        if mem.role in (Role.WEREWOLF, Role.POSSESSED):
+            return super()._vote(mem, view, targets)
+        post = self._posterior(mem, view)
+        if post is None:
+            return super()._vote(mem, view, targets)
+        return _best(self._vote_scores(mem, view, post, targets))
+
+    def _prey(self, mem: _Memory, view: View, targets: Iterable[int]) -> int:
+        post = self._posterior(mem, view)
+        if post is None:
+            return super()._prey(mem, view, targets)
+        failed = mem.attacks.get(view.day - 1) if view.day in mem.peaceful_days else None
+        scores: dict[int, float] = {}
+        for t in targets:
+            row = post.probabilities[t]
+            sc = sum(v * float(row[INDEX[r]]) for r, v in ROLE_VALUE.items()) + 0.1 * mem.noise(t, view.day)
+            if t == failed:  # guarded last night, most likely: again tonight only if the guard may repeat
+                sc += -0.5 if mem.has_guardian and mem.guardian_repeat else 0.2
+            scores[t] = sc
+        return _best(scores)
+
+    def _divine(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        post = self._posterior(mem, view)
+        if post is None:
+            return super()._divine(mem, view, targets)
+        fresh = [t for t in targets if t not in mem.divined] or list(targets)
+        p = post.probabilities[:, _P_WOLF]
+        return _best({t: -abs(float(p[t]) - 0.5) + 0.01 * mem.noise(t, view.day) for t in fresh})
+
+    def _guard(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        post = self._posterior(mem, view)
+        if post is None:
+            return super()._guard(mem, view, targets)
+        scores: dict[int, float] = {}
+        for t in targets:
+            row = post.probabilities[t]
+            value = 0.2 if t == mem.seat else sum(max(v, 0.0) * float(row[INDEX[r]]) for r, v in ROLE_VALUE.items())
+            scores[t] = value * (1.0 - post.side_probability(t)) + 0.1 * mem.noise(t, view.day)
+        return _best(scores)
+
+    def _poison(self, mem: _Memory, view: View, request: Request) -> Action:
+        post = self._posterior(mem, view)
+        if post is None:
+            return super()._poison(mem, view, request)
+        p = post.probabilities[:, _P_WOLF]
+        options = [t for t in request.targets if t != mem.seat]
+        if not options:
+            return PASS
+        best = _best({t: float(p[t]) for t in options})
+        b = self._own_belief(mem, view)
+        wolves = self._wolves_left(mem, b, view)
+        danger = wolves >= len(view.living()) - wolves - 2
+        if p[best] > POISON_FROM or (danger and p[best] >= 0.5):
+            return Action.choose(best)
+        return PASS
+
+    # ------------------------------------------------------------------ talk
+    def _trusted_seer(self, mem: _Memory, view: View, b: _Belief) -> int | None:
+        post = self._posterior(mem, view)
+        if post is None:
+            return super()._trusted_seer(mem, view, b)
+        living = [c for c in b.seer_trust if view.alive[c] and c != mem.seat]
+        if not living:
+            return None
+        top = min(living, key=lambda c: (post.side_probability(c), c))
+        return top if post.side_probability(top) < 0.3 else None
+
+    def _accusation(self, mem: _Memory, view: View, b: _Belief, target: int) -> str | None:
+        if mem.role is Role.POSSESSED:
+            return super()._accusation(mem, view, b, target)
+        public = mem.role is Role.WEREWOLF
+        post = self._posterior(mem, view, public=public)
+        if post is None:
+            return super()._accusation(mem, view, b, target)
+        if post.probabilities[target, _P_WOLF] < ACCUSE_FROM:
+            return None
+        return " and ".join(text for _, text in self._reasons(mem, view, target, public=public))
+
+    def reasons(self, view: View, seat: int) -> list[tuple[int, str]]:
+        """The events of `view` that most raised `seat`'s P(werewolf side), as (event id, English reason).
+
+        Werewolves explain from the public record (what they can say aloud). Computed once per day
+        and seat; empty when nothing moved the seat much or the posterior cannot be had.
+        """
+        mem = self._memory(view)
+        public = mem.role is Role.WEREWOLF
+        if self._posterior(mem, view, public=public) is None:
+            return []
+        return self._reasons(mem, view, seat, public=public)
+
+    def _reasons(self, mem: _Memory, view: View, seat: int, *, public: bool) -> list[tuple[int, str]]:
+        key = (view.day, seat, public)
+        hit = mem.cites.get(key)
+        if hit is not None:
+            return hit
+        beliefs = mem.public_beliefs if public else mem.beliefs
+        out: list[tuple[int, str]] = []
+        # leave-one-out re-reads the view per candidate event: cheap over every deal, not over a sample
+        if beliefs is not None and beliefs.method == "exact":
+            events = mem.public_events if public else list(view.events)
+            try:
+                found = beliefs.influences([seat], top=3).get(seat, [])
+            except ValueError:
+                found = []
+            said = [(inf.event_id, _describe(mem, events, inf)) for inf in found if inf.delta >= CITE_FROM]
+            said.sort(key=lambda item: not _about_them(item[1]))  # what the seat itself did or met first
+            for event_id, text in said:
+                if text and all(text != t for _, t in out):
+                    out.append((event_id, text))
+            out = out[:2]
+        mem.cites[key] = out
+        return out
+
+
+def _describe(mem: _Memory, events: Sequence[Event], inf: Influence) -> str:
+    """One event that moved `inf.seat`'s suspicion, in words that read after "because" ("" if none fit).
+
+    The wording avoids every pattern of the speech parser, so the sentence still reads as one accusation.
+    """
+    at = next((i for i, e in enumerate(events) if e.id == inf.event_id), None)
+    if at is None:
+        return ""
+    e = events[at]
+    seat, names = inf.seat, mem.names
+
+    def subject(s: int) -> str:
+        return "they" if s == seat else names[s]
+
+    def obj(s: int) -> str:
+        return "them" if s == seat else "me" if s == mem.seat else names[s]
+
+    if isinstance(e, VoteCast):
+        return f"{subject(e.actor)} voted against {obj(e.target)}"
+    if isinstance(e, Talk):
+        said = mem.parser.parse(e.text, e.actor)
+        if inf.kind == "claim":
+            role = next((st.role or _CLAIM_KINDS[st.kind] for st in said if st.kind in _CLAIM_KINDS), "")
+            if not role:
+                return ""
+            before = _first_claimant(mem, events[:at], role, e.actor)
+            if e.actor == seat:
+                if before is None:
+                    return f"they claimed {role}"
+                return f"they claimed {role} after {'I' if before == mem.seat else names[before]} did"
+            return (
+                f"{names[e.actor]} also claimed {role}"
+                if _claimed(mem, seat, role)
+                else f"{names[e.actor]} claimed {role}"
+            )
+        kinds = ("divined", "identified") if inf.kind == "report" else ("will_vote", "accuses", "defends", "liar")
+        acts = [st for st in said if st.kind in kinds and st.target is not None]
+        if not acts:
+            return ""
+        st = next((x for x in acts if x.target == seat), None) or next((x for x in acts if x.species is _WOLF), acts[0])
+        assert st.target is not None
+        who, whom = subject(e.actor), obj(st.target)
+        if st.kind == "divined":
+            return f"{who} called {whom} {'a werewolf' if st.species is _WOLF else 'human'}"
+        if st.kind == "identified":
+            return f"{who} read {whom} as {'a werewolf' if st.species is _WOLF else 'human'}"
+        verb = {"will_vote": "wanted to execute", "accuses": "accused", "defends": "defended", "liar": "called"}
+        return f"{who} {verb[st.kind]} {whom}" + (" a liar" if st.kind == "liar" else "")
+    if isinstance(e, Divined | MediumResult):
+        what = "a werewolf" if e.result is _WOLF else "human"
+        how = "my divination" if isinstance(e, Divined) else "my reading"
+        return f"{how} showed {'they are' if e.target == seat else f'{names[e.target]} is'} {what}"
+    if isinstance(e, Died | Executed) and e.role is not None:
+        return f"{subject(e.target)} turned out to be the {e.role.value}"
+    if isinstance(e, Died) and e.cause == "night":
+        return f"{subject(e.target)} died in the night"
+    if isinstance(e, WitchWoken) and e.attacked is not None:
+        return f"the werewolves went for {obj(e.attacked)}"
+    if isinstance(e, AttackChosen):
+        return f"we attacked {obj(e.target)}"
+    return ""
+
+
+def _about_them(reason: str) -> bool:
+    """Whether a `_describe` reason is about the suspect itself (it names them "they" or "them")."""
+    return reason.startswith("they ") or " they " in reason or reason.endswith(" them") or " them " in reason
+
+
+def _first_claimant(mem: _Memory, events: Sequence[Event], role: str, actor: int) -> int | None:
+    """The first seat other than `actor` that claimed `role` in the public talk of `events`."""
+    for e in events:
+        if isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != actor:
+            for st in mem.parser.parse(e.text, e.actor):
+                if st.kind in _CLAIM_KINDS and (st.role or _CLAIM_KINDS[st.kind]) == role:
+                    return e.actor
+    return None
+
+
+def _claimed(mem: _Memory, seat: int, role: str) -> bool:
+    """Whether `seat` has claimed `role` (a seer claim also by announcing a result)."""
+    return role in mem.role_claims.get(seat, ()) or (role == "seer" and seat in mem.seer_claims)
+
+
+__all__ = ["BeliefHeuristicAgent", "HeuristicAgent"]

@@ -1,0 +1,180 @@
+"""The belief-driven heuristic agent (`heuristic-beliefs`): clean games, votes from the posterior,
+accusations that cite real events and still parse as accusations, and a better village."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from lycan.agents import AGENT_KINDS, BeliefHeuristicAgent, HeuristicAgent, lineup, make_agent
+from lycan.agents.heuristic import NOISE_WEIGHT
+from lycan.agents.speech import SpeechParser, Statement, text_length
+from lycan.beliefs import posterior
+from lycan.beliefs.model import INDEX
+from lycan.engine import run_sync
+from lycan.engine.actions import Action, Request
+from lycan.engine.events import Event, Fault, GameStarted, PhaseStarted, RoleAssigned, Talk
+from lycan.engine.game import Game
+from lycan.engine.record import GameRecord
+from lycan.engine.view import View
+from lycan.rules import Role, RuleSet, Team, get_preset, preset_names, team_of
+
+BELIEFS = "heuristic-beliefs"
+
+
+@dataclass
+class Watched:
+    """Wraps an agent; records every utterance with the view it answered and any exception."""
+
+    agent: HeuristicAgent
+    label: str = BELIEFS
+    problems: list[str] = field(default_factory=list)
+    spoken: list[tuple[View, Request, Action]] = field(default_factory=list)
+
+    def decide(self, view: View, request: Request) -> Action:
+        if request.attempt:
+            self.problems.append(f"retry after {request.error}")
+        try:
+            action = self.agent.decide(view, request)
+        except Exception as err:
+            self.problems.append(f"{type(err).__name__}: {err}")
+            raise
+        if action.kind == "speak":
+            self.spoken.append((view, request, action))
+        return action
+
+    async def act(self, view: View, request: Request) -> Action:
+        return self.decide(view, request)
+
+
+def play(rules: RuleSet, seed: int, village: str, werewolf: str) -> tuple[GameRecord, list[Watched | None]]:
+    """One game: `village` kind on every village-side seat, `werewolf` kind on the rest."""
+    kinds = [village if team_of(r) is Team.VILLAGE else werewolf for r in Game(rules, seed).roles]
+    agents = lineup(kinds, seed)
+    wrapped = [Watched(a) if isinstance(a, BeliefHeuristicAgent) else None for a in agents]
+    players = [w if w is not None else a for w, a in zip(wrapped, agents, strict=True)]
+    return run_sync(rules, players, seed), wrapped  # type: ignore[arg-type]
+
+
+def check_clean(rec: GameRecord, wrapped: list[Watched | None]) -> None:
+    faults = [e for e in rec.events if isinstance(e, Fault)]
+    assert not faults, faults
+    assert rec.winner in ("village", "werewolf")
+    for w in wrapped:
+        if w is None:
+            continue
+        assert not w.problems, w.problems
+        for _, req, act in w.spoken:
+            assert act.text.strip()
+            if req.max_length > 0:
+                assert text_length(act.text) <= req.max_length, act.text
+            if req.kind == "talk":
+                assert "," not in act.text, act.text  # AIWolf NLP servers reject commas
+
+
+def test_registered_and_labelled() -> None:
+    assert BELIEFS in AGENT_KINDS
+    agent = make_agent(BELIEFS, 3)
+    assert isinstance(agent, BeliefHeuristicAgent)
+    assert agent.label == BELIEFS
+    assert make_agent("heuristic", 3).label == "heuristic"
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_no_faults_on_every_preset(preset: str) -> None:
+    rules = get_preset(preset)
+    settings = ((BELIEFS, BELIEFS), (BELIEFS, "heuristic"), ("heuristic", BELIEFS))
+    if rules.n_players > 10:  # sampled posteriors: seconds per game
+        settings = settings[:1]
+    for seed in range(1 if rules.n_players > 10 else 6):
+        for village, werewolf in settings:
+            check_clean(*play(rules, seed, village, werewolf))
+
+
+# ------------------------------------------------------------------ votes from the posterior
+NAMES = tuple(f"Player {i}" for i in range(1, 8))
+
+
+def constructed_view() -> View:
+    """Guardian7, day 1, seen by the villager in seat 0: one uncontested seer calls Player 5 a werewolf."""
+    rules = get_preset("guardian7")
+    alive = tuple(range(7))
+    events: list[Event] = [
+        GameStarted(id=1, day=0, phase="setup", rules="guardian7", names=NAMES, role_counts=tuple(rules.roles.items())),
+        RoleAssigned(id=2, day=0, phase="setup", vis="seat", audience=frozenset({0}), seat=0, role=Role.VILLAGER),
+        PhaseStarted(id=3, day=1, phase="day", alive=alive),
+        Talk(id=4, day=1, phase="day", actor=2, text="I am the seer. Last night I divined Player 5: werewolf."),
+        Talk(id=5, day=1, phase="day", actor=4, text="I suspect Player 3 because they lie."),
+        Talk(id=6, day=1, phase="day", actor=1, text="I trust Player 3."),
+    ]
+    return View(
+        seat=0, role=Role.VILLAGER, names=NAMES, rules=rules, day=1, phase="day", alive=(True,) * 7, events=events
+    )
+
+
+def most_suspect(view: View) -> int:
+    """The seat with the highest P(werewolf) in `view`, asserted to lead by more than any tie-break."""
+    p_wolf = posterior(view).probabilities[:, INDEX[Role.WEREWOLF]]
+    first, second = sorted(view.living_others(), key=lambda s: -p_wolf[s])[:2]
+    assert p_wolf[first] - p_wolf[second] > NOISE_WEIGHT * 0.3 + 0.01
+    return first
+
+
+def test_votes_for_the_seat_most_likely_a_werewolf() -> None:
+    view = constructed_view()
+    target = most_suspect(view)
+    assert target == 2  # the fitted model distrusts a lone seer claim that quickly accuses
+    request = Request(10, 0, "vote", 1, targets=tuple(range(1, 7)))
+    assert BeliefHeuristicAgent(1).decide(view, request) == Action.choose(target)
+    assert HeuristicAgent(1).decide(view, request) != Action.choose(target)  # the plain agent votes otherwise
+
+
+def test_accusation_cites_the_events_that_raised_suspicion() -> None:
+    view = constructed_view()
+    target = most_suspect(view)
+    agent = BeliefHeuristicAgent(1)
+    action = agent.decide(view, Request(10, 0, "talk", 1, max_length=0))
+    assert action.kind == "speak"
+    reasons = agent.reasons(view, target)
+    assert reasons and {eid for eid, _ in reasons} <= {e.id for e in view.events}
+    assert f"I suspect {NAMES[target]} because {reasons[0][1]}" in action.text
+    assert Statement("accuses", target) in SpeechParser(NAMES).parse(action.text, 0)
+
+
+SUSPECT = re.compile(r"I suspect (Player \d+) because (.*?)\.(?: |$)")
+
+
+def test_accusations_in_play_cite_events_of_the_view_and_parse_as_accusations() -> None:
+    rules = get_preset("guardian7")
+    parser = SpeechParser(tuple(f"Player {i}" for i in range(1, 8)))
+    cited = 0
+    for seed in range(12):
+        rec, wrapped = play(rules, seed, BELIEFS, BELIEFS)
+        check_clean(rec, wrapped)
+        for w in wrapped:
+            assert w is not None
+            agent = w.agent
+            assert isinstance(agent, BeliefHeuristicAgent)
+            for view, req, act in w.spoken:
+                if req.kind != "talk":
+                    continue
+                for m in SUSPECT.finditer(act.text):
+                    seat = parser.seat(m.group(1))
+                    # the reasons are cached per day and seat, so this is what was said
+                    reasons = agent.reasons(view, seat)
+                    assert m.group(2) == " and ".join(text for _, text in reasons)
+                    ids = {e.id for e in view.events}
+                    assert all(eid in ids for eid, _ in reasons)
+                    assert parser.parse(m.group(0), view.seat) == (Statement("accuses", seat),)
+                    cited += 1
+    assert cited >= 20
+
+
+def test_belief_village_wins_more_often_than_the_plain_one() -> None:
+    rules = get_preset("guardian7")
+    seeds = range(1000, 1060)
+    plain = sum(play(rules, seed, "heuristic", "heuristic")[0].winner == "village" for seed in seeds)
+    beliefs = sum(play(rules, seed, BELIEFS, "heuristic")[0].winner == "village" for seed in seeds)
+    assert beliefs >= plain + 6, (plain, beliefs)
