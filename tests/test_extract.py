@@ -415,3 +415,34 @@ async def test_the_embedded_model_on_the_whole_labelled_set(
     no_failures(extractors)
     # measured F1: off 0.64, first 0.70, merge 0.70
     assert result.f1 >= floor
+
+
+def test_beliefs_read_free_talk_through_the_extractor() -> None:
+    """A line the template parser cannot read moves the posterior once the extractor reads it."""
+    from lycan.beliefs import Beliefs
+    from lycan.beliefs.evidence import Claim
+    from lycan.engine.events import PhaseStarted, Talk
+    from lycan.rules import get_preset
+
+    rules = get_preset("aiwolf5")
+    line = "ok listen, I looked at Bob last night with my crystal ball, wolf!!"
+    model = fixed(
+        answer({"kind": "claim", "role": "seer"}, {"kind": "divined", "target": "Bob", "species": "werewolf"})
+    )
+    extractor = ClaimExtractor(model, NAMES)
+    events = [
+        PhaseStarted(id=0, day=1, phase="day", alive=(0, 1, 2, 3, 4)),
+        Talk(id=5, day=1, phase="day", actor=ALICE, text=line),
+    ]
+    plain = Beliefs(rules, NAMES, seat=EVE, role=rules.deck()[-1]).update(events)
+    assert plain.observations == []
+    read = Beliefs(
+        rules,
+        NAMES,
+        seat=EVE,
+        role=rules.deck()[-1],
+        read=lambda text, who: extractor.extract_sync(text, who, scope="g"),
+    ).update(events)
+    assert any(isinstance(o, Claim) and o.claimed and o.actor == ALICE for o in read.observations)
+    assert read.posterior().side_probability(BOB) > plain.posterior().side_probability(BOB)
+    assert len(model.requests) == 1

@@ -15,10 +15,10 @@ skips the view's own seat (a seat learns nothing about others from its own acts)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lycan.beliefs.claims import SpeechParser, parser_for
+from lycan.beliefs.claims import SpeechParser, Statement, parser_for
 from lycan.engine.events import Event, Executed, PhaseStarted, Talk, VoteCast
 from lycan.rules.roles import Role, Species, parse_role
 
@@ -76,6 +76,9 @@ class Choice:
 
 
 Observation = Claim | Report | Choice
+Reader = Callable[[str, int], Sequence[Statement]]
+"""Reads one utterance of a speaker into statements: the template parser by default, or e.g. a
+chat-model extractor for free talk (`lambda text, who: extractor.extract_sync(text, who, scope=game)`)."""
 
 
 class Observer:
@@ -85,14 +88,22 @@ class Observer:
         names: the table's seat names.
         seat: whose view this is (its own acts are skipped); None for the public record.
         roles_in_play: the roles of the deck (claims of roles not in play still count as claims).
+        read: how an utterance becomes statements (default: `lycan.beliefs.claims.SpeechParser`).
     """
 
-    def __init__(self, names: tuple[str, ...], seat: int | None, roles_in_play: Iterable[Role]) -> None:
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        seat: int | None,
+        roles_in_play: Iterable[Role],
+        read: Reader | None = None,
+    ) -> None:
         self.names = names
         self.seat = seat
         self.n = len(names)
         self.roles_in_play = frozenset(roles_in_play)
         self.parser: SpeechParser = parser_for(names)
+        self.reader: Reader = read or self.parser.parse
         self.alive: tuple[int, ...] = tuple(range(self.n))
         self.claimed: dict[Role, list[int]] = {}
         """For each role, who claimed it, in order."""
@@ -138,7 +149,7 @@ class Observer:
             return []
         out: list[Observation] = []
         others = tuple(s for s in self.alive if s != actor)
-        for st in self.parser.parse(e.text, actor):
+        for st in self.reader(e.text, actor):
             if st.kind == "claim":
                 role = parse_role(st.role)
                 out.extend(self._claim(e.id, actor, role, e.day))

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lycan.beliefs.deals import FACTS, Knowledge, all_deals, consistent
-from lycan.beliefs.evidence import Claim, Observation, Observer
+from lycan.beliefs.evidence import Claim, Observation, Observer, Reader
 from lycan.beliefs.model import INDEX, ROLES, BehaviourModel, default_model
 from lycan.engine.events import Event, WolfPack
 from lycan.engine.view import PublicView, View
@@ -95,6 +95,8 @@ class Beliefs:
             on `sample` deals drawn uniformly from those the seat's knowledge allows, each weighed
             by its likelihood (importance sampling; the draw depends on the seat's knowledge alone).
         sample: how many deals to draw when sampling.
+        read: how talk becomes statements (default: the template and AIWolf-protocol parser; pass a
+            `ClaimExtractor`'s reader for free talk).
     """
 
     def __init__(
@@ -108,6 +110,7 @@ class Beliefs:
         *,
         max_deals: int = 150_000,
         sample: int = 100_000,
+        read: Reader | None = None,
     ) -> None:
         self.rules = rules
         self.max_deals, self.sample = max_deals, sample
@@ -118,7 +121,7 @@ class Beliefs:
         self.knowledge = Knowledge(seat, role, {} if seat is None or role is None else {seat: role}, pack)
         self._full = all_deals(deck)
         self._pending: dict[int, npt.NDArray[np.float64]] = {}
-        self.observer = Observer(names, seat, rules.roles)
+        self.observer = Observer(names, seat, rules.roles, read)
         self.observations: list[Observation] = []
         self.events: list[Event] = []
         self.method = "exact"
@@ -313,7 +316,9 @@ class Beliefs:
         """The posterior had event `event_id` not happened (read again from the start)."""
         kept = [e for e in self.events if e.id != event_id]
         pack = self.knowledge.wolves
-        again = Beliefs(self.rules, self.observer.names, self.seat, self.role, pack, self.model)
+        again = Beliefs(
+            self.rules, self.observer.names, self.seat, self.role, pack, self.model, read=self.observer.reader
+        )
         again.max_deals, again.sample = self.max_deals, self.sample
         if self.method != "exact":  # the same sample, so only the event differs
             again.base, again.method = self.base, self.method
