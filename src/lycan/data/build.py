@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from lycan.engine.seeds import stream
 from lycan.eval.stats import Rate
 
 if TYPE_CHECKING:
-    from datasets import DatasetDict, Features
+    from datasets import Dataset, DatasetDict, Features
 
 SPLITS = ("train", "validation", "test")
 DEFAULT_FRACTIONS = (0.8, 0.1, 0.1)
@@ -269,7 +270,7 @@ def build_dataset(
     def flush(split: str) -> None:
         if pending[split]:
             table = pa.Table.from_pylist(pending[split], schema=storage).cast(schema)
-            parts[split].append(Dataset(table))
+            parts[split].append(Dataset(table, fingerprint=uuid.uuid4().hex))  # hashing the table is slow
             pending[split] = []
 
     for record in records:
@@ -295,7 +296,7 @@ def build_dataset(
     for split in SPLITS:
         flush(split)
         if not parts[split]:
-            out[split] = Dataset.from_list([], features=feats)
+            out[split] = empty_split()
         elif len(parts[split]) == 1:
             out[split] = parts[split][0]
         else:
@@ -304,10 +305,26 @@ def build_dataset(
     return DatasetDict(out), summary
 
 
+def empty_split() -> Dataset:
+    """A split with no rows, with the rows' schema."""
+    import pyarrow as pa
+    from datasets import Dataset
+
+    schema = features().arrow_schema
+    empty = pa.Table.from_batches([pa.RecordBatch.from_pylist([], schema=_storage_schema(schema))]).cast(schema)
+    return Dataset(empty, fingerprint=uuid.uuid4().hex)
+
+
 def write_dataset(dataset: DatasetDict, summary: BuildSummary, out: Path) -> Path:
-    """Save `dataset` under `out` (Arrow, `save_to_disk`) with a README.md dataset card; returns `out`."""
+    """Save `dataset` under `out` (Arrow, `save_to_disk`) with a README.md dataset card; returns `out`.
+
+    Empty splits are not saved (`datasets` cannot load an empty split back); `load_dataset_dir`
+    puts them back.
+    """
+    from datasets import DatasetDict
+
     out.mkdir(parents=True, exist_ok=True)
-    dataset.save_to_disk(str(out))
+    DatasetDict({name: split for name, split in dataset.items() if len(split)}).save_to_disk(str(out))
     (out / "README.md").write_text(dataset_card(summary))
     return out
 
@@ -325,7 +342,7 @@ def load_dataset_dir(path: Path) -> DatasetDict:
     loaded = load_from_disk(str(path))
     if not isinstance(loaded, DatasetDict):
         raise ValueError(f"{path} holds a single dataset, not train/validation/test splits")
-    return loaded
+    return DatasetDict({name: loaded[name] if name in loaded else empty_split() for name in SPLITS})
 
 
 # ---------------------------------------------------------------------------- the card
