@@ -19,7 +19,7 @@ runner = CliRunner()
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("data") / "games.db"
     with GameStore(path) as store:
-        for record in heuristic_games("aiwolf5", 12):
+        for record in heuristic_games("aiwolf5", 6):
             store.save(record, run="five")
         for record in heuristic_games("guardian7", 4, first_seed=100):
             store.save(record, run="seven")
@@ -31,9 +31,9 @@ def test_build_then_stats_from_one_run(db: Path, tmp_path: Path) -> None:
     args = ["dataset", "build", "--run", "five", "--out", str(out), "--permutations", "24", "--db", str(db)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "samples from 12 games" in result.output
+    assert "samples from 6 games" in result.output
     card = (out / "README.md").read_text()
-    assert "runs: five" in card and "aiwolf5 (12)" in card and "heuristic (60)" in card
+    assert "runs: five" in card and "aiwolf5 (6)" in card and "heuristic (30)" in card
     loaded = load_dataset_dir(out)
     assert set(loaded) == set(SPLITS)
     rows = [row for split in SPLITS for row in loaded[split]]
@@ -44,7 +44,7 @@ def test_build_then_stats_from_one_run(db: Path, tmp_path: Path) -> None:
 
     result = runner.invoke(app, ["dataset", "stats", str(out)])
     assert result.exit_code == 0, result.output
-    for word in ("train", "validation", "test", "werewolf", "possessed", "talk / speak", "vote / choose", "N=24"):
+    for word in ("train", "validation", "test", "werewolf", "possessed", "talk / speak", "vote / choose", "N=12"):
         assert word in result.output
 
 
