@@ -834,6 +834,103 @@ def beliefs_fit(
         console.print(f"model written to {out}")
 
 
+dataset_app = typer.Typer(no_args_is_help=True, help="Training datasets: viewpoint samples from stored games.")
+app.add_typer(dataset_app, name="dataset")
+
+
+@dataset_app.command("build")
+def dataset_build(
+    out: Annotated[Path, typer.Option(help="folder to save the dataset in (Arrow, with a README.md card)")],
+    run: Annotated[list[str] | None, typer.Option(help="run whose stored games to use (repeatable)")] = None,
+    all_runs: Annotated[bool, typer.Option("--all", help="use every stored game")] = False,
+    preset: Annotated[str | None, typer.Option("--preset", "-p", help="only games of this rule set")] = None,
+    permutations: Annotated[
+        int, typer.Option(min=0, help="seat relabellings per decision, the original included (0: all (n-1)!)")
+    ] = 1,
+    seed: SeedOpt = 0,
+    db: DbOpt = None,
+) -> None:
+    """Build a dataset of one sample per (game, seat, decision) from stored games.
+
+    Each sample holds the seat's own view, the request, the answer it gave, its role and whether
+    its side won; games are split into train/validation/test by a hash of their id.
+    """
+    if not run and not all_runs:
+        fail("say which games: --run NAME (repeatable) or --all")
+    if run and all_runs:
+        fail("give either --run or --all, not both")
+    try:
+        from lycan.data.build import build_dataset, write_dataset
+    except ImportError as err:
+        fail(f"building datasets needs the train extra ({err.name} is missing): pip install 'lycan[train]'")
+
+    with clear_errors(), _store(db) as store:
+        runs: list[str | None] = [None] if all_runs else list(run or [])
+        for name in runs:
+            if name is not None and store.count(run=name) == 0:
+                fail(f"no games stored under run {name!r}; see `lycan games` for what is stored")
+        total = sum(store.count(run=name) for name in runs)
+
+        def records() -> Iterator[GameRecord]:
+            for name in runs:
+                for record in store.iter_records(run=name):
+                    if preset is None or record.rules.name == preset:
+                        yield record
+
+        with _progress() as progress:
+            task = progress.add_task("games", total=total)
+            dataset, summary = build_dataset(
+                records(),
+                permutations=permutations,
+                seed=seed,
+                sources=["all runs"] if all_runs else [str(name) for name in runs],
+                on_record=lambda _: progress.advance(task),
+            )
+        if summary.total_rows == 0:
+            fail("the chosen games gave no samples" + (f" (is {preset!r} the right preset?)" if preset else ""))
+        write_dataset(dataset, summary, out)
+    games = sum(summary.games.values())
+    console.print(
+        f"{summary.total_rows} samples from {games} games in {summary.seconds:.1f} s "
+        f"({summary.total_rows / max(summary.seconds, 1e-9):.0f} samples/s) written to {out}"
+    )
+    for split, n in summary.rows.items():
+        console.print(f"  {split}: {n} samples, {summary.games[split]} games")
+    for reason, n in sorted(summary.skipped.items()):
+        console.print(f"  skipped {n} games: {reason}")
+
+
+@dataset_app.command("stats")
+def dataset_stats_cmd(
+    path: Annotated[Path, typer.Argument(help="a folder written by `lycan dataset build`")],
+) -> None:
+    """Print sizes per split, samples per role and per action, and the win balance per role."""
+    try:
+        from lycan.data.build import dataset_stats, load_dataset_dir
+    except ImportError as err:
+        fail(f"reading datasets needs the train extra ({err.name} is missing): pip install 'lycan[train]'")
+
+    with clear_errors():
+        stats = dataset_stats(load_dataset_dir(path))
+    total = sum(stats.rows.values())
+    splits = Table("split", "samples", "games", title=f"{path}: {total} samples")
+    for split, n in stats.rows.items():
+        splits.add_row(split, str(n), str(stats.games[split]))
+    console.print(splits)
+    roles = Table("role", "samples", "share", title="samples per role")
+    for role, n in stats.roles.most_common():
+        roles.add_row(role, str(n), f"{n / total:.1%}")
+    console.print(roles)
+    actions = Table("request / action", "samples", "share", title="samples per action")
+    for kind, n in stats.actions.most_common():
+        actions.add_row(kind, str(n), f"{n / total:.1%}")
+    console.print(actions)
+    wins = Table("role", "won [95% CI] (N = game-seats)", title="win balance per role")
+    for role, rate in stats.wins.items():
+        wins.add_row(role, str(rate))
+    console.print(wins)
+
+
 @app.command("aiwolf-serve")
 def aiwolf_serve(
     preset: Annotated[str, typer.Option("--preset", "-p", help="aiwolf5 or aiwolf13")] = "aiwolf5",
