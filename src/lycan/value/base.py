@@ -41,12 +41,12 @@ def as_sample(item: Any) -> Sample:
         return Sample(item.view, item.request, item.action, bool(item.won))
     if isinstance(item, tuple) and len(item) >= 4:
         return Sample(item[0], item[1], item[2], bool(item[3]))
-    raise TypeError(f"a value sample is (view, request, action, won) or has those attributes, not {type(item).__name__}")
+    raise TypeError(
+        f"a value sample is (view, request, action, won) or has those attributes, not {type(item).__name__}"
+    )
 
 
-def prepare(
-    view: View, request: Request, candidates: Sequence[Action], encoder: TextEncoder, max_events: int
-) -> Batch:
+def prepare(view: View, request: Request, candidates: Sequence[Action], encoder: TextEncoder, max_events: int) -> Batch:
     """The network inputs for one view and its candidates (a batch of one view)."""
     batch, _ = collate(
         [view_features(view, request, max_events=max_events)],

@@ -10,6 +10,7 @@ encoded once per process (and once per cache file, if one is given).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import sqlite3
 import threading
@@ -59,7 +60,7 @@ class HashingEncoder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             words = _WORD.findall(text.lower())
-            for token in [*words, *(f"{a}_{b}" for a, b in zip(words, words[1:], strict=False))]:
+            for token in [*words, *(f"{a}_{b}" for a, b in itertools.pairwise(words))]:
                 col, sign = self._bucket(token)
                 out[row, col] += sign
             norm = float(np.linalg.norm(out[row]))
@@ -126,7 +127,9 @@ class CachedEncoder:
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False)
-            self._db.execute("CREATE TABLE IF NOT EXISTS vectors (encoder TEXT, text TEXT, vec BLOB, PRIMARY KEY (encoder, text))")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS vectors (encoder TEXT, text TEXT, vec BLOB, PRIMARY KEY (encoder, text))"
+            )
             self._db.commit()
 
     def close(self) -> None:
@@ -176,7 +179,10 @@ class CachedEncoder:
                 if self._db is not None:
                     self._db.executemany(
                         "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
-                        [(self.name, t, np.asarray(v, dtype=np.float32).tobytes()) for t, v in zip(todo, vecs, strict=True)],
+                        [
+                            (self.name, t, np.asarray(v, dtype=np.float32).tobytes())
+                            for t, v in zip(todo, vecs, strict=True)
+                        ],
                     )
                     self._db.commit()
         return out

@@ -137,8 +137,10 @@ CANDIDATE_VOCAB = ("kind", "seat")
 
 @dataclass(frozen=True, eq=False)
 class ViewFeatures:
-    """One view as arrays: `events` int64 (E, 7), `event_seats` float32 (E, MAX_SEATS), `texts`
-    (one utterance per event, `""` for none), `glob` int64 (7,), `glob_seats` float32 (MAX_SEATS,).
+    """One view as arrays.
+
+    `events` int64 (E, 7), `event_seats` float32 (E, MAX_SEATS), `texts` (one utterance per event,
+    `""` for none), `glob` int64 (7,), `glob_seats` float32 (MAX_SEATS,).
     """
 
     events: np.ndarray
@@ -160,8 +162,10 @@ class ViewFeatures:
 
 @dataclass(frozen=True, eq=False)
 class CandidateFeatures:
-    """One candidate action: `cat` int64 (2,) kind and relative target, `seats` float32
-    (MAX_SEATS,) the seats its utterance names, `text` the utterance (`""` for none).
+    """One candidate action.
+
+    `cat` int64 (2,) kind and relative target, `seats` float32 (MAX_SEATS,) the seats its utterance
+    names, `text` the utterance (`""` for none).
     """
 
     cat: np.ndarray
@@ -378,9 +382,7 @@ def collate(
         "event_seats": event_seats,
         "event_pad": event_pad,
         "glob": np.stack([v.glob for v in views]) if views else np.zeros((0, len(GLOBAL_FIELDS)), dtype=np.int64),
-        "glob_seats": np.stack([v.glob_seats for v in views])
-        if views
-        else np.zeros((0, MAX_SEATS), dtype=np.float32),
+        "glob_seats": np.stack([v.glob_seats for v in views]) if views else np.zeros((0, MAX_SEATS), dtype=np.float32),
         "cand": cand,
         "cand_text": cand_text,
         "cand_seats": cand_seats,

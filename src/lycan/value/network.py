@@ -101,7 +101,13 @@ class ValueNet(nn.Module):
         self.head = nn.Sequential(nn.Linear(3 * d, 2 * d), nn.GELU(), nn.Linear(2 * d, 1))
 
     def encode_view(
-        self, events: Tensor, event_text: Tensor, event_seats: Tensor, event_pad: Tensor, glob: Tensor, glob_seats: Tensor
+        self,
+        events: Tensor,
+        event_text: Tensor,
+        event_seats: Tensor,
+        event_pad: Tensor,
+        glob: Tensor,
+        glob_seats: Tensor,
     ) -> Tensor:
         """The view vectors (B, d) from event tokens (B, E, ...) and the global token (B, ...)."""
         x = self.event_text(event_text) + self.event_seats(event_seats)

@@ -45,7 +45,9 @@ def export_onnx(trained: Any, path: str | Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     net = trained.net.eval().to("cpu")
     # A dummy batch with 2 views, 3 events and 2 candidates, so every axis is traced as dynamic.
-    dummy, _ = collate([_dummy_view(view_features)] * 2, [[_dummy_candidate(candidate_features)] * 2] * 2, trained.encoder)
+    dummy, _ = collate(
+        [_dummy_view(view_features)] * 2, [[_dummy_candidate(candidate_features)] * 2] * 2, trained.encoder
+    )
     del collate  # only needed for the dummy batch
     args = tuple(torch.from_numpy(dummy[name]) for name in BATCH_INPUTS)
     batch = torch.export.Dim("batch", min=1)
@@ -115,13 +117,13 @@ class OnnxValue:
     Args:
         path: the ONNX file (its sidecar `<path>.json` must be next to it).
         encoder: a sentence encoder to use instead of the one the sidecar names.
-        threads: onnxruntime intra-op threads (0: its default).
+        threads: onnxruntime intra-op threads (0: its default; one suits this small network).
 
     Raises:
         FileNotFoundError: the file or its sidecar is missing.
     """
 
-    def __init__(self, path: str | Path, *, encoder: TextEncoder | None = None, threads: int = 0) -> None:
+    def __init__(self, path: str | Path, *, encoder: TextEncoder | None = None, threads: int = 1) -> None:
         try:
             import onnxruntime as ort
         except ImportError as err:  # pragma: no cover - depends on the install
@@ -133,7 +135,9 @@ class OnnxValue:
         meta = json.loads(side.read_text(encoding="utf-8"))
         self.encoder = encoder or make_encoder(meta["encoder"])
         if self.encoder.dim != int(meta["text_dim"]):
-            raise ValueError(f"encoder {self.encoder.name} gives {self.encoder.dim}-d vectors, the model reads {meta['text_dim']}-d")
+            raise ValueError(
+                f"encoder {self.encoder.name} gives {self.encoder.dim}-d vectors, the model reads {meta['text_dim']}-d"
+            )
         self.max_events = int(meta["max_events"])
         options = ort.SessionOptions()
         if threads:

@@ -13,7 +13,8 @@ import json
 import math
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,20 @@ from lycan.value.network import NetConfig, ValueNet
 _EPS = 1e-7
 
 
+@contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """Run the block with `n` torch CPU threads (0: unchanged), then restore the previous count."""
+    if n <= 0 or n == torch.get_num_threads():
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """How to train the value network.
@@ -59,6 +74,8 @@ class TrainConfig:
         device: `cpu`, `cuda`, or `auto` (cuda when available).
         encoder: the sentence encoder (`minilm` or `hash:DIM`).
         encoder_cache: a file caching sentence vectors across runs, or None.
+        threads: torch CPU threads while training and scoring (0: leave torch's setting). The
+            network is small, so one thread is fastest: more threads mostly wait on each other.
     """
 
     epochs: int = 6
@@ -74,6 +91,7 @@ class TrainConfig:
     device: str = "auto"
     encoder: str = "minilm"
     encoder_cache: str | None = None
+    threads: int = 1
 
     def net_config(self, text_dim: int) -> NetConfig:
         """The network shape this training config asks for."""
@@ -207,7 +225,7 @@ class TrainedValue:
 
     def logits(self, batch: Batch) -> np.ndarray:
         """Raw logits (B, K) for a batch of network inputs."""
-        with torch.no_grad():
+        with torch.no_grad(), torch_threads(self.config.threads):
             out = self.net(*_to_tensors(batch, self.device))
         result: np.ndarray = out.float().cpu().numpy()
         return result
@@ -314,6 +332,18 @@ def train_value(
     train = [as_sample(s) for s in samples]
     if not train:
         raise ValueError("no training samples; play or load some games first")
+    with torch_threads(cfg.threads):
+        model = _fit(train, cfg, enc)
+    if held_out is not None:
+        test = [as_sample(s) for s in held_out]
+        won = [s.won for s in test]
+        model.report.held_out = metrics(model.predict(test), won)
+        baseline = FrequencyBaseline().fit(train)
+        model.report.baseline = metrics([baseline.prob(s.view) for s in test], won)
+    return model
+
+
+def _fit(train: list[Sample], cfg: TrainConfig, enc: TextEncoder) -> TrainedValue:
     device = resolve_device(cfg.device)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
@@ -344,14 +374,7 @@ def train_value(
         report.train_loss.append(total / len(feats))
     report.seconds = time.perf_counter() - started
     report.samples_per_s = cfg.epochs * len(feats) / report.seconds if report.seconds > 0 else 0.0
-    model = TrainedValue(net, cfg, enc, report)
-    if held_out is not None:
-        test = [as_sample(s) for s in held_out]
-        won = [s.won for s in test]
-        report.held_out = metrics(model.predict(test), won)
-        baseline = FrequencyBaseline().fit(train)
-        report.baseline = metrics([baseline.prob(s.view) for s in test], won)
-    return model
+    return TrainedValue(net, cfg, enc, report)
 
 
 __all__ = [
@@ -364,5 +387,6 @@ __all__ = [
     "load_value",
     "metrics",
     "resolve_device",
+    "torch_threads",
     "train_value",
 ]
