@@ -161,3 +161,18 @@ def test_request_kind_is_a_feature() -> None:
     vote = Request(0, s.view.seat, "vote", s.view.day, targets=(0, 1))
     talk = Request(0, s.view.seat, "talk", s.view.day)
     assert not view_features(s.view, vote).equals(view_features(s.view, talk))
+
+
+def test_trained_network_beats_the_role_day_baseline_on_held_out_games() -> None:
+    games = play_samples(RULES, 260, seed=1)
+    train = [s for g in games[:200] for s in g]
+    held_out = [s for g in games[200:] for s in g]
+    config = TrainConfig(
+        encoder="hash:32", epochs=3, d_model=32, layers=1, dropout=0.2, weight_decay=0.05, device="cpu", seed=0
+    )
+    model = train_value(train, config, held_out=held_out)
+    net, base = model.report.held_out, model.report.baseline
+    assert net is not None and base is not None
+    assert net.n == base.n == len(held_out)
+    assert net.log_loss < base.log_loss, (net, base)
+    assert net.brier < base.brier, (net, base)
