@@ -595,11 +595,19 @@ def replay(
             "werewolf side and its likeliest role, from the public record (or from --as SEAT's view)",
         ),
     ] = False,
+    values: Annotated[
+        bool,
+        typer.Option(
+            "--values",
+            help="for every deepwolf seat, its value network's P(win) through the game and the top candidates "
+            "of each decision",
+        ),
+    ] = False,
     audio: Annotated[Path | None, typer.Option(help="also speak every utterance into WAV files in this folder")] = None,
     voice: Annotated[str, typer.Option(help="TTS backend for --audio (espeak, piper, kokoro, ...)")] = "espeak",
     db: DbOpt = None,
 ) -> None:
-    """Print a stored game: all of it, or as one seat saw it; optionally with beliefs, or spoken into WAV files."""
+    """Print a stored game: all of it, or as one seat saw it; with beliefs or values, or spoken into WAV files."""
     from lycan.render import render_log
 
     with clear_errors(), _store(db) as store:
@@ -614,11 +622,46 @@ def replay(
     else:
         for line in render_log(record.events, record.names, seat=view_seat):
             console.print(line, markup=False)
+    if values:
+        _print_values(record, view_seat)
     if audio is not None:
         from lycan.voice import render_game_audio
 
         rendered = asyncio.run(render_game_audio(record, audio, _tts(voice), whispers=False))
         console.print(f"spoke {len(rendered.lines)} utterances ({rendered.duration:.0f} s) into {audio}/game.wav")
+
+
+def _print_values(record: GameRecord, seat: int | None) -> None:
+    """The value network's P(win) of each deepwolf decision (of `seat` only, if given), with its top candidates."""
+    import json
+
+    from lycan.agents.deepwolf import RECORD_MODEL
+
+    calls = [c for c in record.model_calls if c.model == RECORD_MODEL and (seat is None or c.seat == seat)]
+    if not calls:
+        fail("no deepwolf decisions in this game" + ("" if seat is None else " for that seat"))
+    for s in sorted({c.seat for c in calls}):
+        mine = [c for c in calls if c.seat == s]
+        console.print(f"-- {record.names[s]} ({record.roles[s].value}): P(win) by the value network --", markup=False)
+        curve: dict[int, list[float]] = {}
+        for c in mine:
+            detail = json.loads(c.reasoning)
+            chosen, runner = detail.get("chosen"), detail.get("runner_up")
+            day = int(detail.get("day", -1))
+            if chosen and chosen[1] is not None:
+                curve.setdefault(day, []).append(float(chosen[1]))
+            best = "; ".join(f"{text[:60]} {value:.2f}" for text, value in detail.get("top", [])[:3])
+            line = (
+                f"  day {day} {c.kind:<7} chose {chosen[1]:.2f}" if chosen and chosen[1] is not None else f"  {c.kind}"
+            )
+            if runner:
+                line += f" (runner-up {runner[1]:.2f})"
+            console.print(
+                line + (f"  top: {best}" if best else "") + (f"  error: {c.error}" if c.error else ""), markup=False
+            )
+        trend = ", ".join(f"day {d}: {sum(v) / len(v):.2f}" for d, v in sorted(curve.items()))
+        console.print(f"  mean P(win) of its choices by day: {trend}", markup=False)
+    console.print(f"outcome: {record.winner} won", markup=False)
 
 
 def _meter_lines(record: GameRecord, upto: int, seat: int | None, reader: Any, *, truth: bool = False) -> list[str]:
@@ -929,6 +972,40 @@ def dataset_stats_cmd(
     for role, rate in stats.wins.items():
         wins.add_row(role, str(rate))
     console.print(wins)
+
+
+train_app = typer.Typer(no_args_is_help=True, help="Train networks: the Deep Wolf value network.")
+app.add_typer(train_app, name="train")
+
+
+@train_app.command("value")
+def train_value_cmd(
+    config: Annotated[Path, typer.Argument(help="TOML file of lycan.value.PipelineConfig keys", exists=True)],
+    out: Annotated[Path, typer.Option(help="folder for the network, its ONNX export, candidates and report")],
+    db: DbOpt = None,
+) -> None:
+    """Train the Deep Wolf value network from self-play (or a stored run) and export it for play."""
+    from lycan.value.pipeline import PipelineConfig, train_pipeline
+
+    with clear_errors():
+        try:
+            cfg = PipelineConfig.load(config)
+        except ValueError as err:
+            fail(str(err))
+        records = None
+        if cfg.run:
+            with _store(db) as store:
+                records = [r for r in _run_records(store, cfg.run) if r.rules.name == cfg.preset]
+        try:
+            report = train_pipeline(cfg, out, records)
+        except ValueError as err:
+            fail(str(err))
+    console.print(
+        f"{report.games} games, {report.train_samples:,} training samples ({report.samples_per_s:,.0f}/s), "
+        f"{report.held_out_samples:,} held out; held-out log-loss {report.log_loss:.4f} "
+        f"(baseline {report.baseline_log_loss:.4f}), Brier {report.brier:.4f} (baseline {report.baseline_brier:.4f}); "
+        f"{report.seconds:.0f} s; written to {out}"
+    )
 
 
 @app.command("aiwolf-serve")

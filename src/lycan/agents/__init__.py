@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from lycan.agents.base import Agent, SyncAgent
+from lycan.agents.deepwolf import DeepWolfAgent
 from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
 from lycan.agents.llm import AgentUsage, LLMAgent, llm_agent_factory
 from lycan.agents.parsing import ParseError
@@ -23,6 +24,7 @@ AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed),
     "heuristic": lambda seed: HeuristicAgent(seed),
     "heuristic-beliefs": lambda seed: BeliefHeuristicAgent(seed),
+    "deepwolf": lambda seed: DeepWolfAgent(seed),
     "llm": llm_agent_factory("llm"),
     "react": llm_agent_factory("react"),
     "recon": llm_agent_factory("recon"),

@@ -8,7 +8,8 @@ Templates are counted per role, embedded, and kept greedily from the most freque
 template of the same role is more similar than a cosine threshold.
 
 At play time `Candidates.for_request` instantiates the role's templates with the living seats,
-drops what breaks the talk rules (length, a sentence the seat already said under `no_repeat`), and
+drops what breaks the talk rules (length) and what the seat already said (seed 000 never repeats a
+sentence; the `deepwolf` protocol forbids it), and
 adds `Over` (and `Skip` where allowed).
 """
 
@@ -100,7 +101,7 @@ class Candidates:
                     continue
                 if not limits.max_length and spoken_length(text) > UNLIMITED_CAP:
                     continue
-                if info is not None and info.no_repeat and text in said:
+                if text in said:  # never a sentence twice (the seed's rule, and illegal under `no_repeat`)
                     continue
                 if info is not None and info.remain_length is not None and spoken_length(text) > info.remain_length:
                     continue

@@ -12,12 +12,14 @@ numpy (plus sentence-transformers for the `minilm` encoder).
 from lycan.value.base import Sample, ValueModel, as_sample
 from lycan.value.encoders import CachedEncoder, HashingEncoder, MiniLMEncoder, TextEncoder, make_encoder
 from lycan.value.features import CandidateFeatures, ViewFeatures, candidate_features, collate, view_features
+from lycan.value.pipeline import PipelineConfig, default_candidates, default_value, train_pipeline
 
 __all__ = [
     "CachedEncoder",
     "CandidateFeatures",
     "HashingEncoder",
     "MiniLMEncoder",
+    "PipelineConfig",
     "Sample",
     "TextEncoder",
     "ValueModel",
@@ -25,6 +27,9 @@ __all__ = [
     "as_sample",
     "candidate_features",
     "collate",
+    "default_candidates",
+    "default_value",
     "make_encoder",
+    "train_pipeline",
     "view_features",
 ]

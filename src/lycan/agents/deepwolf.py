@@ -1,0 +1,194 @@
+"""The Deep Wolf agent (seed 000): every answer is the candidate a value network rates best.
+
+For each request the agent lists its candidates: for talk, the templates mined for its role
+(`lycan.data.candidates`) instantiated with the living seats, plus `Over` (and `Skip`); for votes
+and night actions every legal target (and passing where allowed). A value network scores them all
+in one pass, P(win | the seat's view, its role, the candidate), and the agent takes the best (or
+samples at a temperature). The value of the chosen candidate and of the runner-up, with the top
+few, go into the game record as a model call that no seat sees (`lycan replay GAME --values`).
+
+The role probe is answered with the belief engine's posterior; whispers say `Over`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from lycan.agents.base import SyncAgent
+from lycan.data.candidates import Candidates
+from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
+from lycan.engine.record import ModelCall
+from lycan.engine.view import View
+
+#: How many of the best candidates a decision's record keeps.
+KEEP_TOP = 5
+#: The `model` name of the records the agent leaves.
+RECORD_MODEL = "deepwolf-value"
+
+
+class Scorer(Protocol):
+    """What the agent needs of a value network (`lycan.value.ValueModel`)."""
+
+    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
+        """P(win) for each candidate."""
+        ...
+
+
+class DeepWolfAgent(SyncAgent):
+    """Answers every request with the candidate its value network rates highest.
+
+    Args:
+        seed: seeds sampling (with `temperature` > 0) and nothing else.
+        value: the value network; None loads the default that ships with Lycan (`lycan.value`).
+        candidates: talk templates per role; None loads the ones shipped with the default network.
+        temperature: 0 takes the best candidate; above 0, samples with P proportional to
+            exp(logit / temperature).
+    """
+
+    label = "deepwolf"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        value: Scorer | None = None,
+        candidates: Candidates | None = None,
+        temperature: float = 0.0,
+    ) -> None:
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, not {temperature}")
+        self.rng = random.Random(seed)
+        self.temperature = temperature
+        self._value = value
+        self._candidates = candidates
+        self._calls: list[ModelCall] = []
+
+    # ------------------------------------------------------------------ the network
+    @property
+    def value(self) -> Scorer:
+        """The value network (the shipped default, loaded on first use)."""
+        if self._value is None:
+            from lycan.value import default_value
+
+            self._value = default_value()
+        return self._value
+
+    @property
+    def candidates(self) -> Candidates:
+        """The talk templates (those shipped with the default network, loaded on first use)."""
+        if self._candidates is None:
+            from lycan.value import default_candidates
+
+            self._candidates = default_candidates()
+        return self._candidates
+
+    # ------------------------------------------------------------------ playing
+    def decide(self, view: View, request: Request) -> Action:
+        """Score every candidate for `request` and answer with the best (or a sample)."""
+        if request.kind == "probe":
+            return self._probe(view, request)
+        if request.kind == "whisper":
+            return OVER
+        options = self.options(view, request)
+        if len(options) <= 1:
+            return options[0] if options else request.legal_actions()[0]
+        started = time.perf_counter()
+        try:
+            scores = self.value.score(view, request, options)
+        except Exception as err:  # a broken network never breaks a game: first legal candidate
+            self._note(request, [], options[0], started, error=f"{type(err).__name__}: {err}")
+            return options[0]
+        ranked = sorted(range(len(options)), key=lambda i: -scores[i])
+        choice = ranked[0]
+        if self.temperature > 0:
+            logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
+            top = max(logits)
+            weights = [math.exp(x - top) for x in logits]
+            choice = self.rng.choices(range(len(options)), weights=weights)[0]
+        picked = options[choice]
+        self._note(
+            request, [(options[i], scores[i]) for i in ranked[:KEEP_TOP]], picked, started, chosen=scores[choice]
+        )
+        return picked
+
+    def options(self, view: View, request: Request) -> list[Action]:
+        """Every candidate the agent weighs for `request`."""
+        if request.is_talk:
+            return self.candidates.for_request(view, request)
+        if request.targets:
+            out = [Action.choose(t) for t in request.targets]
+            return [*out, PASS] if request.can_pass else out
+        return list(request.legal_actions())
+
+    def _probe(self, view: View, request: Request) -> Action:
+        from lycan.beliefs import posterior
+
+        try:
+            post = posterior(view)
+        except ValueError:
+            return PASS
+        roles = set(request.info.roles) if isinstance(request.info, ProbeInfo) else None
+        return Action.probe(
+            (seat, role, p)
+            for seat in request.targets
+            for role, p in post.role_probabilities(seat).items()
+            if roles is None or role.value in roles
+        )
+
+    # ------------------------------------------------------------------ the record
+    def _note(
+        self,
+        request: Request,
+        top: list[tuple[Action, float]],
+        picked: Action,
+        started: float,
+        *,
+        chosen: float | None = None,
+        error: str = "",
+    ) -> None:
+        detail: dict[str, Any] = {
+            "day": request.day,
+            "chosen": [_describe(picked), chosen],
+            "runner_up": [_describe(top[1][0]), top[1][1]] if len(top) > 1 else None,
+            "top": [[_describe(a), round(v, 6)] for a, v in top],
+        }
+        self._calls.append(
+            ModelCall(
+                seat=request.seat,
+                request=request.id,
+                kind=request.kind,
+                attempt=request.attempt,
+                model=RECORD_MODEL,
+                latency_s=time.perf_counter() - started,
+                reasoning=json.dumps(detail),
+                error=error,
+            )
+        )
+
+    def drain_model_calls(self) -> list[ModelCall]:
+        """The decisions' values since the last drain (the session files them in the record)."""
+        calls, self._calls = self._calls, []
+        return calls
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """A new game starts: nothing carries over but the network."""
+        self._calls.clear()
+
+
+def _describe(action: Action) -> str:
+    if action.kind == "speak":
+        return action.text or ""
+    if action.kind == "choose":
+        return f"choose {action.target}"
+    return action.kind
+
+
+def load_candidates(path: str | Path) -> Candidates:
+    """Talk templates from a file written by `Candidates.save`."""
+    return Candidates.load(Path(path))

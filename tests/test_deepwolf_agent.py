@@ -1,0 +1,104 @@
+"""The deepwolf agent's choice logic: best candidate, legal always, values kept for the record."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from lycan.agents.deepwolf import RECORD_MODEL, DeepWolfAgent
+from lycan.data.candidates import Candidates
+from lycan.engine import Request, View, run_sync
+from lycan.engine.actions import Action
+from lycan.engine.events import Fault, PhaseStarted, Talk, VoteCast
+from lycan.rules import get_preset
+
+TEMPLATES = Candidates(
+    {
+        role: ["I suspect {0}.", "I trust {0}.", "Good morning."]
+        for role in ("villager", "seer", "possessed", "werewolf", "guardian", "medium")
+    }
+)
+
+
+class Prefers:
+    """A stand-in scorer for the choice logic: likes suspicion of the highest seat, and low seats as targets."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
+        self.calls += 1
+        out = []
+        for a in candidates:
+            if a.kind == "speak":
+                out.append(
+                    0.9
+                    if a.text and a.text.startswith("I suspect") and a.text.endswith(f"{max(view.living()) + 1}.")
+                    else 0.3
+                )
+            elif a.kind == "choose" and a.target is not None:
+                out.append(1.0 - a.target / 20)
+            else:
+                out.append(0.1)
+        return out
+
+
+class Broken:
+    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
+        raise RuntimeError("no network")
+
+
+def test_it_takes_the_best_candidate_and_records_its_values() -> None:
+    rules = get_preset("aiwolf5")
+    scorer = Prefers()
+    players = [DeepWolfAgent(s, value=scorer, candidates=TEMPLATES) for s in range(5)]
+    record = run_sync(rules, players, 4)
+    assert not [e for e in record.events if isinstance(e, Fault)]
+    talk = [e for e in record.events if isinstance(e, Talk) and not (e.over or e.skip) and e.channel == "talk"]
+    first = {}
+    for e in talk:
+        first.setdefault(e.actor, e.text)
+    assert first and all(t.startswith("I suspect") for t in first.values())  # the best candidate first
+    assert len({(e.actor, e.text) for e in talk}) == len(talk)  # and never a sentence twice
+    alive: tuple[int, ...] = tuple(range(5))
+    votes = 0
+    for e in record.events:
+        if isinstance(e, PhaseStarted):
+            alive = e.alive
+        elif isinstance(e, VoteCast) and e.round == 0:
+            legal = [s for s in alive if s != e.actor or rules.options.allow_self_vote]
+            assert e.target == min(legal)  # the lowest legal seat scores best
+            votes += 1
+    assert votes
+    notes = [c for c in record.model_calls if c.model == RECORD_MODEL]
+    assert notes and scorer.calls == len(notes)
+    for note in notes:
+        detail = json.loads(note.reasoning)
+        values = [v for _, v in detail["top"]]
+        assert values == sorted(values, reverse=True)
+        assert detail["chosen"][1] == values[0]
+        if detail["runner_up"] is not None:
+            assert detail["runner_up"][1] == values[1]
+
+
+def test_a_broken_network_still_answers_legally_and_says_why() -> None:
+    rules = get_preset("guardian7")
+    players = [DeepWolfAgent(s, value=Broken(), candidates=TEMPLATES) for s in range(7)]
+    record = run_sync(rules, players, 2)
+    assert record.winner in ("village", "werewolf")
+    assert not [e for e in record.events if isinstance(e, Fault)]
+    errors = [c.error for c in record.model_calls if c.model == RECORD_MODEL]
+    assert errors and all(e.startswith("RuntimeError: no network") for e in errors)
+
+
+def test_sampling_at_a_temperature_stays_legal_and_varies() -> None:
+    rules = get_preset("aiwolf5")
+    texts = set()
+    for seed in range(3):
+        players = [
+            DeepWolfAgent(seed * 10 + s, value=Prefers(), candidates=TEMPLATES, temperature=5.0) for s in range(5)
+        ]
+        record = run_sync(rules, players, 4)
+        assert not [e for e in record.events if isinstance(e, Fault)]
+        texts |= {e.text for e in record.events if isinstance(e, Talk) and not (e.over or e.skip)}
+    assert any(t.startswith("I trust") for t in texts)

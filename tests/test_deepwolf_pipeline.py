@@ -1,0 +1,98 @@
+"""Deep Wolf end to end: self-play -> samples -> candidates -> value network -> ONNX -> an agent that plays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lycan.agents import make_agent
+from lycan.agents.deepwolf import RECORD_MODEL, DeepWolfAgent
+from lycan.cli import app
+from lycan.data.candidates import Candidates
+from lycan.engine import run_sync
+from lycan.engine.events import Fault, Talk
+from lycan.engine.seeds import derive
+from lycan.rules import get_preset
+from lycan.store import GameStore
+from lycan.value import PipelineConfig, default_candidates, default_value, train_pipeline
+from lycan.value.onnx import OnnxValue
+
+SMALL = PipelineConfig(games=40, encoder="hash:64", epochs=1, d_model=16, heads=2, permutations=2, per_role=20)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("deepwolf")
+    report = train_pipeline(SMALL, out)
+    assert report.games == 40 and report.train_samples > report.held_out_samples > 0
+    return out
+
+
+def test_the_pipeline_writes_a_playable_network(trained: Path) -> None:
+    for name in ("model.pt", "config.json", "value.onnx", "value.onnx.json", "candidates.json", "report.json"):
+        assert (trained / name).is_file(), name
+    report = json.loads((trained / "report.json").read_text())["report"]
+    assert 0 < report["log_loss"] < 1.5 and report["candidates"]["seer"] > 0
+    cands = Candidates.load(trained / "candidates.json")
+    assert all(len(ts) <= 20 for ts in cands.by_role.values())
+
+
+def test_a_deepwolf_seat_plays_legal_games_with_the_trained_network(trained: Path) -> None:
+    rules = get_preset("aiwolf5")
+    value, cands = OnnxValue(trained / "value.onnx"), Candidates.load(trained / "candidates.json")
+    for seed in range(3):
+        players = [make_agent("heuristic", derive(seed, "agent", s)) for s in range(5)]
+        players[seed % 5] = DeepWolfAgent(seed, value=value, candidates=cands)
+        record = run_sync(rules, players, seed)  # type: ignore[arg-type]
+        assert not [e for e in record.events if isinstance(e, Fault) and e.seat == seed % 5]
+        notes = [c for c in record.model_calls if c.model == RECORD_MODEL]
+        assert notes and all(c.seat == seed % 5 and not c.error for c in notes)
+        said = [e.text for e in record.events if isinstance(e, Talk) and e.actor == seed % 5 and not (e.over or e.skip)]
+        assert len(said) == len(set(said))  # never a sentence twice
+
+
+def test_training_through_the_cli_and_bad_configs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('preset = "aiwolf5"\ngames = 20\nencoder = "hash:32"\nepochs = 1\nd_model = 16\nheads = 2\n')
+    result = runner.invoke(app, ["train", "value", str(cfg), "--out", str(tmp_path / "net")])
+    assert result.exit_code == 0, result.output
+    assert "20 games" in result.output and (tmp_path / "net" / "value.onnx").is_file()
+    cfg.write_text('preset = "aiwolf5"\ngamez = 20\n')
+    bad = runner.invoke(app, ["train", "value", str(cfg), "--out", str(tmp_path / "x")])
+    assert bad.exit_code != 0 and "unknown key(s) gamez" in bad.output
+
+
+def test_the_shipped_network_plays_from_the_command_line(tmp_path: Path) -> None:
+    value, cands = default_value(), default_candidates()
+    assert cands.by_role and value.score  # loads from the package
+    db = tmp_path / "g.db"
+    runner = CliRunner()
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--preset",
+            "aiwolf5",
+            "--agents",
+            "deepwolf,heuristic",
+            "-n",
+            "2",
+            "--save",
+            "--run",
+            "dw",
+            "--db",
+            str(db),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    with GameStore(db) as store:
+        records = list(store.iter_records(run="dw"))
+    assert len(records) == 2 and all("deepwolf" in r.agents for r in records)
+    game = records[0].game_id
+    shown = runner.invoke(app, ["replay", game, "--values", "--db", str(db)])
+    assert shown.exit_code == 0, shown.output
+    assert "P(win) by the value network" in shown.output and "mean P(win) of its choices by day" in shown.output
