@@ -329,7 +329,7 @@ def test_bad_table_requests_get_clear_errors(client: TestClient) -> None:
         assert res.status_code == status, (body, res.text)
         assert text in str(res.json()["detail"])
     options = client.get("/api/options").json()
-    assert options["agents"] == ["heuristic", "random"] and not options["llm"]
+    assert options["agents"] == ["heuristic", "heuristic-beliefs", "deepwolf", "random"] and not options["llm"]
     assert {p["name"] for p in options["presets"]} >= {"aiwolf5", "guardian7", "witch6"}
     assert client.get("/api/tables/nosuch").status_code == 404
 

@@ -26,7 +26,7 @@ AI_NAMES = (
 )  # fmt: skip
 """Names for AI seats (fictional, never real people)."""
 
-BASIC_KINDS = ("heuristic", "random")
+BASIC_KINDS = ("heuristic", "heuristic-beliefs", "deepwolf", "random")
 MAX_NAME = 24
 DEFAULT_MAX_WAIT = 180.0
 """Seconds a person may take over one decision at most, unless the server sets another cap."""
