@@ -51,7 +51,7 @@ class Broken:
 def test_it_takes_the_best_candidate_and_records_its_values() -> None:
     rules = get_preset("aiwolf5")
     scorer = Prefers()
-    players = [DeepWolfAgent(s, value=scorer, candidates=TEMPLATES) for s in range(5)]
+    players = [DeepWolfAgent(s, value=scorer, candidates=TEMPLATES, anchor=None) for s in range(5)]
     record = run_sync(rules, players, 4)
     assert not [e for e in record.events if isinstance(e, Fault)]
     talk = [e for e in record.events if isinstance(e, Talk) and not (e.over or e.skip) and e.channel == "talk"]
@@ -83,7 +83,7 @@ def test_it_takes_the_best_candidate_and_records_its_values() -> None:
 
 def test_a_broken_network_still_answers_legally_and_says_why() -> None:
     rules = get_preset("guardian7")
-    players = [DeepWolfAgent(s, value=Broken(), candidates=TEMPLATES) for s in range(7)]
+    players = [DeepWolfAgent(s, value=Broken(), candidates=TEMPLATES, anchor=None) for s in range(7)]
     record = run_sync(rules, players, 2)
     assert record.winner in ("village", "werewolf")
     assert not [e for e in record.events if isinstance(e, Fault)]
@@ -96,9 +96,31 @@ def test_sampling_at_a_temperature_stays_legal_and_varies() -> None:
     texts = set()
     for seed in range(3):
         players = [
-            DeepWolfAgent(seed * 10 + s, value=Prefers(), candidates=TEMPLATES, temperature=5.0) for s in range(5)
+            DeepWolfAgent(seed * 10 + s, value=Prefers(), candidates=TEMPLATES, temperature=5.0, anchor=None)
+            for s in range(5)
         ]
         record = run_sync(rules, players, 4)
         assert not [e for e in record.events if isinstance(e, Fault)]
         texts |= {e.text for e in record.events if isinstance(e, Talk) and not (e.over or e.skip)}
     assert any(t.startswith("I trust") for t in texts)
+
+
+class Flat:
+    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
+        return [0.5] * len(candidates)
+
+
+def test_anchored_it_keeps_the_heuristic_answer_unless_the_network_is_sure() -> None:
+    from lycan.agents import HeuristicAgent
+
+    rules = get_preset("aiwolf5")
+    plain = run_sync(rules, [HeuristicAgent(s) for s in range(5)], 6)
+    flat = run_sync(rules, [DeepWolfAgent(s, value=Flat(), candidates=TEMPLATES) for s in range(5)], 6)
+    assert [(e.kind, getattr(e, "text", None), getattr(e, "target", None)) for e in flat.events] == [
+        (e.kind, getattr(e, "text", None), getattr(e, "target", None)) for e in plain.events
+    ]
+    sure = run_sync(rules, [DeepWolfAgent(s, value=Prefers(), candidates=TEMPLATES, margin=0.01) for s in range(5)], 6)
+    said = {e.text for e in sure.events if isinstance(e, Talk) and not (e.over or e.skip)}
+    assert any(t.startswith("I suspect") and "because" not in t for t in said)
+    notes = [json.loads(c.reasoning) for c in sure.model_calls if c.model == RECORD_MODEL]
+    assert notes and all(n["proposal"] is not None for n in notes)

@@ -49,6 +49,11 @@ class DeepWolfAgent(SyncAgent):
         candidates: talk templates per role; None loads the ones shipped with the default network.
         temperature: 0 takes the best candidate; above 0, samples with P proportional to
             exp(logit / temperature).
+        anchor: a rule-based agent type (`heuristic`) that proposes an answer first; the agent
+            departs from the proposal only for a candidate the network rates at least `margin`
+            higher (a conservative policy-improvement step: the network learnt from such players'
+            games, so it judges small departures from them best). None: the network alone.
+        margin: how much higher (in P(win)) a candidate must be rated to replace the proposal.
     """
 
     label = "deepwolf"
@@ -60,10 +65,21 @@ class DeepWolfAgent(SyncAgent):
         value: Scorer | None = None,
         candidates: Candidates | None = None,
         temperature: float = 0.0,
+        anchor: str | None = "heuristic",
+        margin: float = 0.05,
     ) -> None:
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
         self.rng = random.Random(seed)
+        self.margin = margin
+        self._anchor: SyncAgent | None = None
+        if anchor is not None:
+            from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
+
+            kinds: dict[str, type[SyncAgent]] = {"heuristic": HeuristicAgent, "heuristic-beliefs": BeliefHeuristicAgent}
+            if anchor not in kinds:
+                raise ValueError(f"anchor must be one of {', '.join(kinds)} or None, not {anchor!r}")
+            self._anchor = kinds[anchor](seed)  # type: ignore[call-arg]
         self.temperature = temperature
         self._value = value
         self._candidates = candidates
@@ -96,6 +112,11 @@ class DeepWolfAgent(SyncAgent):
         if request.kind == "whisper":
             return OVER
         options = self.options(view, request)
+        proposal = self._anchor.decide(view, request) if self._anchor is not None else None
+        if proposal is not None and request.check(proposal) is not None:
+            proposal = None
+        if proposal is not None and proposal not in options:
+            options = [proposal, *options]
         if len(options) <= 1:
             return options[0] if options else request.legal_actions()[0]
         started = time.perf_counter()
@@ -106,15 +127,19 @@ class DeepWolfAgent(SyncAgent):
             return options[0]
         ranked = sorted(range(len(options)), key=lambda i: -scores[i])
         choice = ranked[0]
-        if self.temperature > 0:
+        if proposal is not None:
+            kept = options.index(proposal)
+            if scores[choice] < scores[kept] + self.margin:
+                choice = kept
+        if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
             top = max(logits)
             weights = [math.exp(x - top) for x in logits]
             choice = self.rng.choices(range(len(options)), weights=weights)[0]
         picked = options[choice]
-        self._note(
-            request, [(options[i], scores[i]) for i in ranked[:KEEP_TOP]], picked, started, chosen=scores[choice]
-        )
+        best = [(options[i], scores[i]) for i in ranked[:KEEP_TOP]]
+        anchor = (proposal, scores[options.index(proposal)]) if proposal is not None else None
+        self._note(request, best, picked, started, chosen=scores[choice], proposal=anchor)
         return picked
 
     def options(self, view: View, request: Request) -> list[Action]:
@@ -150,6 +175,7 @@ class DeepWolfAgent(SyncAgent):
         started: float,
         *,
         chosen: float | None = None,
+        proposal: tuple[Action, float] | None = None,
         error: str = "",
     ) -> None:
         detail: dict[str, Any] = {
@@ -157,6 +183,7 @@ class DeepWolfAgent(SyncAgent):
             "chosen": [_describe(picked), chosen],
             "runner_up": [_describe(top[1][0]), top[1][1]] if len(top) > 1 else None,
             "top": [[_describe(a), round(v, 6)] for a, v in top],
+            "proposal": [_describe(proposal[0]), proposal[1]] if proposal else None,
         }
         self._calls.append(
             ModelCall(
@@ -179,6 +206,9 @@ class DeepWolfAgent(SyncAgent):
     def begin_game(self, game_id: str, seat: int) -> None:
         """A new game starts: nothing carries over but the network."""
         self._calls.clear()
+        begin = getattr(self._anchor, "begin_game", None)
+        if callable(begin):
+            begin(game_id, seat)
 
 
 def _describe(action: Action) -> str:
