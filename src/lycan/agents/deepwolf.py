@@ -66,7 +66,7 @@ class DeepWolfAgent(SyncAgent):
         candidates: Candidates | None = None,
         temperature: float = 0.0,
         anchor: str | None = "heuristic",
-        margin: float = 0.05,
+        margin: float = 0.15,
     ) -> None:
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
