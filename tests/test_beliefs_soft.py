@@ -208,7 +208,8 @@ def test_sampling_agrees_with_exact_enumeration_on_aiwolf13() -> None:
     sampled = Beliefs(m.view.rules, m.view.names, m.view.seat, m.view.role, None, model)
     a, b = exact.update(m.view.events).posterior(), sampled.update(m.view.events).posterior()
     assert a.method == "exact" and b.method.startswith("sampled")
-    assert np.abs(a.probabilities - b.probabilities).max() < 0.06  # 100,000 of 665,280 deals drawn
+    error = np.abs(a.probabilities - b.probabilities)
+    assert error.mean() < 0.01 and error.max() < 0.1  # 200,000 of 665,280 deals drawn
 
 
 @pytest.mark.parametrize(("preset", "budget_ms"), [("guardian7", 2.0), ("aiwolf13", 50.0)])

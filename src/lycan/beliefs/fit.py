@@ -1,8 +1,9 @@
 """Fitting behaviour models from finished games, and the moments at which beliefs are scored.
 
 `fit(records, preset)` counts every public act of every game against the true roles (maximum
-likelihood, see `lycan.beliefs.model`), then picks the temperature that minimises the log-loss of
-the role marginals on held-out games, at the end of every day's talk, for every living seat.
+likelihood, see `lycan.beliefs.model`), then picks the temperatures (day 1, later days) that
+minimise the log-loss of P(werewolf) on held-out games, at the end of every day's talk, for every
+living seat.
 """
 
 from __future__ import annotations
@@ -92,7 +93,11 @@ def counts(records: Sequence[GameRecord]) -> Counts:
 def log_losses(
     model: BehaviourModel, records: Sequence[GameRecord], taus: Sequence[float], *, views: int = 1500
 ) -> dict[int, dict[float, float]]:
-    """Mean -log P(true role) of the other seats' marginals at each temperature in `taus`, per day.
+    """Mean binary log-loss of every other seat's P(werewolf) at each temperature in `taus`, per day.
+
+    (The calibration that matters most: whom to suspect. Scoring the full role marginals instead
+    chose colder temperatures in aiwolf13, whose rarer roles are harder to tell apart, and left
+    P(werewolf) underconfident.)
 
     Days are pooled as 1 (day 0 and 1) and 2 (any later day). Over every living seat's view at the
     end of every day's talk, at most `views` of them per pool (spread evenly over the games).
@@ -107,10 +112,10 @@ def log_losses(
         for m in found[:: max(1, len(found) // views)]:
             beliefs = Beliefs.for_view(m.view, model).close_talk()
             seat = m.view.seat if isinstance(m.view, View) else None
-            truth = [(s, INDEX[r]) for s, r in enumerate(m.record.roles) if s != seat]
+            truth = [(s, r is Role.WEREWOLF) for s, r in enumerate(m.record.roles) if s != seat]
             for tau in taus:
-                post = beliefs.posterior(tau)
-                losses[tau].extend(-float(np.log(max(post.probabilities[s, r], 1e-6))) for s, r in truth)
+                wolf = beliefs.posterior(tau).probabilities[:, INDEX[Role.WEREWOLF]]
+                losses[tau].extend(-float(np.log(max(wolf[s] if w else 1.0 - wolf[s], 1e-6))) for s, w in truth)
         if found:
             out[pool] = {tau: float(np.mean(v)) for tau, v in losses.items()}
     return out

@@ -108,8 +108,8 @@ class Beliefs:
         pack: frozenset[int] | None = None,
         model: ModelChoice = "default",
         *,
-        max_deals: int = 150_000,
-        sample: int = 100_000,
+        max_deals: int = 300_000,
+        sample: int = 200_000,
         read: Reader | None = None,
     ) -> None:
         self.rules = rules
