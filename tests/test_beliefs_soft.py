@@ -93,9 +93,8 @@ def test_updating_event_by_event_equals_reading_the_view_at_once() -> None:
     record = _games("guardian7", 1, first=501)[0]
     m = list(moments(record))[-1]
     assert isinstance(m.view, View)
-    step = Beliefs(m.view.rules, m.view.names, m.view.seat, m.view.role, frozenset(m.view.wolves()) or None, model)
-    if m.view.role is not Role.WEREWOLF:
-        step = Beliefs(m.view.rules, m.view.names, m.view.seat, m.view.role, None, model)
+    # no pack given: a werewolf's beliefs must take it from the WolfPack event as it arrives
+    step = Beliefs(m.view.rules, m.view.names, m.view.seat, m.view.role, None, model)
     for k in range(1, len(m.view.events) + 1):
         step.update(m.view.events[:k])
         step.posterior()

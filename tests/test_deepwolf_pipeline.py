@@ -92,6 +92,8 @@ def test_the_shipped_network_plays_from_the_command_line(tmp_path: Path) -> None
     with GameStore(db) as store:
         records = list(store.iter_records(run="dw"))
     assert len(records) == 2 and all("deepwolf" in r.agents for r in records)
+    calls = [c for r in records for c in r.model_calls if c.model == RECORD_MODEL]
+    assert calls and not [c.error for c in calls if c.error]  # the shipped network scored every decision
     game = records[0].game_id
     shown = runner.invoke(app, ["replay", game, "--values", "--db", str(db)])
     assert shown.exit_code == 0, shown.output

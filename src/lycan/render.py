@@ -500,7 +500,7 @@ class Meter:
 
 
 def meter(view: View | PublicView) -> tuple[Suspicion, ...]:
-    """Every seat's P(werewolf side) and likeliest role given `view` alone (`lycan.beliefs.posterior`).
+    """Every seat's P(werewolf side) and likeliest role given `view` alone (`lycan.beliefs.tracker`).
 
     Feed it a spectator's `PublicView` for a meter anyone may see: it then reads the public record
     and nothing else. Along a growing view, keep one `Meter` instead.

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from lycan.agents.base import Agent, SyncAgent
-from lycan.agents.deepwolf import DeepWolfAgent
 from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
 from lycan.agents.llm import AgentUsage, LLMAgent, llm_agent_factory
 from lycan.agents.parsing import ParseError
@@ -20,11 +19,18 @@ from lycan.agents.random_agent import RandomAgent
 from lycan.engine.seeds import derive
 from lycan.models.base import ChatModel
 
+
+def _deepwolf(seed: int) -> Agent:
+    from lycan.agents.deepwolf import DeepWolfAgent  # numpy and the network: loaded only when played
+
+    return DeepWolfAgent(seed)
+
+
 AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed),
     "heuristic": lambda seed: HeuristicAgent(seed),
     "heuristic-beliefs": lambda seed: BeliefHeuristicAgent(seed),
-    "deepwolf": lambda seed: DeepWolfAgent(seed),
+    "deepwolf": lambda seed: _deepwolf(seed),
     "llm": llm_agent_factory("llm"),
     "react": llm_agent_factory("react"),
     "recon": llm_agent_factory("recon"),

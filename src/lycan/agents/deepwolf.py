@@ -16,28 +16,21 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from lycan.agents.base import SyncAgent
 from lycan.data.candidates import Candidates
-from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
+from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.record import ModelCall
 from lycan.engine.view import View
+
+if TYPE_CHECKING:
+    from lycan.value.base import ValueModel
 
 #: How many of the best candidates a decision's record keeps.
 KEEP_TOP = 5
 #: The `model` name of the records the agent leaves.
 RECORD_MODEL = "deepwolf-value"
-
-
-class Scorer(Protocol):
-    """What the agent needs of a value network (`lycan.value.ValueModel`)."""
-
-    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
-        """P(win) for each candidate."""
-        ...
 
 
 class DeepWolfAgent(SyncAgent):
@@ -62,7 +55,7 @@ class DeepWolfAgent(SyncAgent):
         self,
         seed: int | None = None,
         *,
-        value: Scorer | None = None,
+        value: ValueModel | None = None,
         candidates: Candidates | None = None,
         temperature: float = 0.0,
         anchor: str | None = "heuristic",
@@ -87,7 +80,7 @@ class DeepWolfAgent(SyncAgent):
 
     # ------------------------------------------------------------------ the network
     @property
-    def value(self) -> Scorer:
+    def value(self) -> ValueModel:
         """The value network (the shipped default, loaded on first use)."""
         if self._value is None:
             from lycan.value import default_value
@@ -152,19 +145,9 @@ class DeepWolfAgent(SyncAgent):
         return list(request.legal_actions())
 
     def _probe(self, view: View, request: Request) -> Action:
-        from lycan.beliefs import posterior
+        from lycan.beliefs.tracker import probe_answer
 
-        try:
-            post = posterior(view)
-        except ValueError:
-            return PASS
-        roles = set(request.info.roles) if isinstance(request.info, ProbeInfo) else None
-        return Action.probe(
-            (seat, role, p)
-            for seat in request.targets
-            for role, p in post.role_probabilities(seat).items()
-            if roles is None or role.value in roles
-        )
+        return probe_answer(view, request)
 
     # ------------------------------------------------------------------ the record
     def _note(
@@ -217,8 +200,3 @@ def _describe(action: Action) -> str:
     if action.kind == "choose":
         return f"choose {action.target}"
     return action.kind
-
-
-def load_candidates(path: str | Path) -> Candidates:
-    """Talk templates from a file written by `Candidates.save`."""
-    return Candidates.load(Path(path))

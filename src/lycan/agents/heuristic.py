@@ -21,12 +21,11 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
-from lycan.beliefs.model import INDEX
-from lycan.beliefs.posterior import Beliefs, Influence, Posterior
-from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
+from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import (
     AttackChosen,
     Died,
@@ -43,7 +42,11 @@ from lycan.engine.events import (
     WolfPack,
 )
 from lycan.engine.view import View
+from lycan.rules.roles import ROLE_INDEX as INDEX
 from lycan.rules.roles import Role, Species
+
+if TYPE_CHECKING:  # the belief engine (numpy) loads only when a belief-driven seat plays
+    from lycan.beliefs.tracker import Beliefs, Influence, Posterior
 
 #: Chance that the werewolves plan a fake seer claim for the first day.
 P_WOLF_FAKE = 0.35
@@ -302,19 +305,9 @@ class HeuristicAgent(SyncAgent):
 
     def _probe(self, view: View, request: Request) -> Action:
         """The exact belief engine's role distribution for every asked seat (a pass if the log is impossible)."""
-        from lycan.beliefs import posterior  # numpy: loaded only when a probe is asked
+        from lycan.beliefs.tracker import probe_answer  # numpy: loaded only when a probe is asked
 
-        try:
-            post = posterior(view)
-        except ValueError:
-            return PASS
-        roles = set(request.info.roles) if isinstance(request.info, ProbeInfo) else None
-        return Action.probe(
-            (seat, role, p)
-            for seat in request.targets
-            for role, p in post.role_probabilities(seat).items()
-            if roles is None or role.value in roles
-        )
+        return probe_answer(view, request)
 
     def _safe(self, mem: _Memory, view: View, request: Request) -> Action:
         """A surely legal answer to a retried request."""
@@ -965,6 +958,8 @@ class BeliefHeuristicAgent(HeuristicAgent):
 
     def _beliefs(self, mem: _Memory, view: View, *, public: bool) -> Beliefs:
         """The belief engine of this seat (or of a spectator), brought up to date with `view`."""
+        from lycan.beliefs.tracker import Beliefs
+
         if public:
             mem.public_events.extend(e for e in view.events[mem.public_seen :] if e.audience is None)
             mem.public_seen = len(view.events)

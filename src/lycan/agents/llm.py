@@ -183,7 +183,7 @@ class LLMAgent:
         temperature: sampling temperature.
         top_p: nucleus sampling.
         max_tokens: overrides of `DEFAULT_MAX_TOKENS` entries.
-        probe_beliefs: show the exact belief engine's chances (`lycan.beliefs.posterior` of the
+        probe_beliefs: show the exact belief engine's chances (`lycan.beliefs.tracker` of the
             seat's view) in the probe prompt, so that answers with and without them can be compared.
 
     Raises:

@@ -9,20 +9,49 @@ it cannot see. `Beliefs` keeps a posterior up to date event by event and explain
 
 Claims made in talk are read by `lycan.beliefs.claims` (templates and the AIWolf protocol, exactly)
 and by `ClaimExtractor` (free talk, with a chat model; `lycan.beliefs.extract`).
+
+The names below load their module (and NumPy) on first use, so reading claims with
+`lycan.beliefs.claims`, as every heuristic player does, costs no NumPy at start-up.
 """
 
-from lycan.beliefs.deals import Knowledge, all_deals, consistent
-from lycan.beliefs.extract import (
-    ClaimExtractor,
-    ExtractionFault,
-    Labelled,
-    Score,
-    canonical,
-    load_labelled,
-    score,
-)
-from lycan.beliefs.model import BehaviourModel, default_model
-from lycan.beliefs.posterior import Beliefs, Influence, Posterior, posterior
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lycan.beliefs.deals import Knowledge, all_deals, consistent
+    from lycan.beliefs.extract import ClaimExtractor, ExtractionFault, Labelled, Score, canonical, load_labelled, score
+    from lycan.beliefs.model import BehaviourModel, default_model
+    from lycan.beliefs.tracker import Beliefs, Influence, Posterior, posterior, probe_answer
+
+_WHERE = {
+    "Knowledge": "deals",
+    "all_deals": "deals",
+    "consistent": "deals",
+    "ClaimExtractor": "extract",
+    "ExtractionFault": "extract",
+    "Labelled": "extract",
+    "Score": "extract",
+    "canonical": "extract",
+    "load_labelled": "extract",
+    "score": "extract",
+    "BehaviourModel": "model",
+    "default_model": "model",
+    "Beliefs": "tracker",
+    "Influence": "tracker",
+    "Posterior": "tracker",
+    "posterior": "tracker",
+    "probe_answer": "tracker",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lycan.beliefs' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"lycan.beliefs.{module}"), name)
+
 
 __all__ = [
     "BehaviourModel",
@@ -40,5 +69,6 @@ __all__ = [
     "default_model",
     "load_labelled",
     "posterior",
+    "probe_answer",
     "score",
 ]

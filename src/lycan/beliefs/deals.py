@@ -23,10 +23,9 @@ import numpy.typing as npt
 
 from lycan.engine.events import AttackChosen, Died, Divined, Event, Executed, MediumResult, WitchWoken
 from lycan.engine.view import PublicView, View
-from lycan.rules.roles import Role, Species
+from lycan.rules.roles import ROLE_INDEX, Role, Species
 
-ROLES: tuple[Role, ...] = tuple(Role)
-_INDEX = {role: i for i, role in enumerate(ROLES)}
+_INDEX = ROLE_INDEX
 _WOLF = _INDEX[Role.WEREWOLF]
 
 Deals = npt.NDArray[np.int8]

@@ -217,10 +217,3 @@ class Observer:
         return [Choice(e.id, "vote", e.actor, e.target, cands)]
 
     _candidates: tuple[int, ...] = ()
-
-
-def observe(
-    events: Iterable[Event], names: tuple[str, ...], seat: int | None, roles: Iterable[Role]
-) -> list[Observation]:
-    """Every observation in `events` read as `seat` (None: the public), the open talk left open."""
-    return Observer(names, seat, roles).read(events)

@@ -15,7 +15,7 @@ import numpy as np
 
 from lycan.beliefs.evidence import Observer
 from lycan.beliefs.model import INDEX, BehaviourModel, Counts, estimate
-from lycan.beliefs.posterior import Beliefs
+from lycan.beliefs.tracker import Beliefs
 from lycan.engine.events import Event, Executed, NoExecution, PhaseStarted, VoteCast, public, visible
 from lycan.engine.record import GameRecord
 from lycan.engine.view import PublicView, View
@@ -139,8 +139,3 @@ def fit(records: Sequence[GameRecord], preset: str, *, holdout: float = 0.25, so
     final.tau = best.get(1, 1.0)
     final.tau_later = best.get(2)
     return final
-
-
-def deck_roles(record: GameRecord) -> tuple[Role, ...]:
-    """The roles of `record`'s deck, in the order of `Role`."""
-    return tuple(sorted(record.rules.deck(), key=lambda r: INDEX[r]))

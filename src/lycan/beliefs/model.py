@@ -17,7 +17,6 @@ logit weights maximise the conditional likelihood with a small Gaussian prior (g
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -28,11 +27,11 @@ import numpy as np
 import numpy.typing as npt
 
 from lycan.beliefs.evidence import Claim, Observation, Report
-from lycan.rules.roles import Role, Species
+from lycan.rules.roles import ROLE_INDEX, Role, Species
 
-ROLES: tuple[Role, ...] = tuple(Role)
+ROLES: tuple[Role, ...] = tuple(ROLE_INDEX)
 R = len(ROLES)
-INDEX = {role: i for i, role in enumerate(ROLES)}
+INDEX = ROLE_INDEX
 #: Probabilities of Bernoulli factors are kept inside [CLIP, 1 - CLIP]: no behaviour is certain, so
 #: one player who breaks the pattern of the training games cannot rule out the truth.
 CLIP = 0.01
@@ -275,9 +274,3 @@ def estimate(counts: Counts, preset: str, *, source: str = "") -> BehaviourModel
         games=counts.games,
         source=source,
     )
-
-
-def log_loss(probabilities: Array, truth: npt.NDArray[np.intp], eps: float = 1e-6) -> float:
-    """Mean -log P(true role) over the rows of `probabilities` (rows: seats; columns: roles)."""
-    p = probabilities[np.arange(len(truth)), truth]
-    return float(-np.mean(np.log(np.clip(p, eps, 1.0)))) if len(truth) else math.nan

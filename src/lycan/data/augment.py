@@ -140,8 +140,8 @@ def _with_fixed(n: int, seat: int, others: list[int], images: tuple[int, ...]) -
 
 # ---------------------------------------------------------------------------- text
 @lru_cache(maxsize=64)
-def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    # longest first, so "Player 13" wins over "Player 1"; not inside a longer word or number
+def name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Any one seat name of `names`, as a whole name (longest first, so `Player 13` wins over `Player 1`)."""
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])")
 
@@ -156,7 +156,7 @@ def permute_text(text: str, names: Sequence[str], perm: Perm) -> str:
         return text
     key = tuple(names)
     index = {name: s for s, name in enumerate(key)}
-    return _name_pattern(key).sub(lambda m: key[perm[index[m.group(0)]]], text)
+    return name_pattern(key).sub(lambda m: key[perm[index[m.group(0)]]], text)
 
 
 # ---------------------------------------------------------------------------- events

@@ -21,12 +21,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from lycan.data.augment import name_pattern
 from lycan.data.samples import DecisionPoint
 from lycan.engine.actions import OVER, SKIP, Action, Request, TalkInfo
 from lycan.engine.events import Talk
@@ -41,12 +41,6 @@ _PLACEHOLDER = re.compile(r"\{(me|\d)\}")
 MAX_MENTIONS = 2
 #: Characters (spaces not counted) a candidate may have where the rules set no length limit.
 UNLIMITED_CAP = 200
-
-
-@lru_cache(maxsize=64)
-def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])")
 
 
 def template_of(text: str, names: tuple[str, ...], speaker: int) -> str | None:
@@ -64,7 +58,7 @@ def template_of(text: str, names: tuple[str, ...], speaker: int) -> str | None:
             order.append(seat)
         return "{" + str(order.index(seat)) + "}"
 
-    out = _names_pattern(names).sub(slot, " ".join(text.split()))
+    out = name_pattern(names).sub(slot, " ".join(text.split()))
     return out if len(order) <= MAX_MENTIONS else None
 
 

@@ -23,6 +23,10 @@ class Role(StrEnum):
     VILLAGER = "villager"
 
 
+ROLE_INDEX: dict[Role, int] = {role: i for i, role in enumerate(Role)}
+"""Each role's number, in `Role` order (the columns of role-probability tables)."""
+
+
 class Team(StrEnum):
     """The side a role wins with."""
 

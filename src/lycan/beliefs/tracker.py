@@ -24,6 +24,7 @@ import numpy.typing as npt
 from lycan.beliefs.deals import FACTS, Knowledge, all_deals, consistent
 from lycan.beliefs.evidence import Claim, Observation, Observer, Reader
 from lycan.beliefs.model import INDEX, ROLES, BehaviourModel, default_model
+from lycan.engine.actions import PASS, Action, ProbeInfo, Request
 from lycan.engine.events import Event, WolfPack
 from lycan.engine.view import PublicView, View
 from lycan.rules.roles import Role, Team, team_of
@@ -332,6 +333,24 @@ class Beliefs:
 def side_of(post: Posterior, seats: Sequence[int]) -> npt.NDArray[np.float64]:
     """P(werewolf side) of `seats` in `post`."""
     return np.asarray(post.probabilities[seats] @ _WOLF_SIDE, dtype=np.float64)
+
+
+def probe_answer(view: View, request: Request) -> Action:
+    """Answer a role probe with `view`'s posterior: every role with P > 0 for every asked seat.
+
+    Roles the probe does not offer are left out; a view no deal fits gets a pass.
+    """
+    try:
+        post = posterior(view)
+    except ValueError:
+        return PASS
+    roles = set(request.info.roles) if isinstance(request.info, ProbeInfo) else None
+    return Action.probe(
+        (seat, role, p)
+        for seat in request.targets
+        for role, p in post.role_probabilities(seat).items()
+        if roles is None or role.value in roles
+    )
 
 
 def posterior(view: View | PublicView, model: ModelChoice = "default") -> Posterior:
