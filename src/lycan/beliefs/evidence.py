@@ -114,6 +114,8 @@ class Observer:
         """The day whose talk has not been closed yet."""
         self.last_round: tuple[int, int, dict[int, int]] = (-1, -1, {})
         """(day, round, votes per target) of the latest vote round."""
+        self._candidates: tuple[int, ...] = ()
+        """Whom the latest vote round's voters could vote for."""
         self.seen = 0
 
     def read(self, events: Iterable[Event]) -> list[Observation]:
@@ -215,5 +217,3 @@ class Observer:
         if e.target not in cands or len(cands) < 2:
             return []
         return [Choice(e.id, "vote", e.actor, e.target, cands)]
-
-    _candidates: tuple[int, ...] = ()
