@@ -23,12 +23,23 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lycan.agents.parsing import STYLES, ParseError, SpeechReader, Style, parse_bid, parse_choice, parse_probe
+from lycan.agents.heuristic import BeliefHeuristicAgent
+from lycan.agents.parsing import (
+    STYLES,
+    ParseError,
+    SpeechReader,
+    Style,
+    neutralise,
+    parse_bid,
+    parse_choice,
+    parse_probe,
+)
+from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
 from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
-from lycan.models.base import ChatModel, ChatRequest, ChatResult, ModelError, Usage
+from lycan.models.base import ChatModel, ChatRequest, ChatResult, Message, ModelError, Usage
 from lycan.rules.roles import Role
 
 TokenCallback = Callable[[int, str], Any]
@@ -45,6 +56,7 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
     "react_probe": 384,
     "recon_probe": 384,
     "bid": 16,
+    "phrase": 96,
 }
 """Completion-token caps per style and request type; `LLMAgent(max_tokens=...)` overrides them.
 
@@ -60,6 +72,10 @@ NEUTRAL_PERSONAS = (
     "quiet and precise; you speak only about votes and facts",
 )
 """Manners of speaking for `persona="auto"`: fictional styles, never real people."""
+
+TALK_MODES = ("auto", "phrase", "free")
+"""How an LLM seat talks: `phrase` (a planner decides the act, the model words it, checks guard it),
+`free` (the model invents what to say), `auto` (`phrase` on the embedded `local` models, else `free`)."""
 
 THOUGHT_CHARS = 200
 PROBE_TOKENS_PER_SEAT = 20
@@ -86,6 +102,8 @@ class AgentUsage:
     timeouts: int = 0
     largest_prompt: int = 0
     lines_left_out: int = 0
+    phrasings: int = 0
+    phrasings_rejected: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -185,6 +203,9 @@ class LLMAgent:
         max_tokens: overrides of `DEFAULT_MAX_TOKENS` entries.
         probe_beliefs: show the exact belief engine's chances (`lycan.beliefs.tracker` of the
             seat's view) in the probe prompt, so that answers with and without them can be compared.
+        talk: `phrase`, `free` or `auto` (see `TALK_MODES` and `lycan.agents.phrasing`).
+        phrase_timeout: seconds a phrasing may take before the act is spoken in template words.
+        phrase_temperature: sampling temperature of phrasings (low: the wording stays close to the act).
 
     Raises:
         ValueError: unknown style, a budget that does not fit the window, or a bad prompt folder.
@@ -206,9 +227,20 @@ class LLMAgent:
         top_p: float = 1.0,
         max_tokens: Mapping[str, int] | None = None,
         probe_beliefs: bool = False,
+        talk: str = "auto",
+        phrase_timeout: float = 20.0,
+        phrase_temperature: float = 0.3,
     ) -> None:
         if style not in STYLES:
             raise ValueError(f"unknown LLM style {style!r}; choose one of {', '.join(STYLES)}")
+        if talk not in TALK_MODES:
+            raise ValueError(f"unknown talk mode {talk!r}; choose one of {', '.join(TALK_MODES)}")
+        if talk == "auto":
+            talk = "phrase" if str(getattr(model, "name", "")).startswith("local") else "free"
+        self.talk = talk
+        self.phrase_timeout = phrase_timeout
+        self.phrase_temperature = phrase_temperature
+        self._planner: BeliefHeuristicAgent | None = None
         self.style: Style = style
         self.label = style
         self.model = model
@@ -250,6 +282,8 @@ class LLMAgent:
         """Start a new game: fresh cache scope, notes forgotten."""
         self.scope = scope or new_game_id()
         self.builder.memory.reset()
+        if self._planner is not None:
+            self._planner.begin_game(self.scope, -1)
 
     def begin_game(self, game_id: str, seat: int) -> None:
         """The session starts a game: its id becomes the cache and recording scope."""
@@ -299,6 +333,8 @@ class LLMAgent:
                 a probe is asked again here first, as the engine asks it once).
             ModelError: the backend failed.
         """
+        if request.is_talk and self.talk == "phrase":
+            return await self._phrase(view, request)
         if request.kind == "probe" and request.attempt == 0:
             try:
                 return await self._act(view, request)
@@ -405,6 +441,67 @@ class LLMAgent:
         self._note(view, request, reader.raw, action.describe(view.names), usage=used)
         return action
 
+    def planner(self) -> BeliefHeuristicAgent:
+        """The seat's planner in `phrase` mode: decides each speech act from the view (`lycan.agents.phrasing`)."""
+        if self._planner is None:
+            self._planner = BeliefHeuristicAgent(self.seed)
+        return self._planner
+
+    async def _phrase(self, view: View, request: Request) -> Action:
+        """Decide the act with the planner, have the model word it, speak the wording if it passes the checks."""
+        act = self.planner().decide(view, replace(request, attempt=0, error=None))
+        if act.kind != "speak" or not act.text:
+            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, "", act.describe(view.names)))
+            return act
+        limit = talk_limit(request)
+        lib = self.builder.library
+        persona = f"Your manner of speaking: {self.builder.persona}" if self.builder.persona else ""
+        system = lib.render("phrase_system", name=neutralise(view.name, 40), persona=persona)
+        user = lib.render("phrase_user", act=act.text, max_length=limit)
+        messages: list[Message] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        prompt_tokens = self.count(system) + self.count(user)
+        chat = ChatRequest(
+            messages=messages,
+            max_tokens=max(8, min(self.max_tokens["phrase"], limit // TALK_CHARS_PER_TOKEN + 8)),
+            temperature=self.phrase_temperature,
+            top_p=self.top_p,
+            seed=(self.seed * 1_000_003 + request.id * 7919 + request.attempt) % 2**31,
+            scope=self.scope,
+            session=f"{self.scope}:{view.seat}:phrase",
+        )
+        started = time.perf_counter()
+        raw, error, used = "", "", Usage(prompt_tokens, 0, 0.0)
+        try:
+            result = await asyncio.wait_for(self.model.chat(chat), self.phrase_timeout)
+            raw = result.text
+            used = self._account(result, prompt_tokens, time.perf_counter() - started)
+        except ModelError as err:
+            self.usage.model_errors += 1
+            error = f"model error: {err}"
+        except TimeoutError:
+            self.usage.timeouts += 1
+            error = f"phrasing took over {self.phrase_timeout:g} s"
+        text = clean(raw, view.name)
+        if not error:
+            reason = check_phrasing(
+                text,
+                act.text,
+                names=view.names,
+                seat=view.seat,
+                role=view.role,
+                instructions=system + "\n" + user.replace(act.text, " "),
+                limit=limit,
+                public=request.kind == "talk",
+            )
+            error = f"phrasing rejected: {reason}" if reason else ""
+        spoken = act.text if error else text
+        self.usage.phrasings += 1
+        self.usage.phrasings_rejected += int(bool(error))
+        if request.kind == "talk":
+            await self._emit(view.seat, spoken)
+        self._note(view, request, raw, f"say: {spoken}", error, usage=used)
+        return Action.speak(spoken)
+
     async def _emit(self, seat: int, piece: str) -> None:
         if self.on_token is None:
             return
@@ -444,6 +541,7 @@ def llm_agent_factory(style: str) -> Callable[..., LLMAgent]:
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "NEUTRAL_PERSONAS",
+    "TALK_MODES",
     "AgentUsage",
     "Exchange",
     "LLMAgent",

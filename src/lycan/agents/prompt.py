@@ -60,6 +60,7 @@ PLACEHOLDERS = frozenset(
         "over",
         "roles",
         "beliefs",
+        "act",
     }
 )
 TEMPLATE_NAMES = (
@@ -72,6 +73,8 @@ TEMPLATE_NAMES = (
         for k in ("talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe")
     ),
     *(f"format_{s}_{k}" for s in ("llm", "react", "recon") for k in ("talk", "choose", "probe")),
+    "phrase_system",
+    "phrase_user",
 )
 KEEP_RECENT = 3
 _OVER = {

@@ -58,14 +58,19 @@ class SpeechParser:
         any_role = r"(villager|seer|medium|bodyguard|guardian|possessed|werewolf|witch|hunter)"
         result_link = r"\s*(?::|,| as| is| was| and (?:they|he|she) (?:are|is|was))\s*(?:an? )?"
         i, cs = re.IGNORECASE, 0
+        distrust = r"(?: suspect| am suspicious of|'m suspicious of| do not trust| don't trust)"
+        wolf_guess = r"(?:is|might be|could be) (?:a |the )?(?:were)?wolf\b"
         self._patterns: list[tuple[str, re.Pattern[str]]] = [
             ("claim", re.compile(rf"\bI(?: am|'m) (?:the|a|an) {role}\b", i)),
             ("divined", re.compile(rf"\bI divined {who}{result_link}{sp}\b", i)),
             ("identified", re.compile(rf"{who},? who was executed,? was (?:an? )?{sp}\b", i)),
             ("guarded", re.compile(rf"\bI (?:protected|guarded) {who}", i)),
-            ("will_vote", re.compile(rf"\bI(?: will|'ll)? vote (?:for|against) {who}", i)),
-            ("accuses", re.compile(rf"\bI suspect {who}", i)),
-            ("defends", re.compile(rf"\bI trust {who}", i)),
+            ("will_vote", re.compile(rf"\bI(?: will|'ll| am|'m)? (?:vote|voting) (?:for|against) {who}", i)),
+            ("will_vote", re.compile(rf"\bmy vote (?:goes|will go) (?:to|against) {who}", i)),
+            ("accuses", re.compile(rf"\bI{distrust} {who}", i)),
+            ("accuses", re.compile(rf"\bI (?:think|believe) {who} {wolf_guess}", i)),
+            ("defends", re.compile(rf"\bI (?:trust|believe in) {who}", i)),
+            ("defends", re.compile(rf"\bI (?:think|believe) {who} is (?:innocent|human|honest)\b", i)),
             ("liar", re.compile(rf"{who} is (?:lying about being|a fake|not the real) (?:the )?(seer|medium)", i)),
             ("attack", re.compile(rf"\blet(?:'s| us) attack {who}", i)),
             ("fake_plan", re.compile(r"\bI will pretend to be the seer\b", i)),

@@ -1,0 +1,209 @@
+"""Decide, then phrase: a speech act chosen from evidence, worded by a chat model, checked, or templated.
+
+A small local model asked to invent Werewolf talk repeats its prompt, narrates the game in the
+third person, repeats another player's claim as its own or gives its own side away. So an LLM seat
+in `phrase` mode does not ask the model what to say: a planner decides the speech act from the
+seat's view (the belief-driven heuristic's agenda: claim a role, announce a result, accuse or
+trust a player with the evidence, say whom it will vote for, or stay quiet), written in the
+templates of `lycan.agents.speech`; the model is then asked only to say that in its own words.
+
+`check_phrasing` accepts a phrasing only if every test passes, and the template is spoken instead
+otherwise (the reason is recorded with the model call, never spoken):
+
+- `empty` / `too long`: nothing to say, or past the talk limit;
+- `error text`: retry or error wording, JSON, code fences, an assistant's disclaimer;
+- `prompt echo`: a run of `ECHO_NGRAM` words shared with the instructions and not with the act;
+- `self-narration`: the speaker's own name (talk about oneself in the third person);
+- `self-reveal`: a werewolf or possessed admitting its side in public talk;
+- `contradicts the act`: the statements `lycan.beliefs.claims.SpeechParser` reads back differ from
+  the act's (so every accepted phrasing is also understood by the agents that read templates);
+- `other names` / `other roles`: a player name or role word that the act does not contain.
+
+The detectors are plain functions so that `lycan.eval` can measure the same faults in records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lycan.beliefs.claims import parser_for
+from lycan.rules.roles import Role
+from lycan.rules.talk import spoken_length
+
+ECHO_NGRAM = 5
+"""Words in a row that, shared with the instructions (and not with the act), make a phrasing an echo."""
+
+REASONS = (
+    "empty",
+    "too long",
+    "error text",
+    "prompt echo",
+    "self-narration",
+    "self-reveal",
+    "contradicts the act",
+    "other names",
+    "other roles",
+)
+"""Every reason `check_phrasing` may give, in the order the checks run."""
+
+_ERROR_TEXT = re.compile(
+    r"\b(?:retry|retrying|error|invalid|json|schema|parse|format|instructions?|prompt|as an ai|"
+    r"language model|assistant|i cannot|i can't help|rewrite|rephrase|message)\b|```|[{}<>\[\]]",
+    re.IGNORECASE,
+)
+_ROLE_WORDS = re.compile(
+    r"\b(villagers?|seers?|diviners?|mediums?|guardians?|bodyguards?|possessed|witch(?:es)?|hunters?|idiots?|"
+    r"foxes|fox)\b",
+    re.IGNORECASE,
+)
+_WOLF_ADMISSION = re.compile(
+    r"\b(?:I am|I'm|I was) (?:a |the |one of the |also a )?(?:were)?wol(?:f|ves)\b|"
+    r"(?:^|[.!?;,]\s*)as (?:a |the )?(?:(?:were)?wolf|possessed)\b|"
+    r"\b(?:we|us) (?:were)?wolves\b|\bmy (?:fellow |partner |werewolf )?(?:were)?wol(?:f|ves)\b|"
+    r"\bmy (?:werewolf )?partner\b|\bour (?:pack|kill|victim|attack)\b|\bwe (?:will |should |must )?attack\b|"
+    r"\b(?:I am|I'm) (?:the )?possessed\b|\bI (?:am|'m) on the (?:werewolf|wolf|wolves') side\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of `text` (letters, digits and apostrophes)."""
+    return _WORD.findall(text.lower())
+
+
+def ngrams(text: str, n: int = ECHO_NGRAM) -> set[tuple[str, ...]]:
+    """The `n`-word runs of `text`."""
+    w = words(text)
+    return {tuple(w[i : i + n]) for i in range(len(w) - n + 1)}
+
+
+def echoes(text: str, instructions: str | Iterable[str], *, allowed: str = "", n: int = ECHO_NGRAM) -> bool:
+    """Whether `text` repeats `n` words in a row of `instructions` that `allowed` does not contain."""
+    source = instructions if isinstance(instructions, str) else "\n".join(instructions)
+    shared = ngrams(text, n) & ngrams(source, n)
+    return bool(shared - ngrams(allowed, n))
+
+
+def names_in(text: str, names: Sequence[str]) -> set[int]:
+    """Seats whose name `text` mentions (whole-name matches; `Player 1` is not read in `Player 10`)."""
+    return {seat for seat, name in enumerate(names) if _name_pattern(name).search(text)}
+
+
+@lru_cache(maxsize=512)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w\[]){re.escape(name)}(?![\w\]])", re.IGNORECASE)
+
+
+def narrates_self(text: str, own_name: str) -> bool:
+    """Whether the speaker names itself (speaks of itself in the third person, as a narrator would)."""
+    return bool(own_name) and bool(_name_pattern(own_name).search(text))
+
+
+def reveals_wolf_side(text: str) -> bool:
+    """Whether `text` admits, in the first person, being a werewolf, the possessed, or on their side."""
+    return bool(_WOLF_ADMISSION.search(text))
+
+
+def error_text(text: str) -> bool:
+    """Whether `text` holds retry or error wording, markup, or an assistant's voice: never to be spoken."""
+    return bool(_ERROR_TEXT.search(text))
+
+
+def role_words(text: str) -> set[str]:
+    """The role words (other than werewolf) in `text`, singular and lower-case."""
+    out = set()
+    for m in _ROLE_WORDS.finditer(text):
+        word = m.group(1).lower()
+        out.add({"witches": "witch", "foxes": "fox", "possessed": "possessed"}.get(word, word.rstrip("s")))
+    return out
+
+
+def clean(raw: str, own_name: str) -> str:
+    """A model's phrasing as it would be spoken: the first non-empty line, without quotes or a `Name:` prefix."""
+    text = next((line.strip() for line in raw.strip().splitlines() if line.strip()), "")
+    if own_name:
+        text = re.sub(rf"^\s*\**{re.escape(own_name)}\**\s*:\s*", "", text, flags=re.IGNORECASE)
+    text = re.sub(
+        r"^(?:says?|speaks?|answer|response|spoken words?|you say|(?:day|night) \d+)\s*:\s*",
+        "",
+        text,
+        flags=re.IGNORECASE,
+    )
+    if len(text) >= 2 and text[0] in "\"'“‘" and text[-1] in "\"'”’":
+        text = text[1:-1].strip()
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Phrasing:
+    """What a seat says for one act: the spoken text, and why the model's wording was not used ("" if it was)."""
+
+    text: str
+    rejected: str = ""
+    proposed: str = ""
+
+
+def check_phrasing(
+    text: str,
+    act: str,
+    *,
+    names: tuple[str, ...],
+    seat: int,
+    role: Role,
+    instructions: str,
+    limit: int = 0,
+    public: bool = True,
+) -> str:
+    """Why `text` may not be spoken for the templated act `act` ("" when it may).
+
+    Args:
+        text: the model's phrasing, cleaned (`clean`).
+        act: the act in template words (what the planner decided).
+        names: the table's seat names.
+        seat: the speaker's seat.
+        role: the speaker's role (werewolves and the possessed must not reveal their side in public).
+        instructions: every instruction the model was shown (the act itself excluded from echo).
+        limit: the talk limit in spoken characters (0: none).
+        public: public talk (False for werewolf whispers, where the pack may speak freely of itself).
+    """
+    if not text.strip():
+        return "empty"
+    if limit > 0 and spoken_length(text) > limit:
+        return "too long"
+    if error_text(text):
+        return "error text"
+    if echoes(text, instructions, allowed=act):
+        return "prompt echo"
+    if narrates_self(text, names[seat]):
+        return "self-narration"
+    if public and role in (Role.WEREWOLF, Role.POSSESSED) and reveals_wolf_side(text) and not reveals_wolf_side(act):
+        return "self-reveal"
+    parser = parser_for(names)
+    if set(parser.parse(text, seat)) != set(parser.parse(act, seat)):
+        return "contradicts the act"
+    if names_in(text, names) != names_in(act, names):
+        return "other names"
+    if not role_words(text) <= role_words(act):
+        return "other roles"
+    return ""
+
+
+__all__ = [
+    "ECHO_NGRAM",
+    "REASONS",
+    "Phrasing",
+    "check_phrasing",
+    "clean",
+    "echoes",
+    "error_text",
+    "names_in",
+    "narrates_self",
+    "ngrams",
+    "reveals_wolf_side",
+    "role_words",
+    "words",
+]

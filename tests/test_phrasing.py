@@ -1,0 +1,157 @@
+"""Decide, then phrase: the checks on fixed bad phrasings, and LLM seats in `phrase` mode on a scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from lycan.agents.llm import LLMAgent
+from lycan.agents.phrasing import check_phrasing, clean, echoes, narrates_self, reveals_wolf_side, role_words
+from lycan.beliefs.claims import Statement, parser_for
+from lycan.engine.events import Talk
+from lycan.engine.record import ModelCall
+from lycan.engine.runner import run_async
+from lycan.models.base import ChatRequest, ModelError
+from lycan.rules import Role, get_preset
+from scripted import HANG, ScriptedModel, sensible
+
+NAMES = tuple(f"Player {i}" for i in range(1, 8))
+INSTRUCTIONS = (
+    "You are Player 1, a player at a table of Werewolf, talking out loud to the other players.\n"
+    "Say this in your own casual words, in one or two short sentences of at most 125 characters:\n"
+    "Keep every name, role and result as given, add nothing, and speak as yourself (I, me)."
+)
+SEER_ACT = "I am the seer. Last night I divined Player 3: werewolf. I will vote for Player 3."
+
+
+def check(text: str, act: str = SEER_ACT, *, role: Role = Role.SEER, public: bool = True, limit: int = 0) -> str:
+    return check_phrasing(
+        text, act, names=NAMES, seat=0, role=role, instructions=INSTRUCTIONS, limit=limit, public=public
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "empty"),
+        ("I am the seer and I divined Player 3: werewolf, so I will vote for Player 3 today for sure.", "too long"),
+        ('{"speech": "I am the seer."}', "error text"),
+        ("Retry: I am the seer. Last night I divined Player 3: werewolf.", "error text"),
+        ("As an AI language model I cannot play.", "error text"),
+        ("Keep every name, role and result as given. I am the seer.", "prompt echo"),
+        ("talking out loud to the other players: I am the seer.", "prompt echo"),
+        ("Player 1 is the seer. Player 1 divined Player 3: werewolf.", "self-narration"),
+        ("I am the seer! Last night I divined Player 3: human. I will vote for Player 3.", "contradicts the act"),
+        ("I am the seer. Last night I divined Player 4: werewolf. I will vote for Player 4.", "contradicts the act"),
+        ("I am the medium. Last night I divined Player 3: werewolf. I will vote for Player 3.", "contradicts the act"),
+        ("I am the seer. I divined Player 3: werewolf, I'll vote for Player 3. Player 5 helps.", "other names"),
+        ("I am the seer. I divined Player 3: werewolf and I will vote for Player 3 like the witch.", "other roles"),
+    ],
+)
+def test_bad_phrasings_are_rejected_with_their_reason(text: str, reason: str) -> None:
+    assert check(text, limit=50 if reason == "too long" else 0) == reason
+
+
+def test_a_faithful_paraphrase_is_accepted() -> None:
+    assert check("Listen up: I'm the seer. I divined Player 3 as a werewolf, so I'll vote for Player 3!") == ""
+    act = "I suspect Player 5 because they voted for Player 2. I will vote for Player 5."
+    assert check("I'm suspicious of Player 5, who voted for Player 2. I'm voting for Player 5.", act) == ""
+    assert check("Player 5 voted for Player 2. I vote for Player 5.", act) == "contradicts the act"
+
+
+def test_wolves_may_not_reveal_their_side_in_public_but_may_in_a_whisper() -> None:
+    act = "I will vote for Player 4."
+    for text in ("As a werewolf I will vote for Player 4.", "I'm a wolf, and I will vote for Player 4.",
+                 "My partner and I: I will vote for Player 4."):  # fmt: skip
+        assert reveals_wolf_side(text), text
+        assert check(text, act, role=Role.WEREWOLF) in ("self-reveal", "other roles"), text
+    whisper = "Let's attack Player 4."
+    assert check("We wolves should go. Let's attack Player 4.", whisper, role=Role.WEREWOLF, public=False) == ""
+    assert check("We wolves should go. Let's attack Player 4.", whisper, role=Role.WEREWOLF) == "self-reveal"
+    assert not reveals_wolf_side("I think Player 4 is a werewolf.")
+
+
+def test_detectors() -> None:
+    assert echoes("so keep every name role and result here", INSTRUCTIONS)
+    assert not echoes(
+        "Keep every name, role and result as given.", INSTRUCTIONS, allowed="Keep every name, role and result as given."
+    )
+    assert narrates_self("Player 1 wins.", "Player 1")
+    assert not narrates_self("Player 10 wins.", "Player 1")
+    assert role_words("Two seers and a Witch.") == {"seer", "witch"}
+    assert clean('Player 1: "I am the seer."\nPlayer 2: no', "Player 1") == "I am the seer."
+    assert clean("Day 2: Let's attack Player 7.", "Player 4") == "Let's attack Player 7."
+
+
+def test_the_parser_reads_the_common_paraphrases() -> None:
+    parser = parser_for(NAMES)
+    assert parser.parse("I'm voting for Player 2.") == (Statement("will_vote", 1),)
+    assert parser.parse("My vote goes to Player 2.") == (Statement("will_vote", 1),)
+    assert parser.parse("I don't trust Player 2.") == (Statement("accuses", 1),)
+    assert parser.parse("I think Player 2 is a werewolf.") == (Statement("accuses", 1),)
+    assert parser.parse("I believe Player 2 is innocent.") == (Statement("defends", 1),)
+
+
+# ------------------------------------------------------------------ the agent in phrase mode
+def _phraser(answer: object) -> ScriptedModel:
+    def respond(request: ChatRequest) -> object:
+        if "in your own casual words" in request.messages[-1]["content"]:
+            return answer(request) if callable(answer) else answer
+        return sensible(request)
+
+    return ScriptedModel(respond)
+
+
+def _game(model: ScriptedModel, seed: int = 4, **kw: object) -> tuple[list[LLMAgent], list[Talk], list[ModelCall]]:
+    rules = get_preset("guardian7")
+    players = [LLMAgent(model, seed * 10 + s, talk="phrase", **kw) for s in range(rules.n_players)]  # type: ignore[arg-type]
+    record = asyncio.run(run_async(rules, players, seed))
+    talk = [e for e in record.events if isinstance(e, Talk) and not e.over and not e.skip]
+    return players, talk, list(record.model_calls)
+
+
+def test_garbage_phrasings_are_replaced_by_the_planned_act() -> None:
+    players, talk, calls = _game(_phraser("Player 3 says: retry the JSON format please"))
+    assert talk, "seats spoke"
+    assert not any("retry" in t.text.lower() or "json" in t.text.lower() for t in talk)
+    rejected = [c for c in calls if c.error.startswith("phrasing rejected")]
+    assert rejected and all(c.reasoning for c in rejected)
+    assert sum(p.usage.phrasings_rejected for p in players) == sum(p.usage.phrasings for p in players) > 0
+    parser = parser_for(NAMES)
+    assert any(parser.parse(t.text, t.actor) for t in talk), "the templates say something readable"
+
+
+def test_good_phrasings_are_spoken() -> None:
+    def reword(request: ChatRequest) -> str:
+        act = request.messages[-1]["content"].split("characters: ", 1)[1].split("\n", 1)[0]
+        return "Well, " + act[0].lower() + act[1:] if not act.startswith("I") else "Well, " + act
+
+    players, talk, _ = _game(_phraser(reword))
+    spoken = [t.text for t in talk if t.channel == "talk"]
+    assert any(t.startswith("Well, ") for t in spoken)
+    assert sum(p.usage.phrasings_rejected for p in players) < sum(p.usage.phrasings for p in players)
+
+
+@pytest.mark.parametrize("failure", [HANG, ModelError("backend down")])
+def test_a_failing_or_hanging_phrasing_speaks_the_template(failure: object) -> None:
+    players, talk, calls = _game(_phraser(failure), phrase_timeout=0.05)
+    assert talk
+    assert all(c.error for c in calls if c.kind == "talk")
+    assert all(p.usage.model_errors + p.usage.timeouts > 0 for p in players if p.usage.phrasings)
+
+
+def test_talk_mode_defaults_to_phrase_on_the_embedded_models_only() -> None:
+    class Local(ScriptedModel):
+        name = "local:tiny"
+
+    assert LLMAgent(Local(), 1).talk == "phrase"
+    assert LLMAgent(ScriptedModel(), 1).talk == "free"
+    assert LLMAgent(Local(), 1, talk="free").talk == "free"
+    with pytest.raises(ValueError, match="talk mode"):
+        LLMAgent(ScriptedModel(), 1, talk="shout")
+
+
+def test_seeing_another_as_a_werewolf_is_no_admission() -> None:
+    assert not reveals_wolf_side("I see Player 4 as a werewolf.")
+    assert reveals_wolf_side("Well, as a werewolf, I agree.")
