@@ -874,3 +874,19 @@ def test_events_round_trip_through_one_typed_serializer() -> None:
         event_from_dict({**talk, "actor": "somebody"})
     with pytest.raises(ValueError, match="unknown event kind"):
         event_from_dict({**talk, "kind": "telepathy"})
+
+
+def test_a_manner_travels_from_the_action_into_the_talk_event_and_round_trips() -> None:
+    from lycan.engine.actions import Action, answer_from_dict
+    from lycan.engine.events import Talk, event_from_dict, event_to_dict
+    from lycan.engine.manner import Manner
+
+    manner = Manner(pace="fast", emotion="suspicious", expression="narrowed", gesture="point")
+    action = Action.speak("I suspect Player 2.", manner)
+    assert answer_from_dict(action.to_dict()) == action
+    talk = Talk(id=3, day=1, phase="day", audience=None, actor=0, text=action.text, manner=manner)
+    assert event_from_dict(event_to_dict(talk)) == talk
+    assert "manner" not in event_to_dict(Talk(id=3, day=1, phase="day", audience=None, actor=0, text="hi"))
+    assert Manner.read({"pace": "WARP", "emotion": "Angry"}) == Manner(emotion="angry")
+    with pytest.raises(ValueError, match="pace"):
+        Manner(pace="warp")  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ from lycan.agents.parsing import (
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
+from lycan.engine.manner import Manner
 from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
 from lycan.models.base import ChatModel, ChatRequest, ChatResult, Message, ModelError, Usage
@@ -44,6 +45,8 @@ from lycan.rules.roles import Role
 
 TokenCallback = Callable[[int, str], Any]
 """`on_token(seat, piece)`: called with each piece of spoken text; may be a coroutine function."""
+MannerCallback = Callable[[int, Manner], Any]
+"""`on_manner(seat, manner)`: called before an utterance that has a manner; may be a coroutine function."""
 
 DEFAULT_MAX_TOKENS: dict[str, int] = {
     "llm_talk": 96,
@@ -194,6 +197,8 @@ class LLMAgent:
             of `NEUTRAL_PERSONAS` by seed.
         on_token: `on_token(seat, piece)` for each piece of public talk as it streams. Whispers
             are never streamed: they reach werewolf seats only, as whole events.
+        on_manner: `on_manner(seat, manner)` before a public utterance delivered in a `Manner`
+            (agents that choose one, such as `camwolf`), so voices and avatars can take it up.
         max_prompt_tokens: the prompt budget; older notes and lines are dropped to fit it.
         context_window: the model's window; prompt budget plus the largest completion cap must fit.
         prompt_dir: a folder whose `.txt` templates override the packaged ones by name.
@@ -219,6 +224,7 @@ class LLMAgent:
         style: str = "llm",
         persona: str | None = None,
         on_token: TokenCallback | None = None,
+        on_manner: MannerCallback | None = None,
         max_prompt_tokens: int = 1536,
         context_window: int = 2048,
         prompt_dir: str | Path | None = None,
@@ -246,6 +252,7 @@ class LLMAgent:
         self.model = model
         self.seed = seed
         self.on_token = on_token
+        self.on_manner = on_manner
         self.temperature = temperature
         self.top_p = top_p
         self.max_tokens = {**DEFAULT_MAX_TOKENS, **(max_tokens or {})}
@@ -447,9 +454,13 @@ class LLMAgent:
             self._planner = BeliefHeuristicAgent(self.seed)
         return self._planner
 
-    async def _phrase(self, view: View, request: Request) -> Action:
-        """Decide the act with the planner, have the model word it, speak the wording if it passes the checks."""
-        act = self.planner().decide(view, replace(request, attempt=0, error=None))
+    async def _phrase(self, view: View, request: Request, act: Action | None = None) -> Action:
+        """Have the model word the act (the planner's, unless given); speak the wording if it passes the checks.
+
+        The act's manner, if any, is announced to `on_manner` before the words and kept on the action.
+        """
+        if act is None:
+            act = self.planner().decide(view, replace(request, attempt=0, error=None))
         if act.kind != "speak" or not act.text:
             self.exchanges.append(Exchange(request.id, request.kind, request.attempt, "", act.describe(view.names)))
             return act
@@ -498,16 +509,15 @@ class LLMAgent:
         self.usage.phrasings += 1
         self.usage.phrasings_rejected += int(bool(error))
         if request.kind == "talk":
+            if act.manner is not None and self.on_manner is not None:
+                await _call(self.on_manner, view.seat, act.manner)
             await self._emit(view.seat, spoken)
         self._note(view, request, raw, f"say: {spoken}", error, usage=used)
-        return Action.speak(spoken)
+        return Action.speak(spoken, act.manner)
 
     async def _emit(self, seat: int, piece: str) -> None:
-        if self.on_token is None:
-            return
-        result = self.on_token(seat, piece)
-        if inspect.isawaitable(result):
-            await result
+        if self.on_token is not None:
+            await _call(self.on_token, seat, piece)
 
     def _account(self, result: ChatResult, prompt_tokens: int, elapsed: float) -> Usage:
         u = result.usage
@@ -523,6 +533,13 @@ class LLMAgent:
         self.usage.latency_s += used.latency_s
         self.usage.cached_calls += int(used.cached)
         return used
+
+
+async def _call(callback: Callable[..., Any], *args: Any) -> None:
+    """Call a callback that may be a coroutine function."""
+    result = callback(*args)
+    if inspect.isawaitable(result):
+        await result
 
 
 def llm_agent_factory(style: str) -> Callable[..., LLMAgent]:
@@ -545,6 +562,7 @@ __all__ = [
     "AgentUsage",
     "Exchange",
     "LLMAgent",
+    "MannerCallback",
     "ParseError",
     "TokenCallback",
     "choice_schema",

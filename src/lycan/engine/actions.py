@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from lycan.engine.frozen import frozen, frozen_kw
+from lycan.engine.manner import Manner
 from lycan.rules.roles import Role, parse_role
 
 RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe"]
@@ -28,11 +29,12 @@ class Action:
     text: str = ""
     amount: int = 0
     guesses: tuple[Guess, ...] = ()
+    manner: Manner | None = None
 
     @staticmethod
-    def speak(text: str) -> Action:
-        """Say `text` in the current talk or whisper phase."""
-        return Action("speak", text=text)
+    def speak(text: str, manner: Manner | None = None) -> Action:
+        """Say `text` in the current talk or whisper phase (delivered in `manner`, if given)."""
+        return Action("speak", text=text, manner=manner)
 
     @staticmethod
     def choose(target: int) -> Action:
@@ -77,6 +79,8 @@ class Action:
             out["amount"] = self.amount
         if self.guesses:
             out["guesses"] = [[seat, role.value, prob] for seat, role, prob in self.guesses]
+        if self.manner is not None:
+            out["manner"] = self.manner.to_dict()
         return out
 
 
@@ -112,6 +116,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
             (int(seat), parse_role(str(role)), None if prob is None else float(prob))
             for seat, role, prob in data.get("guesses", ())
         ),
+        manner=Manner.read(data["manner"]) if "manner" in data else None,
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from lycan.engine.frozen import sealed_kw
+from lycan.engine.manner import Manner
 from lycan.rules.roles import Role, Species
 
 Phase = Literal["setup", "day", "night", "end"]
@@ -130,6 +131,7 @@ class Talk(Event):
     turn: int = 0
     over: bool = False
     skip: bool = False
+    manner: Manner | None = None
 
 
 @sealed_kw
@@ -365,6 +367,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": event.kind, **_adapter(type(event)).dump_python(event, mode="json")}
     if out["audience"] is not None:
         out["audience"] = sorted(out["audience"])  # a set: sorted so that equal events serialize alike
+    if out.get("manner", 0) is None:
+        del out["manner"]  # talk without a manner serializes as it did before manners existed
     return out
 
 

@@ -369,7 +369,10 @@ class Game:
             said = action.text.strip()
             text = cut_talk(said, self.limits(channel), self.names)
             self._said.setdefault(seat, set()).add(said)
-            ev = self.emit(Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn)
+            manner = action.manner
+            ev = self.emit(
+                Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn, manner=manner
+            )
         elif action.kind == "skip":
             ev = self.emit(
                 Talk, audience=audience, vis=vis, actor=seat, text="Skip", channel=channel, turn=turn, skip=True
