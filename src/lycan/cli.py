@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lycan.agents import LLM_KINDS, SyncAgent, parse_lineup
+from lycan.agents import LLM_KINDS, SeatSpec, SyncAgent, parse_lineup
 from lycan.agents import lineup as build_lineup
 from lycan.agents.llm import TokenCallback
 from lycan.engine import Game, GameRecord, Player, View, default_names, run_async, run_sync, visible
@@ -43,8 +43,15 @@ ModelOpt = Annotated[
     typer.Option(
         "--model",
         "-m",
-        help="chat model for llm/react/recon seats: local (embedded), local:tiny, local:1.5b, "
+        help="chat model for llm/react/recon/camwolf seats: local (embedded), local:tiny, local:1.5b, "
         "llamacpp:PATH, openai:MODEL[@URL], hf:PATH",
+    ),
+]
+GroundingOpt = Annotated[
+    str,
+    typer.Option(
+        "--grounding",
+        help="camwolf seats: show the Reasoner the belief engine's summary and its evidence (beliefs) or not (none)",
     ),
 ]
 
@@ -108,8 +115,10 @@ class Lineup:
         *,
         village: str | None = None,
         werewolf: str | None = None,
+        kind_options: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.rules = rules
+        self.kind_options = {k: dict(v) for k, v in (kind_options or {}).items()}
         self.teams: tuple[str, str] | None = None
         try:
             if village is not None or werewolf is not None:
@@ -154,7 +163,8 @@ class Lineup:
         common: dict[str, Any] = {"model": self.model}
         if self.on_token is not None:
             common["on_token"] = self.on_token
-        return build_lineup(self.seat_kinds(seed, swap), seed, **common)
+        seats = [SeatSpec(kind, options=self.kind_options.get(kind, {})) for kind in self.seat_kinds(seed, swap)]
+        return build_lineup(seats, seed, **common)
 
 
 class TalkStreamer:
@@ -320,14 +330,17 @@ def game(
     model: ModelOpt = "local",
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
+    grounding: GroundingOpt = "none",
 ) -> None:
     """Play one game with AI players and narrate all of it as it happens (talk streams in)."""
     from lycan.render import describe_event, render_roles
 
     rules = _rules(preset)
+    if grounding not in ("none", "beliefs"):
+        fail(f"--grounding must be none or beliefs, got {grounding!r}")
     names: list[tuple[str, ...]] = []
     streamer = TalkStreamer(default_names(rules.n_players))
-    lineup = Lineup(rules, agents, model, on_token=streamer.piece)
+    lineup = Lineup(rules, agents, model, on_token=streamer.piece, kind_options={"camwolf": {"grounding": grounding}})
     path = _writable_db(db) if save else None
     uses = f"  model {model}" if lineup.model is not None else ""
     console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}{uses}", markup=True)

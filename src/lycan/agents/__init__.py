@@ -20,6 +20,12 @@ from lycan.engine.seeds import derive
 from lycan.models.base import ChatModel
 
 
+def _camwolf(seed: int, **kw: Any) -> Agent:
+    from lycan.agents.camwolf import camwolf_factory  # numpy and the belief engine: loaded only when played
+
+    return camwolf_factory(seed, **kw)
+
+
 def _deepwolf(seed: int) -> Agent:
     from lycan.agents.deepwolf import DeepWolfAgent  # numpy and the network: loaded only when played
 
@@ -34,8 +40,9 @@ AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "llm": llm_agent_factory("llm"),
     "react": llm_agent_factory("react"),
     "recon": llm_agent_factory("recon"),
+    "camwolf": _camwolf,
 }
-LLM_KINDS = frozenset({"llm", "react", "recon"})
+LLM_KINDS = frozenset({"llm", "react", "recon", "camwolf"})
 
 
 def make_agent(kind: str, seed: int, *, model: ChatModel | None = None, **kw: Any) -> Agent:
@@ -51,6 +58,8 @@ def make_agent(kind: str, seed: int, *, model: ChatModel | None = None, **kw: An
     factory = AGENT_KINDS.get(key)
     if factory is None:
         raise ValueError(f"unknown agent type {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
+    if key == "camwolf":
+        return _camwolf(seed, model=model, **kw)
     if key in LLM_KINDS:
         return llm_agent_factory(key)(seed, model=model, **kw)
     if kw:

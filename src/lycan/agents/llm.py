@@ -248,7 +248,7 @@ class LLMAgent:
         self.phrase_temperature = phrase_temperature
         self._planner: BeliefHeuristicAgent | None = None
         self.style: Style = style
-        self.label = style
+        self.label: str = style
         self.model = model
         self.seed = seed
         self.on_token = on_token
@@ -478,7 +478,7 @@ class LLMAgent:
             top_p=self.top_p,
             seed=(self.seed * 1_000_003 + request.id * 7919 + request.attempt) % 2**31,
             scope=self.scope,
-            session=f"{self.scope}:{view.seat}:phrase",
+            session=f"{self.scope}:phrase:{view.seat}",
         )
         started = time.perf_counter()
         raw, error, used = "", "", Usage(prompt_tokens, 0, 0.0)

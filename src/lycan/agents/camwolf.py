@@ -1,0 +1,441 @@
+"""CaM-Wolf's Reasoner and Performer as one agent (`camwolf`).
+
+At the first speaking turn of each day (and at every turn with `reason_every_turn`), the Reasoner
+writes one schema-constrained answer: a private `think`, role identifications, each a triple of
+premises (ids of events in the seat's own view), a deduction and a conclusion (player, role),
+and the delivery of what it will say: a vocal style (pace, pitch, emotion) and a vision
+description (expression, gesture), together a `lycan.engine.manner.Manner`.
+
+Premises are checked against the view: an id the seat cannot see, or no premise at all, is a
+format error; the agent asks once more with the error shown, and if that fails too it concludes
+from the belief engine instead (premises: the events that moved its posterior most) and records
+the fault as a model call error.
+
+Speech is decided, then phrased (`lycan.agents.phrasing`): the planner's agenda (claims and
+results it must announce) with the accusation and vote intention steered to the player the
+Reasoner concluded to be a werewolf, worded by the model and checked. Votes follow the
+conclusions, and so do the night actions they bear on (the guardian protects a concluded seer,
+werewolves attack one); the probe is answered from the conclusions, the belief engine filling
+the seats they leave open.
+
+`grounding="beliefs"` shows the Reasoner the belief engine's summary with the events behind
+each number, so a small model verbalises sound deductions instead of inventing them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from lycan.agents.heuristic import BeliefHeuristicAgent, _Memory
+from lycan.agents.llm import LLMAgent
+from lycan.agents.memory import event_line
+from lycan.agents.parsing import ParseError, load_json_object, neutralise
+from lycan.engine.actions import Action, ProbeInfo, Request
+from lycan.engine.manner import VOCABULARY, Manner
+from lycan.engine.view import View
+from lycan.models.base import ChatModel, ChatRequest, Message, ModelError, Usage
+from lycan.rules.roles import Role, Team, team_of
+
+Grounding = Literal["none", "beliefs"]
+GROUNDINGS: tuple[str, ...] = ("none", "beliefs")
+MAX_IDENTIFICATIONS = 2
+MAX_PREMISES = 3
+THINK_CHARS = 160
+DEDUCTION_CHARS = 120
+REASON_TOKENS = 288
+"""Completion tokens of one Reasoner answer (think, two identifications, the manner)."""
+LOG_LINES = 40
+"""The most recent lines of the seat's log shown to the Reasoner (each with its event id)."""
+CONCLUSION_CONFIDENCE = 0.7
+"""The probability a probe answer gives a role the Reasoner concluded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Identification:
+    """One role identification: premises (event ids of the seat's view), a deduction, a conclusion."""
+
+    premises: tuple[int, ...]
+    deduction: str
+    player: int
+    role: Role
+
+    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
+        """JSON-ready form with the player's name."""
+        return {
+            "premises": list(self.premises),
+            "deduction": self.deduction,
+            "player": names[self.player],
+            "role": self.role.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoning:
+    """One Reasoner answer, validated: identifications and the manner of the day's speech."""
+
+    think: str
+    identifications: tuple[Identification, ...]
+    manner: Manner
+    fallback: bool = False
+
+
+def reasoner_schema(names: Sequence[str], roles: Sequence[str], event_ids: Sequence[int]) -> dict[str, Any]:
+    """The JSON schema of a Reasoner answer for a seat that may name `names` and cite `event_ids`."""
+    premise: dict[str, Any] = {"type": "integer"}
+    if event_ids:
+        premise["enum"] = list(event_ids)
+    identification = {
+        "type": "object",
+        "properties": {
+            "premises": {"type": "array", "items": premise, "minItems": 1, "maxItems": MAX_PREMISES},
+            "deduction": {"type": "string", "maxLength": DEDUCTION_CHARS},
+            "player": {"type": "string", "enum": list(names)},
+            "role": {"type": "string", "enum": list(roles)},
+        },
+        "required": ["premises", "deduction", "player", "role"],
+        "additionalProperties": False,
+    }
+
+    def choice(field: str) -> dict[str, Any]:
+        return {"type": "string", "enum": list(VOCABULARY[field])}
+
+    return {
+        "type": "object",
+        "properties": {
+            "think": {"type": "string", "maxLength": THINK_CHARS},
+            "identifications": {
+                "type": "array",
+                "items": identification,
+                "minItems": 1,
+                "maxItems": MAX_IDENTIFICATIONS,
+            },
+            "style": {
+                "type": "object",
+                "properties": {k: choice(k) for k in ("pace", "pitch", "emotion")},
+                "required": ["pace", "pitch", "emotion"],
+                "additionalProperties": False,
+            },
+            "vision": {
+                "type": "object",
+                "properties": {k: choice(k) for k in ("expression", "gesture")},
+                "required": ["expression", "gesture"],
+                "additionalProperties": False,
+            },
+        },
+        "required": ["think", "identifications", "style", "vision"],
+        "additionalProperties": False,
+    }
+
+
+def read_reasoning(text: str, view: View) -> Reasoning:
+    """Validate a Reasoner answer against the seat's view.
+
+    Raises:
+        ParseError: not a JSON object, no identification, an unknown player or role, a conclusion
+            about the seat itself, or a premise that is no event of the view (or none at all).
+    """
+    try:
+        data = load_json_object(text)
+    except ValueError as err:
+        raise ParseError(f"the answer is not a JSON object: {err}") from None
+    if not isinstance(data, dict):
+        raise ParseError("the answer must be a JSON object with think, identifications, style and vision")
+    raw = data.get("identifications")
+    if not isinstance(raw, list) or not raw:
+        raise ParseError("give at least one identification: premises, deduction, player and role")
+    visible = {e.id for e in view.events}
+    index = {n.lower(): s for s, n in enumerate(view.names)}
+    roles = {r.value for r in view.rules.roles}
+    out: list[Identification] = []
+    for i, item in enumerate(raw[:MAX_IDENTIFICATIONS]):
+        if not isinstance(item, dict):
+            raise ParseError(f"identification {i + 1} is not an object")
+        seat = index.get(str(item.get("player", "")).strip().lower())
+        if seat is None or seat == view.seat:
+            raise ParseError(f"identification {i + 1} names {item.get('player')!r}, who is no other player")
+        role = str(item.get("role", "")).strip().lower()
+        if role not in roles:
+            raise ParseError(f"identification {i + 1} gives role {role!r}; choose one of {', '.join(sorted(roles))}")
+        premises = item.get("premises")
+        if not isinstance(premises, list) or not premises:
+            raise ParseError(f"identification {i + 1} cites no premise: cite the ids of events in your log")
+        ids: list[int] = []
+        for p in premises[:MAX_PREMISES]:
+            try:
+                event_id = int(p)
+            except (TypeError, ValueError):
+                raise ParseError(f"identification {i + 1} cites {p!r}, which is no event id") from None
+            if event_id not in visible:
+                raise ParseError(f"identification {i + 1} cites event {event_id}, which is not in your log")
+            ids.append(event_id)
+        deduction = neutralise(str(item.get("deduction", "")), DEDUCTION_CHARS)
+        out.append(Identification(tuple(dict.fromkeys(ids)), deduction, seat, Role(role)))
+    manner = Manner.read({**_mapping(data.get("style")), **_mapping(data.get("vision"))})
+    return Reasoning(neutralise(str(data.get("think", "")), THINK_CHARS), tuple(out), manner)
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class _Planner(BeliefHeuristicAgent):
+    """The belief-driven heuristic, with its suspicion and vote steered to the Reasoner's werewolf."""
+
+    label = "camwolf-planner"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.steer: int | None = None
+
+    def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+        if self.steer is not None and self.steer in targets:
+            return self.steer
+        return super()._vote(mem, view, targets)
+
+
+class CamWolfAgent(LLMAgent):
+    """The `camwolf` player: Reasoner (premise-deduction-conclusion), decide-then-phrase speech, Performer manner.
+
+    Args:
+        model: any `ChatModel`.
+        seed: seeds sampling and the planner.
+        grounding: `beliefs` shows the belief engine's summary and its evidence to the Reasoner.
+        reason_every_turn: reason at every speaking turn, not only the first of each day.
+        **kw: further `LLMAgent` options (persona, on_token, on_manner, talk, ...).
+
+    Raises:
+        ValueError: an unknown grounding (and whatever `LLMAgent` refuses).
+    """
+
+    def __init__(
+        self,
+        model: ChatModel,
+        seed: int,
+        *,
+        grounding: str = "none",
+        reason_every_turn: bool = False,
+        **kw: Any,
+    ) -> None:
+        if grounding not in GROUNDINGS:
+            raise ValueError(f"unknown grounding {grounding!r}; choose one of {', '.join(GROUNDINGS)}")
+        kw.setdefault("talk", "phrase")
+        super().__init__(model, seed, style="llm", **kw)
+        self.label = "camwolf"
+        self.grounding = grounding
+        self.reason_every_turn = reason_every_turn
+        self.reasonings: list[tuple[int, Reasoning]] = []
+        self._planner = _Planner(seed)
+        self._reasoned_day = -1
+        self.format_errors = 0
+        self.fallbacks = 0
+
+    def planner(self) -> _Planner:
+        """The steered planner (see `_Planner`)."""
+        assert isinstance(self._planner, _Planner)
+        return self._planner
+
+    def new_game(self, scope: str | None = None) -> None:
+        """Start a new game: fresh scope, conclusions forgotten."""
+        super().new_game(scope)
+        self.reasonings = []
+        self._reasoned_day = -1
+
+    # ------------------------------------------------------------------ conclusions
+    def conclusions(self) -> tuple[Identification, ...]:
+        """The latest Reasoner answer's identifications (none before the first talk)."""
+        return self.reasonings[-1][1].identifications if self.reasonings else ()
+
+    def _concluded(self, view: View, targets: Sequence[int], roles: set[Role]) -> int | None:
+        for ident in self.conclusions():
+            if ident.role in roles and ident.player in targets and view.alive[ident.player]:
+                return ident.player
+        return None
+
+    def _suspect(self, view: View, targets: Sequence[int]) -> int | None:
+        """The concluded werewolf to vote for (a werewolf seat never steers onto its own pack)."""
+        pack = set(view.wolves()) if view.role is Role.WEREWOLF else set()
+        return self._concluded(view, [t for t in targets if t not in pack], {Role.WEREWOLF})
+
+    # ------------------------------------------------------------------ acting
+    async def act(self, view: View, request: Request) -> Action:
+        """Talk through the Reasoner and phrasing; votes and some night actions follow the conclusions."""
+        planner = self.planner()
+        if request.kind == "talk":
+            if self._reasoned_day != view.day or self.reason_every_turn:
+                await self._reason(view, request)
+                self._reasoned_day = view.day
+            planner.steer = self._suspect(view, view.living_others())
+            act = planner.decide(view, replace(request, attempt=0, error=None))
+            if act.kind == "speak" and self.reasonings:
+                act = Action.speak(act.text, self.reasonings[-1][1].manner)
+            if self.talk == "phrase":
+                return await self._phrase(view, request, act)
+            return act
+        if request.kind == "whisper":
+            return await self._phrase(view, request) if self.talk == "phrase" else planner.decide(view, request)
+        if request.kind == "probe":
+            return self._probe(view, request)
+        target: int | None = None
+        if request.kind == "vote":
+            target = self._suspect(view, request.targets)
+        elif request.kind == "guard":
+            target = self._concluded(view, request.targets, {Role.SEER, Role.MEDIUM})
+        elif request.kind == "attack":
+            target = self._concluded(view, request.targets, {Role.SEER, Role.GUARDIAN, Role.MEDIUM, Role.WITCH})
+        if target is not None and request.check(Action.choose(target)) is None:
+            return Action.choose(target)
+        return planner.decide(view, request)
+
+    def _probe(self, view: View, request: Request) -> Action:
+        from lycan.beliefs.tracker import probe_answer  # numpy: loaded only when a probe is asked
+
+        allowed = set(request.info.roles) if isinstance(request.info, ProbeInfo) else {r.value for r in Role}
+        base = probe_answer(view, request)
+        concluded = {i.player: i.role for i in reversed(self.conclusions()) if i.role.value in allowed}
+        guesses = [(s, r, p) for s, r, p in base.guesses if s not in concluded]
+        guesses += [(s, r, CONCLUSION_CONFIDENCE) for s, r in concluded.items() if s in request.targets]
+        return Action.probe(guesses)
+
+    # ------------------------------------------------------------------ the Reasoner
+    def _log(self, view: View) -> tuple[list[str], list[int]]:
+        """The seat's log as `[id] line` rows (the most recent `LOG_LINES`), and the ids shown."""
+        rows: list[tuple[int, str]] = []
+        for event in view.events:
+            line = event_line(event, view)
+            if line is None:
+                continue
+            text = f"{line.speaker} said: {line.text}" if line.speaker else line.text
+            if line.channel == "whisper":
+                text = f"(whisper) {text}"
+            rows.append((event.id, f"[{event.id}] Day {event.day}: {text}"))
+        rows = rows[-LOG_LINES:]
+        return [r for _, r in rows], [i for i, _ in rows]
+
+    def _grounding(self, view: View) -> str:
+        """The belief engine's summary: each other living seat's most likely role, with the events behind it."""
+        from lycan.beliefs import posterior  # numpy: loaded only when grounding is asked for
+
+        try:
+            post = posterior(view)
+        except ValueError:
+            return ""
+        planner = self.planner()
+        lines = []
+        others = sorted(view.living_others(), key=lambda s: -post.side_probability(s))
+        for seat in others[:4]:
+            role, p = post.top_role(seat)
+            wolf = post.side_probability(seat)
+            why = "; ".join(f"[{i}] {text}" for i, text in planner.reasons(view, seat))
+            lines.append(
+                f"{view.names[seat]}: most likely {role.value} ({p:.2f}), werewolf side {wolf:.2f}"
+                + (f", because {why}" if why else "")
+            )
+        return "\n".join(lines)
+
+    def _messages(self, view: View, request: Request, error: str = "") -> tuple[list[Message], list[int]]:
+        system = self.builder.system(view)
+        rows, ids = self._log(view)
+        parts = ["Your log (event ids in brackets):", *rows] if rows else ["Your log is empty so far."]
+        if self.grounding == "beliefs":
+            summary = self._grounding(view)
+            if summary:
+                parts += ["What the evidence says (a calculation over every possible deal):", summary]
+        others = ", ".join(view.names[s] for s in view.living_others())
+        parts.append(
+            f"Identify the roles of up to {MAX_IDENTIFICATIONS} players among {others}. For each, cite as premises "
+            "the ids of the events in your log it rests on, write a short deduction, and conclude the player and "
+            "role. Then choose how you will speak (style) and look (vision). Answer in JSON."
+        )
+        if error:
+            parts.append(f"Your last answer could not be used: {error}. Cite only ids from your log.")
+        user = "\n".join(parts)
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}], ids
+
+    async def _reason(self, view: View, request: Request) -> None:
+        roles = [r.value for r in Role if r in view.rules.roles]
+        names = [view.names[s] for s in range(view.n_players) if s != view.seat]
+        error = ""
+        for attempt in range(2):
+            messages, ids = self._messages(view, request, error)
+            chat = ChatRequest(
+                messages=messages,
+                max_tokens=REASON_TOKENS,
+                temperature=self.temperature,
+                top_p=self.top_p,
+                seed=(self.seed * 1_000_003 + request.id * 7919 + 17 + attempt) % 2**31,
+                json_schema=reasoner_schema(names, roles, ids),
+                scope=self.scope,
+                session=f"{self.scope}:reason:{view.seat}",
+            )
+            prompt_tokens = sum(self.count(m["content"]) for m in messages)
+            started = time.perf_counter()
+            raw = ""
+            note = replace(request, kind="reason", attempt=attempt)  # type: ignore[arg-type]
+            try:
+                result = await asyncio.wait_for(self.model.chat(chat), self.phrase_timeout * 2)
+                raw = result.text
+                used = self._account(result, prompt_tokens, time.perf_counter() - started)
+                reasoning = read_reasoning(raw, view)
+            except ParseError as err:
+                self.format_errors += 1
+                self.usage.parse_failures += 1
+                error = str(err)
+                self._note(view, note, raw, "", f"format error: {error}", usage=used)
+                continue
+            except (ModelError, TimeoutError) as err:
+                self.usage.model_errors += 1
+                error = f"model error: {err}" if isinstance(err, ModelError) else "the Reasoner timed out"
+                self._note(view, note, "", "", error, usage=Usage(prompt_tokens, 0, time.perf_counter() - started))
+                break
+            self._note(view, note, raw, _describe(reasoning, view.names), usage=used)
+            self.reasonings.append((view.day, reasoning))
+            return
+        self.fallbacks += 1
+        self.reasonings.append((view.day, self._fallback(view)))
+
+    def _fallback(self, view: View) -> Reasoning:
+        """Conclusions from the belief engine when the Reasoner's answers could not be used."""
+        from lycan.beliefs import posterior  # numpy: loaded only on a fallback
+
+        try:
+            post = posterior(view)
+        except ValueError:
+            return Reasoning("", (), Manner(), fallback=True)
+        planner = self.planner()
+        idents = []
+        others = sorted(view.living_others(), key=lambda s: -post.side_probability(s))
+        for seat in others[:MAX_IDENTIFICATIONS]:
+            role, _ = post.top_role(seat)
+            if team_of(role) is not Team.WEREWOLF and post.side_probability(seat) >= 0.5:
+                role = Role.WEREWOLF if Role.WEREWOLF in view.rules.roles else role
+            premises = tuple(i for i, _ in planner.reasons(view, seat))
+            if premises:
+                idents.append(Identification(premises, "the evidence in my log", seat, role))
+        return Reasoning("", tuple(idents), Manner(), fallback=True)
+
+
+def _describe(reasoning: Reasoning, names: Sequence[str]) -> str:
+    return json.dumps([i.to_dict(names) for i in reasoning.identifications])
+
+
+def camwolf_factory(seed: int, *, model: ChatModel | None = None, **kw: Any) -> CamWolfAgent:
+    """A `make_agent`-style factory that insists on a model."""
+    if model is None:
+        raise ValueError("agent type 'camwolf' needs a chat model: pass model=... (e.g. from lycan.models.load_model)")
+    return CamWolfAgent(model, seed, **kw)
+
+
+__all__ = [
+    "GROUNDINGS",
+    "CamWolfAgent",
+    "Identification",
+    "Reasoning",
+    "camwolf_factory",
+    "read_reasoning",
+    "reasoner_schema",
+]

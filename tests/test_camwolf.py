@@ -1,0 +1,183 @@
+"""The `camwolf` agent: Reasoner answers validated against the seat's view, conclusions that drive
+votes, speech and the probe, and the manner that reaches the record (scripted models here; the
+embedded model plays it in `test_camwolf_real.py`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from lycan.agents import make_agent
+from lycan.agents.camwolf import CamWolfAgent, read_reasoning, reasoner_schema
+from lycan.agents.parsing import ParseError
+from lycan.engine.events import Talk, VoteCast
+from lycan.engine.game import Game
+from lycan.engine.manner import Manner
+from lycan.engine.runner import run_async
+from lycan.engine.view import View
+from lycan.models.base import ChatRequest
+from lycan.rules import Role, get_preset
+from scripted import ScriptedModel, sensible
+
+
+def _is_reason(request: ChatRequest) -> bool:
+    return request.json_schema is not None and "identifications" in request.json_schema["properties"]
+
+
+def reasoner(pick: Any) -> ScriptedModel:
+    """A model whose Reasoner answers come from `pick(request, schema)`; every other call is `sensible`."""
+
+    def respond(request: ChatRequest) -> object:
+        if _is_reason(request):
+            return pick(request, request.json_schema)
+        return sensible(request)
+
+    return ScriptedModel(respond)
+
+
+def conclude(player_rank: int = 0, role: str = "werewolf", premises: Any = None) -> Any:
+    """Answers that conclude `role` for one of the listed players, citing the newest events shown."""
+
+    def pick(request: ChatRequest, schema: dict[str, Any]) -> str:
+        item = schema["properties"]["identifications"]["items"]["properties"]
+        names = item["player"]["enum"]
+        ids = item["premises"]["items"].get("enum", [0])
+        return json.dumps(
+            {
+                "think": "Two votes went the same way.",
+                "identifications": [
+                    {
+                        "premises": premises if premises is not None else ids[-2:],
+                        "deduction": "they voted together",
+                        "player": names[player_rank % len(names)],
+                        "role": role,
+                    }
+                ],
+                "style": {"pace": "fast", "pitch": "low", "emotion": "suspicious"},
+                "vision": {"expression": "narrowed", "gesture": "point"},
+            }
+        )
+
+    return pick
+
+
+def _view(seed: int = 3) -> View:
+    game = Game(get_preset("guardian7"), seed)
+    batch = next(game.play())
+    return game.view(batch[0].seat)
+
+
+def test_the_schema_only_offers_visible_events_other_players_and_the_manner_vocabulary() -> None:
+    schema = reasoner_schema(["Player 2", "Player 3"], ["villager", "werewolf"], [4, 9])
+    item = schema["properties"]["identifications"]["items"]["properties"]
+    assert item["premises"]["items"]["enum"] == [4, 9] and item["premises"]["minItems"] == 1
+    assert item["player"]["enum"] == ["Player 2", "Player 3"]
+    assert schema["properties"]["style"]["properties"]["pace"]["enum"] == ["slow", "normal", "fast"]
+
+
+def test_premises_outside_the_view_or_missing_are_format_errors() -> None:
+    view = _view()
+    other = next(s for s in range(view.n_players) if s != view.seat)
+    seen = [e.id for e in view.events]
+    good = {
+        "think": "",
+        "identifications": [{"premises": seen[:1], "deduction": "d", "player": view.names[other], "role": "werewolf"}],
+        "style": {"pace": "slow"},
+        "vision": {"expression": "smile", "gesture": "wave"},
+    }
+    reasoning = read_reasoning(json.dumps(good), view)
+    assert reasoning.identifications[0].player == other
+    assert reasoning.manner == Manner(pace="slow", expression="smile")  # "wave" is no gesture: default kept
+    for premises, message in (([10_000], "not in your log"), ([], "no premise"), (["x"], "no event id")):
+        bad = json.loads(json.dumps(good))
+        bad["identifications"][0]["premises"] = premises
+        with pytest.raises(ParseError, match=message):
+            read_reasoning(json.dumps(bad), view)
+    bad = json.loads(json.dumps(good))
+    bad["identifications"][0]["player"] = view.names[view.seat]
+    with pytest.raises(ParseError, match="no other player"):
+        read_reasoning(json.dumps(bad), view)
+    with pytest.raises(ParseError):
+        read_reasoning("the wolves are near", view)
+
+
+def _play(model: ScriptedModel, seed: int = 5, **kw: Any) -> tuple[list[CamWolfAgent], Any]:
+    rules = get_preset("guardian7")
+    players = [CamWolfAgent(model, seed * 10 + s, talk="phrase", **kw) for s in range(rules.n_players)]
+    record = asyncio.run(run_async(rules, players, seed))
+    return players, record
+
+
+def test_votes_follow_the_conclusions_and_speech_carries_the_manner() -> None:
+    players, record = _play(reasoner(conclude()))
+    assert record.winner is not None
+    spoken = [e for e in record.events if isinstance(e, Talk) and e.channel == "talk" and not (e.over or e.skip)]
+    day_talk = [e for e in spoken if e.day >= 1]
+    assert day_talk and all(e.manner == Manner("fast", "low", "suspicious", "narrowed", "point") for e in day_talk)
+    followed = checked = 0
+    for vote in (e for e in record.events if isinstance(e, VoteCast)):
+        agent = players[vote.actor]
+        wolf = [i.player for d, r in agent.reasonings if d == vote.day for i in r.identifications]
+        if wolf and wolf[0] != vote.actor and record.roles[vote.actor] is not Role.WEREWOLF:
+            checked += 1
+            followed += vote.target == wolf[0]
+    assert checked and followed >= 0.8 * checked, (followed, checked)
+    reasons = [c for c in record.model_calls if c.kind == "reason"]
+    assert reasons and all(not c.error for c in reasons)
+    assert "identifications" in reasons[0].reasoning
+
+
+def test_a_bad_premise_is_repaired_once_then_falls_back_to_the_belief_engine() -> None:
+    calls: list[int] = []
+
+    def pick(request: ChatRequest, schema: dict[str, Any]) -> str:
+        calls.append(1)
+        return conclude(premises=[123_456])(request, schema)
+
+    players, record = _play(reasoner(pick))
+    errors = [c for c in record.model_calls if c.kind == "reason" and c.error.startswith("format error")]
+    assert errors and all("not in your log" in c.error for c in errors)
+    assert sum(p.fallbacks for p in players) > 0
+    assert all(r.fallback for p in players for _, r in p.reasonings)
+    assert len(calls) == 2 * sum(len(p.reasonings) for p in players)
+
+
+def test_the_probe_is_answered_from_the_conclusions() -> None:
+    rules = get_preset("guardian7")
+    model = reasoner(conclude(role="seer"))
+    players = [CamWolfAgent(model, 70 + s, talk="phrase") for s in range(rules.n_players)]
+    record = asyncio.run(run_async(rules, players, 7, probe_days=(1,)))
+    probes = [d for d in record.decisions if d.kind == "probe"]
+    assert probes
+    for d in probes:
+        agent = players[d.seat]
+        concluded = {i.player: i.role for day, r in agent.reasonings if day <= 1 for i in r.identifications}
+        for seat, role, p in d.answer.guesses:
+            if seat in concluded and p == 0.7:
+                assert role is concluded[seat]
+        assert any(seat in concluded and role is concluded[seat] for seat, role, _ in d.answer.guesses)
+
+
+def test_grounding_shows_the_belief_engines_evidence_with_event_ids() -> None:
+    seen: list[str] = []
+
+    def pick(request: ChatRequest, schema: dict[str, Any]) -> str:
+        seen.append(request.messages[-1]["content"])
+        return conclude()(request, schema)
+
+    _play(reasoner(pick), grounding="beliefs")
+    grounded = [t for t in seen if "What the evidence says" in t]
+    assert grounded, "the summary was shown"
+    assert any("werewolf side" in t for t in grounded)
+
+
+def test_camwolf_is_an_agent_type_that_needs_a_model() -> None:
+    with pytest.raises(ValueError, match="needs a chat model"):
+        make_agent("camwolf", 1)
+    agent = make_agent("camwolf", 1, model=ScriptedModel(), grounding="beliefs")
+    assert isinstance(agent, CamWolfAgent) and agent.label == "camwolf"
+    with pytest.raises(ValueError, match="grounding"):
+        make_agent("camwolf", 1, model=ScriptedModel(), grounding="vibes")
