@@ -179,12 +179,21 @@ PRESETS: dict[str, dict[str, Any]] = {
         ],
     },
     "seed002-table1": {
+        # CaM-Wolf's Table 1 (win rate by side and overall), Table 2 (role identification, from the
+        # day-2 probe) and Table 4 (votes received), on the embedded model: camwolf against react
+        # and against recon, with and without the belief engine's grounding; every setting swaps sides.
         "run": "seed002-table1",
         "games": 50,
         "probe_days": [2],
         "settings": [
-            {"name": "heuristic-vs-random", "rules": "guardian7", "village": "heuristic", "werewolf": "random"},
-            {"name": "random-vs-random", "rules": "guardian7", "village": "random", "werewolf": "random"},
+            {
+                "name": f"camwolf{tag}-vs-{opponent}",
+                "rules": "guardian7",
+                "village": {"agent": "camwolf", "model": "local", "label": f"camwolf{tag}", "options": options},
+                "werewolf": {"agent": opponent, "model": "local"},
+            }
+            for opponent in ("react", "recon")
+            for tag, options in (("", {}), ("+beliefs", {"grounding": "beliefs"}))
         ],
     },
 }
