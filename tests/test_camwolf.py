@@ -158,7 +158,8 @@ def test_the_probe_is_answered_from_the_conclusions() -> None:
         for seat, role, p in d.answer.guesses:
             if seat in concluded and p == 0.7:
                 assert role is concluded[seat]
-        assert any(seat in concluded and role is concluded[seat] for seat, role, _ in d.answer.guesses)
+        if concluded:
+            assert any(seat in concluded and role is concluded[seat] for seat, role, _ in d.answer.guesses)
 
 
 def test_grounding_shows_the_belief_engines_evidence_with_event_ids() -> None:
@@ -181,3 +182,15 @@ def test_camwolf_is_an_agent_type_that_needs_a_model() -> None:
     assert isinstance(agent, CamWolfAgent) and agent.label == "camwolf"
     with pytest.raises(ValueError, match="grounding"):
         make_agent("camwolf", 1, model=ScriptedModel(), grounding="vibes")
+
+
+def test_conclusions_that_the_seats_knowledge_rules_out_are_dropped() -> None:
+    # every Reasoner answer names the first listed player a werewolf: a werewolf seat knows the pack,
+    # so the conclusion survives only where that player is its partner
+    players, record = _play(reasoner(conclude(role="werewolf")))
+    pack = {s for s, r in enumerate(record.roles) if r is Role.WEREWOLF}
+    for seat in pack:
+        for _, reasoning in players[seat].reasonings:
+            if not reasoning.fallback:
+                assert all(i.player in pack for i in reasoning.identifications)
+    assert sum(p.impossible for p in players) > 0

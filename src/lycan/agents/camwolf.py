@@ -51,6 +51,8 @@ REASON_TOKENS = 288
 """Completion tokens of one Reasoner answer (think, two identifications, the manner)."""
 LOG_LINES = 40
 """The most recent lines of the seat's log shown to the Reasoner (each with its event id)."""
+IMPOSSIBLE = 0.01
+"""Below this belief-engine probability a conclusion counts as ruled out by what the seat knows."""
 CONCLUSION_CONFIDENCE = 0.7
 """The probability a probe answer gives a role the Reasoner concluded."""
 
@@ -174,7 +176,8 @@ def read_reasoning(text: str, view: View) -> Reasoning:
                 raise ParseError(f"identification {i + 1} cites event {event_id}, which is not in your log")
             ids.append(event_id)
         deduction = neutralise(str(item.get("deduction", "")), DEDUCTION_CHARS)
-        out.append(Identification(tuple(dict.fromkeys(ids)), deduction, seat, Role(role)))
+        if all(o.player != seat for o in out):  # a second identification of the same player adds nothing
+            out.append(Identification(tuple(dict.fromkeys(ids)), deduction, seat, Role(role)))
     manner = Manner.read({**_mapping(data.get("style")), **_mapping(data.get("vision"))})
     return Reasoning(neutralise(str(data.get("think", "")), THINK_CHARS), tuple(out), manner)
 
@@ -233,6 +236,7 @@ class CamWolfAgent(LLMAgent):
         self._reasoned_day = -1
         self.format_errors = 0
         self.fallbacks = 0
+        self.impossible = 0
 
     def planner(self) -> _Planner:
         """The steered planner (see `_Planner`)."""
@@ -392,11 +396,32 @@ class CamWolfAgent(LLMAgent):
                 error = f"model error: {err}" if isinstance(err, ModelError) else "the Reasoner timed out"
                 self._note(view, note, "", "", error, usage=Usage(prompt_tokens, 0, time.perf_counter() - started))
                 break
+            reasoning = self._possible(view, reasoning)
             self._note(view, note, raw, _describe(reasoning, view.names), usage=used)
             self.reasonings.append((view.day, reasoning))
             return
         self.fallbacks += 1
         self.reasonings.append((view.day, self._fallback(view)))
+
+    def _possible(self, view: View, reasoning: Reasoning) -> Reasoning:
+        """`reasoning` without the conclusions that what the seat knows for certain rules out.
+
+        A conclusion is impossible when no deal that fits the seat's knowledge (its own role, its
+        results, the pack, revealed roles) gives the player that role: the belief engine's
+        probability is below `IMPOSSIBLE` (the seer's own human result, a wolf naming its partner
+        a villager). Such conclusions steer nothing and are counted in `impossible`.
+        """
+        from lycan.beliefs import posterior  # numpy: loaded only when played
+
+        try:
+            post = posterior(view)
+        except ValueError:
+            return reasoning
+        kept = tuple(
+            i for i in reasoning.identifications if post.role_probabilities(i.player).get(i.role, 0.0) >= IMPOSSIBLE
+        )
+        self.impossible += len(reasoning.identifications) - len(kept)
+        return replace(reasoning, identifications=kept)
 
     def _fallback(self, view: View) -> Reasoning:
         """Conclusions from the belief engine when the Reasoner's answers could not be used."""
