@@ -293,15 +293,18 @@ async def test_openai_speech_client(server, monkeypatch):
 @pytest.mark.parametrize("server", [OpenAIStandIn], indirect=True)
 async def test_openai_speech_is_asked_for_the_manner_in_its_instructions(server):
     url, requests = server
-    tts = load_tts(f"openai:nova@{url}/v1")
+    tts = load_tts(f"openai:nova@{url}/v1", model="gpt-4o-mini-tts")
     seat = tts.voice_for_seat(0)
+    slow_worried = styled(seat, Manner(pace="slow", emotion="worried"))
     try:
-        await tts.synthesize("I do not trust Dave.", styled(seat, Manner(pace="slow", emotion="worried")))
+        await tts.synthesize("I do not trust Dave.", slow_worried)
         await tts.synthesize("I do not trust Dave.", styled(seat, Manner(pitch="high", emotion="angry")))
         await tts.synthesize("I do not trust Dave.", seat)
+        await tts.synthesize("I do not trust Dave.", slow_worried.with_options(model="tts-1"))  # takes no instructions
     finally:
         await tts.aclose()
-    worried, angry, plain = requests
+    assert requests[-1]["model"] == "tts-1" and "instructions" not in requests[-1] and requests[-1]["speed"] < 1.0
+    worried, angry, plain = requests[:3]
     assert worried["instructions"] == "Speak in a worried, anxious tone, slowly."
     assert worried["speed"] < 1.0
     assert angry["instructions"] == "Speak in an angry, forceful tone, in a high voice."
