@@ -313,6 +313,58 @@ async def test_terminal_voice_speaks_streamed_and_whole_talk_in_order() -> None:
     assert "lying" in " ".join(t for s, t in played if s == 2)
 
 
+async def test_terminal_voice_speaks_each_utterance_in_its_manner() -> None:
+    """A streamed utterance in the manner announced before it, a whole one in its event's, others plainly."""
+    from lycan.cli import TerminalVoice
+    from lycan.engine.events import Talk
+    from lycan.engine.manner import Manner
+    from lycan.voice import AudioPlayer, EspeakTTS, Voice, styled
+
+    class Listening(EspeakTTS):
+        def __init__(self) -> None:
+            super().__init__()
+            self.voices: dict[str, Voice] = {}
+
+        async def stream(self, text, voice=None):  # type: ignore[no-untyped-def]
+            self.voices[text] = voice
+            async for clip in super().stream(text, voice):
+                yield clip
+
+    tts = Listening()
+    voice = TerminalVoice(tts, AudioPlayer("cat", ("cat",)), quiet={0})
+    slow, angry = Manner(pace="slow", emotion="worried"), Manner(pitch="high", emotion="angry", gesture="point")
+    voice.manner(2, slow)
+    for piece in ["I am not sure ", "about Player 3."]:
+        voice.piece(2, piece)
+    voice.event(Talk(id=1, day=1, phase="day", actor=2, text="I am not sure about Player 3.", manner=slow))
+    voice.event(Talk(id=2, day=1, phase="day", actor=4, text="Player 3 is the wolf!", manner=angry))
+    voice.event(Talk(id=3, day=1, phase="day", actor=5, text="Let us stay calm."))
+    await voice.aclose()
+    streamed = [v for text, v in tts.voices.items() if text in "I am not sure about Player 3."]
+    assert streamed and all(v == styled(tts.voice_for_seat(2), slow) for v in streamed)  # every clause
+    assert tts.voices["Player 3 is the wolf!"] == styled(tts.voice_for_seat(4), angry)
+    assert tts.voices["Let us stay calm."] == tts.voice_for_seat(5)
+    assert voice.manners == {}
+
+
+def test_lineup_gives_llm_seats_the_token_and_manner_callbacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import lycan.models
+    from lycan.agents import LLMAgent
+    from lycan.cli import Lineup
+    from lycan.rules import get_preset
+    from scripted import ScriptedModel
+
+    monkeypatch.setattr(lycan.models, "load_model", lambda spec: ScriptedModel())
+
+    def on_token(seat: int, piece: str) -> None: ...
+
+    def on_manner(seat: int, manner: object) -> None: ...
+
+    players = Lineup(get_preset("aiwolf5"), "llm,random", "x", on_token=on_token, on_manner=on_manner).players(3)
+    llm = [p for p in players if isinstance(p, LLMAgent)]
+    assert len(llm) == 3 and all(p.on_token is on_token and p.on_manner is on_manner for p in llm)
+
+
 def test_serve_passes_its_settings_to_the_web_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import uvicorn
 

@@ -9,8 +9,11 @@ import wave
 import numpy as np
 import pytest
 
-from lycan.agents import make_agent
+from lycan.agents import HeuristicAgent, make_agent
 from lycan.engine import run_sync
+from lycan.engine.actions import Action, Request
+from lycan.engine.manner import Manner
+from lycan.engine.view import View
 from lycan.rules import get_preset
 from lycan.voice import (
     AudioClip,
@@ -22,6 +25,7 @@ from lycan.voice import (
     load_tts,
     render_game_audio,
     spoken_lines,
+    styled,
 )
 from lycan.voice.piper import PiperTTS
 
@@ -189,6 +193,82 @@ async def test_render_game_audio_writes_each_utterance_and_the_whole_game(tmp_pa
     assert abs(game.duration - (rendered.duration + 0.2 * (len(lines) - 1))) < 0.01
     index = json.loads((tmp_path / "lines.json").read_text())
     assert [i["event_id"] for i in index] == [line.event_id for line in rendered.lines]
+
+
+SENTENCE = "I have been watching everyone very carefully today, and I am not sure of anyone."
+
+
+async def test_espeak_speaks_slowly_or_quickly_and_low_or_high_as_the_manner_says():
+    tts = EspeakTTS()
+    seat = tts.voice_for_seat(0)
+    assert styled(seat, None) is seat and styled(seat, Manner()) is seat
+    slow, fast, low, high = await asyncio.gather(
+        *(
+            tts.synthesize(SENTENCE, styled(seat, manner))
+            for manner in (Manner(pace="slow"), Manner(pace="fast"), Manner(pitch="low"), Manner(pitch="high"))
+        )
+    )
+    assert slow.duration > 1.4 * fast.duration, (slow.duration, fast.duration)
+    assert low.pcm != high.pcm
+    assert f0(high) > 1.15 * f0(low), (f0(low), f0(high))
+    # the pitch moves from the seat's own, within espeak-ng's range
+    assert styled(seat, Manner(pitch="high")).pitch == 68 and styled(seat, Manner(pitch="low")).pitch == 32
+    assert styled(Voice("en-us", pitch=95), Manner(pitch="high", emotion="cheerful")).pitch == 99
+    assert styled(Voice("en-us"), Manner(pitch="low")).pitch == 32  # from espeak-ng's default, 50
+
+
+async def test_piper_speaks_slowly_or_quickly_and_evenly_or_excitedly_as_the_manner_says(piper):
+    seat = piper.voice_for_seat(0)
+    assert styled(seat, Manner(emotion="calm", expression="smile", gesture="nod")) is seat  # nothing vocal
+    even, angry = styled(seat, Manner(emotion="confident")), styled(seat, Manner(emotion="angry"))
+    assert even.variation is not None and angry.variation is not None and seat.variation is not None
+    assert even.variation < seat.variation < angry.variation
+    assert even.option("noise_w") < seat.option("noise_w") < angry.option("noise_w")
+    slow, fast = await asyncio.gather(
+        piper.synthesize(SENTENCE, styled(seat, Manner(pace="slow"))),
+        piper.synthesize(SENTENCE, styled(seat, Manner(pace="fast"))),
+    )
+    assert slow.duration > 1.3 * fast.duration, (slow.duration, fast.duration)
+
+
+class Brisk(HeuristicAgent):
+    """Says what the heuristic agent says, quickly and angrily."""
+
+    def decide(self, view: View, request: Request) -> Action:
+        action = super().decide(view, request)
+        if action.kind == "speak":
+            return Action.speak(action.text, Manner(pace="fast", emotion="angry"))
+        return action
+
+
+class Recording(EspeakTTS):
+    def __init__(self) -> None:
+        super().__init__()
+        self.spoken: set[tuple[str, Voice]] = set()
+
+    async def synthesize(self, text: str, voice: Voice | None = None) -> AudioClip:
+        assert voice is not None
+        self.spoken.add((text, voice))
+        return await super().synthesize(text, voice)
+
+
+async def test_render_game_audio_speaks_each_utterance_in_its_recorded_manner(tmp_path):
+    rules = get_preset("aiwolf5")
+    record = run_sync(rules, [Brisk(s) for s in range(rules.n_players)], seed=4)
+    tts = Recording()
+    rendered = await render_game_audio(record, tmp_path, tts, narrate=True)
+    assert not rendered.errors
+    brisk = Manner(pace="fast", emotion="angry")
+    lines = spoken_lines(record, narrate=True)
+    assert any(isinstance(speaker, int) for _, speaker, _ in lines)
+    for _, speaker, text in lines:
+        if isinstance(speaker, int):
+            voice = styled(tts.voice_for_seat(speaker), brisk)
+            assert voice.speed > tts.voice_for_seat(speaker).speed
+            assert voice.option("instructions") == "Speak in an angry, forceful tone, quickly."
+        else:
+            voice = tts.voice_for_seat(rules.n_players)  # the narrator speaks plainly
+        assert (text, voice) in tts.spoken
 
 
 @pytest.mark.skipif(importlib.util.find_spec("kokoro_onnx") is None, reason="the kokoro extra is not installed")

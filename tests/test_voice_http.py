@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from lycan.engine.manner import Manner
 from lycan.voice import (
     AudioClip,
     AudioError,
@@ -27,6 +28,7 @@ from lycan.voice import (
     TTSError,
     Voice,
     load_tts,
+    styled,
 )
 
 
@@ -286,6 +288,43 @@ async def test_openai_speech_client(server, monkeypatch):
     assert abs(slow.duration - 2 * clip.duration) < 0.01
     assert requests[0]["auth"] == "Bearer sk-local-test"
     assert requests[0]["model"] == "tts-1" and requests[0]["voice"] == "nova" and "speed" not in requests[0]
+
+
+@pytest.mark.parametrize("server", [OpenAIStandIn], indirect=True)
+async def test_openai_speech_is_asked_for_the_manner_in_its_instructions(server):
+    url, requests = server
+    tts = load_tts(f"openai:nova@{url}/v1", model="gpt-4o-mini-tts")
+    seat = tts.voice_for_seat(0)
+    slow_worried = styled(seat, Manner(pace="slow", emotion="worried"))
+    try:
+        await tts.synthesize("I do not trust Dave.", slow_worried)
+        await tts.synthesize("I do not trust Dave.", styled(seat, Manner(pitch="high", emotion="angry")))
+        await tts.synthesize("I do not trust Dave.", seat)
+        await tts.synthesize("I do not trust Dave.", slow_worried.with_options(model="tts-1"))  # takes no instructions
+    finally:
+        await tts.aclose()
+    assert requests[-1]["model"] == "tts-1" and "instructions" not in requests[-1] and requests[-1]["speed"] < 1.0
+    worried, angry, plain = requests[:3]
+    assert worried["instructions"] == "Speak in a worried, anxious tone, slowly."
+    assert worried["speed"] < 1.0
+    assert angry["instructions"] == "Speak in an angry, forceful tone, in a high voice."
+    assert "instructions" not in plain and "speed" not in plain
+    own = Voice("nova", options=(("instructions", "You are a village elder."),))
+    assert styled(own, Manner(emotion="sad")).option("instructions") == (
+        "You are a village elder. Speak in a sad, subdued tone."
+    )
+
+
+@pytest.mark.parametrize("server", [GptSovitsStandIn], indirect=True)
+async def test_gptsovits_is_not_sent_the_instructions_meant_for_openai_servers(server):
+    url, requests = server
+    tts = GptSovitsTTS(url, REFS)
+    try:
+        await tts.synthesize("I am the seer.", styled(Voice("alice"), Manner(pace="fast", emotion="confident")))
+    finally:
+        await tts.aclose()
+    assert "instructions" not in requests[-1]
+    assert requests[-1]["speed_factor"] > 1.0
 
 
 @pytest.mark.parametrize("server", [OpenAIStandIn], indirect=True)

@@ -10,8 +10,14 @@ from typing import Any
 import httpx
 import pytest
 
+from lycan.agents import HeuristicAgent
+from lycan.engine.actions import Action, Request
+from lycan.engine.manner import Manner
+from lycan.engine.seeds import derive
+from lycan.engine.view import View
 from lycan.render import describe_event
 from lycan.store import GameStore
+from lycan.voice import Voice, styled
 from lycan.web import create_app
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, ToneVoice, live_server
 
@@ -194,6 +200,104 @@ def test_voices_play_in_order_and_move_the_speakers_mouth(tmp_path: Path) -> Non
         clauses.setdefault(f"{seat}:{utterance}", []).append(int(clause))
     for order in clauses.values():
         assert order == list(range(order[0], order[0] + len(order)))
+
+
+MANNERS = [
+    Manner(pace="fast", emotion="cheerful", expression="smile", gesture="nod"),
+    Manner(pace="slow", emotion="angry", expression="frown", gesture="shake"),
+    Manner(pitch="low", emotion="suspicious", expression="narrowed", gesture="point"),
+    Manner(pitch="high", emotion="worried", expression="wide", gesture="shrug"),
+    Manner(pace="slow", emotion="sad", expression="sad", gesture="lean"),
+]
+EYES = {"smile": "5", "frown": "5", "narrowed": "2.2", "wide": "8", "sad": "5.5"}
+
+
+class StyledTone(ToneVoice):
+    """A tone voice whose seat voices are `lycan.voice` voices, so that each utterance's manner styles them."""
+
+    def voice_for_seat(self, seat: int) -> Voice:  # type: ignore[override]
+        return Voice(f"voice-{seat}")
+
+
+class Expressive(HeuristicAgent):
+    """Says what the heuristic agent says, in its seat's manner."""
+
+    def decide(self, view: View, request: Request) -> Action:
+        action = super().decide(view, request)
+        if action.kind != "speak":
+            return action
+        return Action.speak(action.text, MANNERS[view.seat % len(MANNERS)])
+
+
+AVATARS_JS = """() => [...document.querySelectorAll('.seat')].map(box => {
+  const pic = box.querySelector('.avatar');
+  const face = pic.querySelector('svg.face');
+  return {
+    seat: Number(box.dataset.seat),
+    expression: pic.dataset.expression || '',
+    gesture: pic.dataset.gesture || '',
+    animation: face ? getComputedStyle(face).animationName : '',
+    eye: face ? face.querySelector('.eye').getAttribute('ry') : '',
+    lips: face ? face.querySelector('.lips').getAttribute('d') : '',
+    said: [...document.querySelectorAll('#log li.talk .who')]
+      .some(w => w.innerText === box.querySelector('.plate').innerText),
+  };
+})"""
+
+
+def test_each_ai_seat_shows_the_expression_and_gesture_of_its_talk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lycan.web.lobby
+
+    def expressive(seats: list[object], seed: int, **common: object) -> list[object]:
+        return [None if spec is None else Expressive(derive(seed, "agent", s)) for s, spec in enumerate(seats)]
+
+    monkeypatch.setattr(lycan.web.lobby, "lineup", expressive)
+    ARTIFACTS.mkdir(exist_ok=True)
+    tts = StyledTone()
+    app = create_app(None, tts=tts, ai_delay=0.2, night_min=1)
+    errors: list[str] = []
+    shown: dict[int, dict[str, Any]] = {}
+    with live_server(app) as base, playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            created = httpx.post(base + "/api/tables", json={"preset": "aiwolf5", "humans": 0, "seed": 4}).json()
+            page = browser.new_page(viewport={"width": 1360, "height": 860})
+            page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.goto(base + created["spectator"])
+            page.wait_for_selector(".seat svg.face")
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                for avatar in page.evaluate(AVATARS_JS):
+                    if avatar["expression"]:
+                        shown.setdefault(avatar["seat"], avatar)
+                        if len(shown) == 3:
+                            page.screenshot(path=str(ARTIFACTS / "table-manners.png"))
+                if len(shown) >= 4:
+                    break
+                time.sleep(0.05)
+            final = page.evaluate(AVATARS_JS)
+        finally:
+            browser.close()
+    assert len(shown) >= 4, shown
+    for seat, avatar in shown.items():
+        manner = MANNERS[seat % len(MANNERS)]
+        assert (avatar["expression"], avatar["gesture"]) == (manner.expression, manner.gesture), avatar
+        assert avatar["animation"] == manner.gesture  # table.css moves the head
+        assert avatar["eye"] == EYES[manner.expression]
+        assert (avatar["lips"] == "") if manner.expression == "wide" else avatar["lips"].startswith("M")
+        # ... and the seat's voice speaks in it
+        assert styled(Voice(f"voice-{seat}"), manner) in {voice for _, voice in tts.spoken}
+    # a seat's face keeps its manner; seats that have not spoken keep a plain face
+    for avatar in final:
+        if avatar["seat"] in shown:
+            assert avatar["expression"] == shown[avatar["seat"]]["expression"]
+        elif not avatar["said"]:
+            assert avatar["expression"] == "" and avatar["eye"] == "6"
+    assert not errors, errors
+    assert all(voice.option("instructions") for _, voice in tts.spoken)
 
 
 VIEWER_JS = """() => ({

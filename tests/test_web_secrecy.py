@@ -21,11 +21,13 @@ from uvicorn.logging import AccessFormatter, DefaultFormatter
 from websockets.sync.client import connect as ws_connect
 
 from lycan.engine.actions import OVER, PASS, Action, Request
+from lycan.engine.events import Talk
 from lycan.engine.game import Game
+from lycan.engine.manner import Manner
 from lycan.engine.seeds import derive, stream
 from lycan.engine.view import View
 from lycan.render import meter, view_at
-from lycan.rules import RuleSet, rules_from_dict
+from lycan.rules import RuleSet, get_preset, rules_from_dict
 from lycan.rules.roles import Role
 from lycan.web import create_app
 from lycan.web.lobby import AI_NAMES, TableFactory, TableRequest
@@ -290,6 +292,71 @@ async def test_a_night_lasts_night_min_however_many_hidden_decisions_it_took() -
         assert night_min - 0.01 <= length < night_min + 0.2, (short, long)
     for s, g in zip(short, long, strict=True):
         assert abs(g - s) < 0.15, (short, long)
+
+
+# ----------------------------------------------------------------------------- manners
+
+OPEN = Manner(pace="fast", emotion="suspicious", expression="narrowed", gesture="point")
+PACK = Manner(pace="slow", pitch="low", emotion="cheerful", expression="smile", gesture="nod")
+"""The manner of public talk, and one that only whispers use (none of its values is in `OPEN`)."""
+
+
+def before_the_end(conn: Connection) -> list[Message]:
+    out = []
+    while not conn.queue.empty():
+        message = conn.queue.get_nowait()
+        if message is None or message["type"] == "game_over":
+            break
+        out.append(message)
+    return out
+
+
+async def test_a_whispers_manner_reaches_the_pack_alone_and_public_talks_reaches_everyone() -> None:
+    rules = get_preset("guardian7")
+    n = rules.n_players
+    table = Table("t", rules, AI_NAMES[:n], ["scripted"] * n, 5)
+    said: set[tuple[int, int, str]] = set()
+
+    def answer(view: View, request: Request) -> Action:
+        if request.kind in ("talk", "whisper"):
+            if (view.seat, request.day, request.kind) in said:
+                return OVER
+            said.add((view.seat, request.day, request.kind))
+            if request.kind == "whisper":
+                return Action.speak("Quietly now: the seer first.", PACK)
+            return Action.speak("Somebody here is lying.", OPEN)
+        return Action.choose(min(request.targets)) if request.targets else PASS
+
+    table.players = [AISeat(table, s, Scripted(answer), "scripted", 0.0) for s in range(n)]
+    watcher = table.connect(None)
+    seats = [table.connect(s) for s in range(n)]
+    await asyncio.wait_for(table.run(), 30)
+    record = table.record
+    assert record is not None
+    wolves = {s for s, r in enumerate(record.roles) if r is Role.WEREWOLF}
+    talks = [e for e in record.events if isinstance(e, Talk) and not (e.over or e.skip)]
+    assert {(e.channel, e.manner) for e in talks} == {("talk", OPEN), ("whisper", PACK)}  # both are in the record
+    pack_only = {"slow", "low", "cheerful", "smile", "nod"}
+    for seat, conn in [(None, watcher), *enumerate(seats)]:
+        got = before_the_end(conn)
+        manners = [m for m in got if m["type"] == "manner"]
+        talk_events = [m["data"] for m in got if m["type"] == "event" and m["kind"] == "talk" and "manner" in m["data"]]
+        channels = {m["channel"]: m["manner"] for m in manners}
+        assert channels.get("talk") == OPEN.to_dict(), seat
+        assert {(d["channel"], Manner.read(d["manner"])) for d in talk_events} >= {("talk", OPEN)}
+        # each utterance's manner comes before its words, to the same tabs
+        for m in manners:
+            words = [i for i, w in enumerate(got) if w["type"] == "speech" and w["utterance_id"] == m["utterance_id"]]
+            assert words and got.index(m) < words[0]
+        if seat in wolves:
+            assert channels.get("whisper") == PACK.to_dict()
+            assert ("whisper", PACK) in {(d["channel"], Manner.read(d["manner"])) for d in talk_events}
+        else:
+            assert "whisper" not in channels, seat
+            shown = {v for m in manners for v in m["manner"].values()}
+            shown |= {v for d in talk_events for v in d["manner"].values()}
+            assert not shown & pack_only, seat
+            assert not any(d["channel"] == "whisper" for d in talk_events)
 
 
 # ----------------------------------------------------------------------------- tokens in the server's log

@@ -8,7 +8,9 @@ from typing import Any
 
 from lycan.agents import LLMAgent
 from lycan.engine.events import Talk
-from lycan.web.audio import AudioChannel, split_clauses
+from lycan.engine.manner import Manner
+from lycan.voice import Voice, styled
+from lycan.web.audio import AudioChannel, split_clauses, voice_in
 from lycan.web.lobby import TableFactory, TableRequest
 from lycan.web.table import Connection
 from scripted import ScriptedModel
@@ -92,3 +94,43 @@ async def test_audio_channel_is_silent_without_a_synthesizer() -> None:
     channel.finish(0, 1, None)
     await channel.close()
     assert not channel.enabled and sent == []
+
+
+class StyledTone(ToneVoice):
+    """A tone voice whose seat voices are `lycan.voice` voices, so that manners style them."""
+
+    def voice_for_seat(self, seat: int) -> Voice:  # type: ignore[override]
+        return Voice(f"voice-{seat}", pitch=50)
+
+
+async def test_audio_channel_speaks_an_utterance_in_its_manner() -> None:
+    tts = StyledTone()
+    channel = AudioChannel(tts, lambda m, a: None)
+    sad = Manner(pace="slow", emotion="sad", expression="sad")
+    channel.style(1, 0, sad)
+    channel.feed(1, 0, "I am so sorry. We lost", None)
+    channel.finish(1, 0, None)
+    channel.feed(2, 2, "Plain words.", None)
+    channel.finish(2, 2, None)
+    channel.style(3, 4, sad)  # this utterance's manner ...
+    channel.feed(3, 6, "Another utterance.", None)  # ... is not the next one's
+    channel.finish(3, 6, None)
+    await channel.close()
+    styled_1 = styled(tts.voice_for_seat(1), sad)
+    assert styled_1.speed < 1.0 and styled_1.pitch is not None and styled_1.pitch < 50
+    assert tts.spoken == [
+        ("I am so sorry.", styled_1),
+        ("We lost", styled_1),
+        ("Plain words.", tts.voice_for_seat(2)),
+        ("Another utterance.", tts.voice_for_seat(3)),
+    ]
+    # voices of other kinds are kept as they are
+    assert voice_in("voice-1", sad) == "voice-1"
+
+
+def test_llm_seats_announce_their_manner_to_the_table() -> None:
+    model = ScriptedModel(responder)
+    factory = TableFactory(None, ToneVoice(), False, lambda: model, ai_delay=0, night_min=0)
+    table = factory.build(TableRequest(preset="aiwolf5", humans=1, ai="llm", seed=3), model)
+    agents = [getattr(p, "agent", None) for p in table.players[1:]]
+    assert all(isinstance(a, LLMAgent) and a.on_manner == table.speech_manner for a in agents)

@@ -19,9 +19,10 @@ from rich.table import Table
 
 from lycan.agents import LLM_KINDS, SeatSpec, SyncAgent, parse_lineup
 from lycan.agents import lineup as build_lineup
-from lycan.agents.llm import TokenCallback
+from lycan.agents.llm import MannerCallback, TokenCallback
 from lycan.engine import Game, GameRecord, Player, View, default_names, run_async, run_sync, visible
 from lycan.engine.events import Event, Talk
+from lycan.engine.manner import Manner
 from lycan.engine.seeds import fresh_seed, stream
 from lycan.eval.stats import Rate
 from lycan.rules import ConfigError, Role, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
@@ -115,6 +116,7 @@ class Lineup:
         *,
         village: str | None = None,
         werewolf: str | None = None,
+        on_manner: MannerCallback | None = None,
         kind_options: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.rules = rules
@@ -139,6 +141,7 @@ class Lineup:
         self.model: ChatModel | None = None
         self.spec = model
         self.on_token = on_token
+        self.on_manner = on_manner
         if any(kind in LLM_KINDS for kind in self.kinds):
             from lycan.models import ModelError, load_model
 
@@ -163,6 +166,8 @@ class Lineup:
         common: dict[str, Any] = {"model": self.model}
         if self.on_token is not None:
             common["on_token"] = self.on_token
+        if self.on_manner is not None:
+            common["on_manner"] = self.on_manner
         seats = [SeatSpec(kind, options=self.kind_options.get(kind, {})) for kind in self.seat_kinds(seed, swap)]
         return build_lineup(seats, seed, **common)
 
@@ -207,7 +212,11 @@ class TalkStreamer:
 
 
 class TerminalVoice:
-    """Speaks AI players' talk through the terminal's sound device, clause by clause as it streams in."""
+    """Speaks AI players' talk through the terminal's sound device, clause by clause as it streams in.
+
+    Each utterance is spoken in its manner (`lycan.voice.styled`): a streamed one in the manner its
+    seat announced to `manner` just before, a whole one in its `Talk` event's.
+    """
 
     def __init__(self, tts: Any, player: Any, quiet: set[int]) -> None:
         from lycan.voice import SpeechPipeline
@@ -216,6 +225,7 @@ class TerminalVoice:
         self.player = player
         self.quiet = quiet  # seats not to voice (the person playing)
         self.feeds: dict[int, asyncio.Queue[str | None]] = {}
+        self.manners: dict[int, Manner] = {}  # announced for each seat's next utterance
         self.playing: asyncio.Task[int] | None = None
 
     def _start(self) -> None:
@@ -227,13 +237,22 @@ class TerminalVoice:
         while (piece := await feed.get()) is not None:
             yield piece
 
+    def _voice(self, seat: int, manner: Manner | None) -> Any:
+        from lycan.voice import styled
+
+        return styled(self.pipeline.tts.voice_for_seat(seat), manner)
+
+    def manner(self, seat: int, manner: Manner) -> None:
+        """`seat`'s next utterance is delivered in `manner` (the `on_manner` callback of LLM agents)."""
+        self.manners[seat] = manner
+
     def piece(self, seat: int, piece: str) -> None:
         """Voice a streamed piece of `seat`'s public talk."""
         self._start()
         feed = self.feeds.get(seat)
         if feed is None:
             feed = self.feeds[seat] = asyncio.Queue()
-            self.pipeline.speak(seat, self._pieces(feed))
+            self.pipeline.speak(seat, self._pieces(feed), self._voice(seat, self.manners.pop(seat, None)))
         feed.put_nowait(piece)
 
     def event(self, event: Event) -> None:
@@ -245,7 +264,8 @@ class TerminalVoice:
             feed.put_nowait(None)
         elif event.actor not in self.quiet:
             self._start()
-            self.pipeline.speak(event.actor, event.text)
+            self.pipeline.speak(event.actor, event.text, self._voice(event.actor, event.manner))
+        self.manners.pop(event.actor, None)
 
     async def aclose(self) -> None:
         """Finish speaking what was said, then stop."""
@@ -407,7 +427,7 @@ def play(
         if speaker is not None:
             speaker.piece(seat_, piece)
 
-    lineup = Lineup(rules, agents, model, on_token=on_token)
+    lineup = Lineup(rules, agents, model, on_token=on_token, on_manner=speaker.manner if speaker is not None else None)
     path = _writable_db(db) if save else None
     human = HumanAgent(already_shown=streamer.already_shown)
 

@@ -30,6 +30,7 @@ from lycan.voice.playback import AudioPlayer, PlaybackUnavailable, find_player
 from lycan.voice.queue import AudioQueue, QueuedClip, Timing
 from lycan.voice.registry import TTS_SPECS, load_tts
 from lycan.voice.render import RenderedGame, render_game_audio, spoken_lines
+from lycan.voice.style import styled
 from lycan.voice.tts import BackendUnavailable, TTSBackend, TTSError, Voice, VoiceError
 
 __all__ = [
@@ -65,4 +66,5 @@ __all__ = [
     "load_tts",
     "render_game_audio",
     "spoken_lines",
+    "styled",
 ]

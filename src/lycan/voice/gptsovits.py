@@ -15,6 +15,8 @@ from lycan.voice.http import error_message, require_httpx, stream_wav
 from lycan.voice.tts import BackendUnavailable, BaseTTS, TTSError, Voice
 
 SPEEDS: tuple[float, ...] = (1.0, 1.08, 0.93)
+_NOT_SENT = frozenset({"prompt_text", "prompt_lang", "text_lang", "instructions"})
+"""Voice options that are not GPT-SoVITS request fields (`instructions` is for OpenAI-style servers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +127,7 @@ class GptSovitsTTS(BaseTTS):
                 "streaming_mode": self.streaming_mode,
             }
         body.update(self.params)
-        body.update({k: v for k, v in voice.options if k not in ("prompt_text", "prompt_lang", "text_lang")})
+        body.update({k: v for k, v in voice.options if k not in _NOT_SENT})
         return body
 
     async def stream(self, text: str, voice: Voice | None = None) -> AsyncIterator[AudioClip]:

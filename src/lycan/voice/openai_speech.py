@@ -25,6 +25,8 @@ OPENAI_VOICES: tuple[str, ...] = (
     "verse",
 )
 SPEEDS: tuple[float, ...] = (1.0, 1.1, 0.92)
+WITHOUT_INSTRUCTIONS = frozenset({"tts-1", "tts-1-hd"})
+"""OpenAI's speech models that take no `instructions` (a voice's instructions are left out for them)."""
 
 
 def api_base(url: str) -> str:
@@ -36,6 +38,9 @@ def api_base(url: str) -> str:
 
 class OpenAISpeechTTS(BaseTTS):
     """Text to speech through `POST {base_url}/audio/speech`, asking for WAV and reading it as it streams.
+
+    A voice's `instructions` option (how to deliver the words: see `lycan.voice.styled`) is sent as
+    the request's `instructions`, except to OpenAI's `tts-1` and `tts-1-hd`, which take none.
 
     Args:
         base_url: the server's API base, e.g. `http://127.0.0.1:8880/v1` (`/v1` is added to a bare host).
@@ -95,7 +100,7 @@ class OpenAISpeechTTS(BaseTTS):
         if voice.speed != 1.0:
             body["speed"] = voice.speed
         instructions = voice.option("instructions")
-        if instructions:
+        if instructions and body["model"] not in WITHOUT_INSTRUCTIONS:
             body["instructions"] = instructions
         try:
             async with self._client.stream("POST", "/audio/speech", json=body) as response:

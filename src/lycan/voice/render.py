@@ -12,6 +12,7 @@ from pathlib import Path
 from lycan.engine.events import Died, Event, Executed, GameOver, NoExecution, PeacefulNight, Talk
 from lycan.engine.record import GameRecord
 from lycan.voice.audio import AudioClip, concat
+from lycan.voice.style import styled
 from lycan.voice.tts import TTSBackend, Voice, VoiceError
 
 NARRATOR = "narrator"
@@ -99,6 +100,7 @@ async def render_game_audio(
 
     Writes `NNNN.wav` per utterance (NNNN = the event id), `game.wav` with all of them in order and
     `gap` seconds between, and `lines.json` listing event id, speaker, text, file and duration. An
+    utterance with a manner in the record is spoken in it (`lycan.voice.style.styled`). An
     utterance that cannot be synthesized is listed in `errors` and left out.
 
     Args:
@@ -117,12 +119,14 @@ async def render_game_audio(
     lines = spoken_lines(record, whispers=whispers, narrate=narrate)
     voices = dict(voices or {})
     narrator = voices.get(NARRATOR) or tts.voice_for_seat(len(record.names))
+    manners = {e.id: e.manner for e in record.events if isinstance(e, Talk) and e.manner is not None}
     slots = asyncio.Semaphore(concurrency)
     done = 0
 
     async def one(event_id: int, speaker: int | str, text: str) -> AudioClip | str:
         nonlocal done
         voice = voices.get(speaker) or (tts.voice_for_seat(speaker) if isinstance(speaker, int) else narrator)
+        voice = styled(voice, manners.get(event_id))
         async with slots:
             try:
                 clip = await tts.synthesize(text, voice)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from lycan.engine.manner import Manner
+
 log = logging.getLogger("lycan.web")
 
 MAX_AUDIO_BYTES = 8 * 1024 * 1024
@@ -105,6 +107,21 @@ class _Clause:
     index: int
     text: str
     audience: frozenset[int] | None
+    manner: Manner | None = None
+
+
+def voice_in(voice: Any, manner: Manner | None) -> Any:
+    """`voice` delivering an utterance in `manner` (a `lycan.voice.Voice` only; other voices are kept).
+
+    A `lycan.voice` backend's voice is styled by `lycan.voice.styled`; a synthesizer with voices of its
+    own kind speaks every utterance in its seat's voice.
+    """
+    if manner is None:
+        return voice
+    from lycan.voice.style import styled
+    from lycan.voice.tts import Voice
+
+    return styled(voice, manner) if isinstance(voice, Voice) else voice
 
 
 Deliver = Callable[[dict[str, Any], "frozenset[int] | None"], None]
@@ -116,7 +133,7 @@ class AudioChannel:
     Text arrives as it is spoken (`feed`) and ends with `finish`; each complete clause is queued
     and one worker synthesizes the queue in order, so clips reach the browsers in speaking order.
     `deliver(message, audience)` sends an `audio` message to the seats in `audience` (None: all).
-    Without a synthesizer every call is a no-op.
+    An utterance given a manner (`style`) is spoken in it. Without a synthesizer every call is a no-op.
     """
 
     def __init__(self, tts: SpeechSynthesizer | None, deliver: Deliver) -> None:
@@ -124,6 +141,7 @@ class AudioChannel:
         self.deliver = deliver
         self._queue: asyncio.Queue[_Clause | None] = asyncio.Queue()
         self._buffers: dict[tuple[int, int], tuple[str, int]] = {}
+        self._manners: dict[tuple[int, int], Manner] = {}
         self._worker: asyncio.Task[None] | None = None
 
     @property
@@ -131,14 +149,20 @@ class AudioChannel:
         """Whether speech is voiced at all."""
         return self.tts is not None
 
+    def style(self, seat: int, utterance_id: int, manner: Manner) -> None:
+        """Speak the utterance's clauses from now on in `manner`."""
+        if self.tts is not None:
+            self._manners[(seat, utterance_id)] = manner
+
     def feed(self, seat: int, utterance_id: int, piece: str, audience: frozenset[int] | None) -> None:
         """Add spoken text; complete clauses are queued for synthesis."""
         if self.tts is None:
             return
         text, index = self._buffers.get((seat, utterance_id), ("", 0))
         clauses, rest = split_clauses(text + piece)
+        manner = self._manners.get((seat, utterance_id))
         for clause in clauses:
-            self._put(_Clause(seat, utterance_id, index, clause, audience))
+            self._put(_Clause(seat, utterance_id, index, clause, audience, manner))
             index += 1
         self._buffers[(seat, utterance_id)] = (rest, index)
 
@@ -147,8 +171,9 @@ class AudioChannel:
         if self.tts is None:
             return
         rest, index = self._buffers.pop((seat, utterance_id), ("", 0))
+        manner = self._manners.pop((seat, utterance_id), None)
         if rest.strip():
-            self._put(_Clause(seat, utterance_id, index, rest.strip(), audience))
+            self._put(_Clause(seat, utterance_id, index, rest.strip(), audience, manner))
 
     def _put(self, clause: _Clause) -> None:
         if self._worker is None or self._worker.done():
@@ -162,7 +187,8 @@ class AudioChannel:
             if clause is None:
                 return
             try:
-                clip = await self.tts.synthesize(clause.text, self.tts.voice_for_seat(clause.seat))
+                voice = voice_in(self.tts.voice_for_seat(clause.seat), clause.manner)
+                clip = await self.tts.synthesize(clause.text, voice)
                 data = clip.wav_bytes()
             except Exception as err:  # a voice failure must not stop the game
                 log.warning("speech synthesis failed for seat %d: %s", clause.seat, err)

@@ -196,7 +196,12 @@ class TableFactory:
             night_min=self.night_min if spec.night_min is None else spec.night_min,
         )
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
-        llm_options = {"persona": "auto", "on_token": table.speech_piece, "scope": table.game_id}
+        llm_options = {
+            "persona": "auto",
+            "on_token": table.speech_piece,
+            "on_manner": table.speech_manner,
+            "scope": table.game_id,
+        }
         agents = lineup(
             [
                 None if kind == "human" else SeatSpec(kind, model, llm_options if kind in LLM_KINDS else {})

@@ -6,10 +6,12 @@ Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`):
     `{"type": "ping"}` is answered with `{"type": "pong"}`.
 
 Server to browser: `hello`, `event`, `state`, `request`, `request_closed`, `activity`,
-`speech` (a piece of an utterance as it is spoken), `speech_end`, `audio`, `game_over`,
-`error`, `pong`. Every message to a seat is built from what that seat may see. Ids in them are
-numbered within what the receiver sees (its own events, its own requests, each talk channel's
-utterances), never taken from the whole game, so that no gap in them tells of something hidden.
+`manner` (how the utterance about to be spoken is delivered: its voice and the speaker's
+expression and gesture; the talk event carries it too), `speech` (a piece of an utterance as it
+is spoken), `speech_end`, `audio`, `game_over`, `error`, `pong`. Every message to a seat is
+built from what that seat may see. Ids in them are numbered within what the receiver sees (its
+own events, its own requests, each talk channel's utterances), never taken from the whole game,
+so that no gap in them tells of something hidden.
 """
 
 from __future__ import annotations

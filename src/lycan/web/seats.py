@@ -7,6 +7,7 @@ import time
 from typing import Protocol
 
 from lycan.engine.actions import Action, Request
+from lycan.engine.manner import Manner
 from lycan.engine.record import ModelCall
 from lycan.engine.session import Player
 from lycan.engine.view import View
@@ -32,8 +33,8 @@ class Table(Protocol):
         """`seat` is deciding `request`."""
         ...
 
-    def speech_whole(self, seat: int, text: str) -> None:
-        """An utterance given whole."""
+    def speech_whole(self, seat: int, text: str, manner: Manner | None = None) -> None:
+        """An utterance given whole, delivered in `manner` if given."""
         ...
 
     def end_activity(self, seat: int) -> None:
@@ -104,8 +105,9 @@ class HumanSeat:
 class AISeat:
     """An AI agent's seat: shows it thinking, and passes its speech on as it is spoken.
 
-    LLM agents stream their speech through `on_token` (wired to the table at creation); agents
-    that answer with whole sentences have them sent as one piece when they answer.
+    LLM agents stream their speech through `on_token` and announce its manner through `on_manner`
+    (both wired to the table at creation); agents that answer with whole sentences have them sent
+    as one piece, after their manner, when they answer.
     """
 
     def __init__(self, table: Table, seat: int, agent: Player, kind: str, delay: float = 0.0) -> None:
@@ -134,7 +136,7 @@ class AISeat:
                 await asyncio.sleep(self.delay)
             action = await self.agent.act(view, request)
             if request.is_talk and isinstance(action, Action) and action.kind == "speak":
-                self.table.speech_whole(self.seat, action.text)
+                self.table.speech_whole(self.seat, action.text, action.manner)
             return action
         finally:
             self.table.end_activity(self.seat)

@@ -36,6 +36,7 @@ from typing import Any
 
 from lycan.engine.actions import Answer, Request
 from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
+from lycan.engine.manner import Manner
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
 from lycan.engine.session import Hooks, LocalSeat, Player, Session
 from lycan.engine.view import PublicView, View
@@ -148,6 +149,7 @@ class _Speech:
     channel: str
     audience: frozenset[int] | None
     streamed: bool = False
+    manner: Manner | None = None
 
 
 class Table:
@@ -490,10 +492,32 @@ class Table:
         self.deliver(message, speech.audience)
         self.audio.feed(seat, speech.utterance_id, piece, speech.audience)
 
-    def speech_whole(self, seat: int, text: str) -> None:
-        """An utterance given whole (not streamed): send it as one piece."""
+    def speech_manner(self, seat: int, manner: Manner) -> None:
+        """`seat`'s utterance is delivered in `manner` (the `on_manner` callback of LLM agents).
+
+        Those who may hear the utterance get a `manner` message, so that the speaker's face changes
+        as the voice starts, and its audio is spoken in that manner. A whisper's goes to the pack only.
+        """
+        speech = self._speech.get(seat)
+        if speech is None or speech.manner == manner:
+            return
+        speech.manner = manner
+        message = {
+            "type": "manner",
+            "seat": seat,
+            "utterance_id": speech.utterance_id,
+            "channel": speech.channel,
+            "manner": manner.to_dict(),
+        }
+        self.deliver(message, speech.audience)
+        self.audio.style(seat, speech.utterance_id, manner)
+
+    def speech_whole(self, seat: int, text: str, manner: Manner | None = None) -> None:
+        """An utterance given whole (not streamed): send its manner, if any, then the words as one piece."""
         speech = self._speech.get(seat)
         if speech is not None and not speech.streamed:
+            if manner is not None:
+                self.speech_manner(seat, manner)
             self.speech_piece(seat, text)
 
     def end_activity(self, seat: int) -> None:
@@ -502,7 +526,8 @@ class Table:
         if speech is not None and speech.streamed:
             end = {"type": "speech_end", "seat": seat, "utterance_id": speech.utterance_id}
             self.deliver(end, speech.audience)
-            self.audio.finish(seat, speech.utterance_id, speech.audience)
+        if speech is not None and (speech.streamed or speech.manner is not None):
+            self.audio.finish(seat, speech.utterance_id, speech.audience)  # also forgets its manner
         entry = self._activities.pop(seat, None)
         if entry is not None:
             self.deliver({"type": "activity", "seat": seat, "state": "idle"}, entry[1])

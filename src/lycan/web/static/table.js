@@ -137,6 +137,7 @@
       const live = S.live[d.actor];
       if (live) { live.li.remove(); delete S.live[d.actor]; }
       if (d.over || d.skip) return;
+      if (d.manner) showManner(d.actor, d.manner, false);
       const cls = `talk${d.channel === "whisper" ? " whisper" : ""}${d.actor === S.you ? " mine" : ""}`;
       logLine(cls, d.text, S.names[d.actor] + (d.channel === "whisper" ? " (whisper)" : ""));
       bubble(d.actor, d.text, d.channel, false);
@@ -174,6 +175,12 @@
       const until = performance.now() + Math.max(400, m.piece.length * 45);
       S.mouth[m.seat] = Math.max(S.mouth[m.seat] || 0, until);
     }
+  }
+
+  // How an utterance is delivered: the speaker's face takes its expression and makes its gesture.
+  function showManner(seat, manner, again) {
+    const box = S.seats[seat];
+    if (box) LycanAvatar.setManner(box.querySelector(".avatar"), manner, again);
   }
 
   function onSpeechEnd(m) {
@@ -364,6 +371,7 @@
     request: onRequest,
     request_closed: (m) => { if (S.request && S.request.id === m.id) { clearRequest(); $("talk-input").value = ""; } },
     activity: (m) => setActivity(m.seat, m.state),
+    manner: (m) => showManner(m.seat, m.manner, true),
     speech: onSpeech,
     speech_end: onSpeechEnd,
     audio: (m) => LycanAudio.push(m),
