@@ -124,3 +124,40 @@ def test_anchored_it_keeps_the_heuristic_answer_unless_the_network_is_sure() -> 
     assert any(t.startswith("I suspect") and "because" not in t for t in said)
     notes = [json.loads(c.reasoning) for c in sure.model_calls if c.model == RECORD_MODEL]
     assert notes and all(n["proposal"] is not None for n in notes)
+
+
+class LikesFresh:
+    """A stand-in scorer that rates one freshly written sentence above everything mined."""
+
+    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
+        return [0.95 if a.kind == "speak" and "quiet night" in a.text else 0.3 for a in candidates]
+
+
+def test_fresh_utterances_from_a_chat_model_are_checked_scored_and_recorded() -> None:
+    import asyncio
+
+    from lycan.agents import make_agent
+    from lycan.agents.deepwolf import DeepWolfChatAgent
+    from lycan.agents.heuristic import HeuristicAgent
+    from lycan.engine.runner import run_async
+    from scripted import ScriptedModel, sensible
+
+    lines = iter(
+        ["What a quiet night it was.", "Player 1 wins the game.", "As an AI I cannot play.", "I am the medium."] * 50
+    )
+
+    def respond(request):  # type: ignore[no-untyped-def]
+        return next(lines) if request.json_schema is None else sensible(request)
+
+    rules = get_preset("aiwolf5")
+    agent = make_agent("deepwolf", 3, model=ScriptedModel(respond), fresh=4, value=LikesFresh(), anchor=None)
+    assert isinstance(agent, DeepWolfChatAgent)
+    players = [agent, *(HeuristicAgent(s) for s in range(1, rules.n_players))]
+    record = asyncio.run(run_async(rules, players, 5))
+    mine = [e for e in record.events if isinstance(e, Talk) and e.actor == 0 and not (e.over or e.skip)]
+    assert any("quiet night" in e.text for e in mine), "the fresh sentence the network liked was spoken"
+    assert not any("wins" in e.text or "AI" in e.text for e in mine), "self-narration and error text never"
+    assert agent.written > agent.rejected >= agent.written // 2  # 2 or 3 of every 4 fail the checks
+    talk_values = [json.loads(c.reasoning) for c in record.model_calls if c.model == RECORD_MODEL and c.kind == "talk"]
+    assert any(v.get("fresh") for v in talk_values)
+    assert all(text != "Player 1 wins the game." for v in talk_values for text, _ in v.get("fresh", []))

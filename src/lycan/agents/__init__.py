@@ -26,10 +26,12 @@ def _camwolf(seed: int, **kw: Any) -> Agent:
     return camwolf_factory(seed, **kw)
 
 
-def _deepwolf(seed: int) -> Agent:
-    from lycan.agents.deepwolf import DeepWolfAgent  # numpy and the network: loaded only when played
+def _deepwolf(seed: int, *, model: ChatModel | None = None, **kw: Any) -> Agent:
+    from lycan.agents.deepwolf import DeepWolfAgent, DeepWolfChatAgent  # numpy and the network: loaded when played
 
-    return DeepWolfAgent(seed)
+    if model is not None:
+        return DeepWolfChatAgent(model, seed, **kw)
+    return DeepWolfAgent(seed, **kw)
 
 
 AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
@@ -43,6 +45,9 @@ AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
     "camwolf": _camwolf,
 }
 LLM_KINDS = frozenset({"llm", "react", "recon", "camwolf"})
+"""Agent types that need a chat model."""
+MODEL_KINDS = LLM_KINDS | {"deepwolf"}
+"""Agent types that take a chat model when one is given (`deepwolf` writes fresh utterances with it)."""
 
 
 def make_agent(kind: str, seed: int, *, model: ChatModel | None = None, **kw: Any) -> Agent:
@@ -60,6 +65,8 @@ def make_agent(kind: str, seed: int, *, model: ChatModel | None = None, **kw: An
         raise ValueError(f"unknown agent type {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
     if key == "camwolf":
         return _camwolf(seed, model=model, **kw)
+    if key == "deepwolf":
+        return _deepwolf(seed, model=model, **kw)
     if key in LLM_KINDS:
         return llm_agent_factory(key)(seed, model=model, **kw)
     if kw:
@@ -130,6 +137,7 @@ def lineup(seats: Sequence[str | SeatSpec | None], seed: int, **common: Any) -> 
 __all__ = [
     "AGENT_KINDS",
     "LLM_KINDS",
+    "MODEL_KINDS",
     "Agent",
     "AgentUsage",
     "BeliefHeuristicAgent",

@@ -12,10 +12,12 @@ The role probe is answered with the belief engine's posterior; whispers say `Ove
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lycan.agents.base import SyncAgent
@@ -25,6 +27,7 @@ from lycan.engine.record import ModelCall
 from lycan.engine.view import View
 
 if TYPE_CHECKING:
+    from lycan.models.base import ChatModel
     from lycan.value.base import ValueModel
 
 #: How many of the best candidates a decision's record keeps.
@@ -100,11 +103,16 @@ class DeepWolfAgent(SyncAgent):
     # ------------------------------------------------------------------ playing
     def decide(self, view: View, request: Request) -> Action:
         """Score every candidate for `request` and answer with the best (or a sample)."""
+        return self.choose(view, request)
+
+    def choose(self, view: View, request: Request, fresh: Sequence[Action] = ()) -> Action:
+        """Like `decide`, with `fresh` utterances (written for this turn) scored beside the mined ones."""
         if request.kind == "probe":
             return self._probe(view, request)
         if request.kind == "whisper":
             return OVER
         options = self.options(view, request)
+        options += [a for a in fresh if a not in options]
         proposal = self._anchor.decide(view, request) if self._anchor is not None else None
         if proposal is not None and request.check(proposal) is not None:
             proposal = None
@@ -132,7 +140,8 @@ class DeepWolfAgent(SyncAgent):
         picked = options[choice]
         best = [(options[i], scores[i]) for i in ranked[:KEEP_TOP]]
         anchor = (proposal, scores[options.index(proposal)]) if proposal is not None else None
-        self._note(request, best, picked, started, chosen=scores[choice], proposal=anchor)
+        written = [(a, scores[options.index(a)]) for a in fresh if a in options]
+        self._note(request, best, picked, started, chosen=scores[choice], proposal=anchor, fresh=written)
         return picked
 
     def options(self, view: View, request: Request) -> list[Action]:
@@ -159,6 +168,7 @@ class DeepWolfAgent(SyncAgent):
         *,
         chosen: float | None = None,
         proposal: tuple[Action, float] | None = None,
+        fresh: Sequence[tuple[Action, float]] = (),
         error: str = "",
     ) -> None:
         detail: dict[str, Any] = {
@@ -168,6 +178,8 @@ class DeepWolfAgent(SyncAgent):
             "top": [[_describe(a), round(v, 6)] for a, v in top],
             "proposal": [_describe(proposal[0]), proposal[1]] if proposal else None,
         }
+        if fresh:
+            detail["fresh"] = [[_describe(a), round(v, 6)] for a, v in fresh]
         self._calls.append(
             ModelCall(
                 seat=request.seat,
@@ -192,6 +204,91 @@ class DeepWolfAgent(SyncAgent):
         begin = getattr(self._anchor, "begin_game", None)
         if callable(begin):
             begin(game_id, seat)
+
+
+class DeepWolfChatAgent:
+    """`deepwolf` with a chat model: `fresh` utterances written for each talk turn join the mined candidates.
+
+    Beyond seed 000, which chose only among utterances mined from past games: at each public talk
+    turn the chat model writes `fresh` utterances for this moment (the `llm` prompt of the seat's
+    view, sampled at `temperature` with distinct seeds), each is checked as phrasings are
+    (`lycan.agents.phrasing`: no error text, prompt echo, self-narration, self-reveal of a wolf, nor
+    a village-side seat claiming a role it does not hold), and the value network scores the survivors
+    beside the mined templates. Which fresh utterances were scored, and their values, are in the
+    record. A model that fails or times out leaves the mined candidates alone.
+
+    Args:
+        model: the chat model that writes fresh utterances.
+        seed: seeds the inner `DeepWolfAgent` and the sampling.
+        fresh: utterances written per talk turn.
+        temperature: sampling temperature of the fresh utterances.
+        timeout: seconds the writing of one turn's utterances may take.
+        **kw: `DeepWolfAgent` options.
+    """
+
+    label = "deepwolf"
+
+    def __init__(
+        self,
+        model: ChatModel,
+        seed: int,
+        *,
+        fresh: int = 3,
+        temperature: float = 0.9,
+        timeout: float = 30.0,
+        **kw: Any,
+    ) -> None:
+        from lycan.agents.llm import LLMAgent
+
+        if fresh < 1:
+            raise ValueError(f"fresh must be at least 1, not {fresh}")
+        self.inner = DeepWolfAgent(seed, **kw)
+        self.seed = seed
+        self.model = model
+        self.fresh = fresh
+        self.timeout = timeout
+        self.writer = LLMAgent(model, seed, style="llm", talk="free", temperature=temperature)
+        self.rejected = 0
+        self.written = 0
+
+    async def act(self, view: View, request: Request) -> Action:
+        """Talk turns: write fresh utterances and score them with the mined ones; all else as `deepwolf`."""
+        if request.kind != "talk" or request.attempt > 0:
+            return self.inner.decide(view, request)
+        try:
+            fresh = await asyncio.wait_for(self._write(view, request), self.timeout)
+        except TimeoutError:
+            fresh = []
+        return self.inner.choose(view, request, fresh)
+
+    async def _write(self, view: View, request: Request) -> list[Action]:
+        from lycan.agents.phrasing import check_fresh
+        from lycan.models.base import ModelError
+
+        out: list[Action] = []
+        builder = self.writer.builder
+        instructions = builder.system(view) + "\n" + builder.task(view, request)
+        for i in range(self.fresh):
+            self.writer.seed = self.seed * 31 + i  # a distinct sample per utterance, the same on replay
+            try:
+                action = await self.writer.act(view, request)
+            except (ModelError, ValueError):
+                continue
+            self.written += 1
+            if action.kind != "speak" or check_fresh(action.text, view, instructions):
+                self.rejected += 1
+                continue
+            out.append(action)
+        return out
+
+    def drain_model_calls(self) -> list[ModelCall]:
+        """The writer's model calls and the network's decisions since the last drain."""
+        return [*self.writer.drain_model_calls(), *self.inner.drain_model_calls()]
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """A new game: the writer's cache scope and the inner agent start afresh."""
+        self.writer.begin_game(game_id, seat)
+        self.inner.begin_game(game_id, seat)
 
 
 def _describe(action: Action) -> str:

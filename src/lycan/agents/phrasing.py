@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lycan.beliefs.claims import parser_for
+from lycan.engine.view import View
 from lycan.rules.roles import Role
 from lycan.rules.talk import spoken_length
 
@@ -46,6 +47,7 @@ REASONS = (
     "contradicts the act",
     "other names",
     "other roles",
+    "false claim",
 )
 """Every reason `check_phrasing` may give, in the order the checks run."""
 
@@ -192,10 +194,39 @@ def check_phrasing(
     return ""
 
 
+def check_fresh(text: str, view: View, instructions: str) -> str:
+    """Why an utterance a model wrote freely for `view`'s seat may not be spoken ("" when it may).
+
+    The checks of `check_phrasing` that need no act: error text, prompt echo, self-narration, a
+    werewolf or possessed admitting its side; and a village-side seat claiming a role it does not
+    hold or announcing a result it has no power to have.
+    """
+    if not text.strip():
+        return "empty"
+    if error_text(text):
+        return "error text"
+    if echoes(text, instructions):
+        return "prompt echo"
+    if narrates_self(text, view.names[view.seat]):
+        return "self-narration"
+    role = view.role
+    if role in (Role.WEREWOLF, Role.POSSESSED):
+        return "self-reveal" if reveals_wolf_side(text) else ""
+    for statement in parser_for(view.names).parse(text, view.seat):
+        if statement.kind == "claim" and statement.role != role.value:
+            return "false claim"
+        if (statement.kind, role) in (("divined", Role.MEDIUM), ("identified", Role.SEER)) or (
+            statement.kind in ("divined", "identified") and role not in (Role.SEER, Role.MEDIUM)
+        ):
+            return "false claim"
+    return ""
+
+
 __all__ = [
     "ECHO_NGRAM",
     "REASONS",
     "Phrasing",
+    "check_fresh",
     "check_phrasing",
     "clean",
     "echoes",

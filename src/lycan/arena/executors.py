@@ -59,9 +59,10 @@ class ModelPool:
 
 
 def _is_llm(spec: AgentSpec) -> bool:
-    from lycan.agents import LLM_KINDS
+    """Whether the seat plays through a chat model (LLM types, and `deepwolf` given a model)."""
+    from lycan.agents import LLM_KINDS, MODEL_KINDS
 
-    return spec.agent in LLM_KINDS
+    return spec.agent in LLM_KINDS or (spec.model is not None and spec.agent in MODEL_KINDS)
 
 
 def players_for(specs: Sequence[AgentSpec], seed: int, models: ModelPool | None = None) -> list[Player]:
