@@ -5,6 +5,9 @@ For each role, on N seeds whose deal gives that role to some seat, that seat is 
 every time: the same deals, so the difference is the agent's. Win rates with Wilson 95% intervals.
 
     python benchmarks/bench_deepwolf.py --games 500 --jobs 2
+    python benchmarks/bench_deepwolf.py --agents deepwolf:anchor=heuristic-beliefs heuristic-beliefs heuristic
+
+An agent is `TYPE` or `TYPE:KEY=VALUE,...` (options passed to `make_agent`).
 """
 
 from __future__ import annotations
@@ -40,9 +43,11 @@ def play(job: tuple[str, int, int]) -> tuple[bool, float]:
     from lycan.agents import make_agent
 
     agent, seed, seat = job
+    kind, _, spec = agent.partition(":")
+    options = dict(item.split("=", 1) for item in spec.split(",") if item)
     rules = get_preset("aiwolf5")
     players = [make_agent("heuristic", derive(seed, "agent", s)) for s in range(rules.n_players)]
-    players[seat] = make_agent(agent, derive(seed, "agent", seat))
+    players[seat] = make_agent(kind, derive(seed, "agent", seat), **options)
     started = time.perf_counter()
     record = run_sync(rules, players, seed)  # type: ignore[arg-type]
     return team_of(record.roles[seat]).value == record.winner, time.perf_counter() - started
@@ -52,25 +57,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--agents", nargs="+", default=["deepwolf", "heuristic"], help="agents to compare")
     args = parser.parse_args()
+    agents: list[str] = args.agents
     print(f"aiwolf5, one seat of the role played by the agent, four heuristic seats; N = {args.games} per cell")
-    print(f"{'role':<10} {'deepwolf':>26} {'heuristic':>26}  s/game (deepwolf)")
+    print(f"{'role':<10} " + " ".join(f"{a:>30}" for a in agents) + f"  s/game ({agents[0]})")
     with ProcessPoolExecutor(args.jobs) as pool:
         for role in ROLES:
             pairs = seats_for(role, args.games)
             cells = {}
-            for agent in ("deepwolf", "heuristic"):
+            for agent in agents:
                 results = list(pool.map(play, [(agent, seed, seat) for seed, seat in pairs], chunksize=8))
                 cells[agent] = (
                     Rate(sum(w for w, _ in results), len(results)),
                     sum(t for _, t in results) / len(results),
                 )
             shown = []
-            for agent in ("deepwolf", "heuristic"):
+            for agent in agents:
                 rate = cells[agent][0]
                 lo, hi = rate.interval
                 shown.append(f"{rate.value:6.1%} [{lo:.1%}, {hi:.1%}]")
-            print(f"{role.value:<10} {shown[0]:>26} {shown[1]:>26}  {cells['deepwolf'][1]:.3f}", flush=True)
+            row = " ".join(f"{c:>30}" for c in shown)
+            print(f"{role.value:<10} {row}  {cells[agents[0]][1]:.3f}", flush=True)
 
 
 if __name__ == "__main__":
