@@ -859,6 +859,28 @@ def test_events_are_immutable_at_run_time_and_survive_pickling() -> None:
     assert dataclasses.replace(first, day=5).day == 5 and first.day == 0
 
 
+def test_the_engines_event_maker_makes_the_same_sealed_events() -> None:
+    import dataclasses
+    import pickle
+
+    from lycan.engine.events import EVENT_TYPES, Event, Talk, event_maker
+
+    assert [f.name for f in dataclasses.fields(Event)] == ["id", "day", "phase", "vis", "audience"]
+    make = event_maker(Talk)
+    made = make(4, 1, "day", "public", None, actor=2, text="hi", turn=3)
+    assert type(made) is Talk and made == Talk(id=4, day=1, phase="day", actor=2, text="hi", turn=3)
+    assert (made.channel, made.over, made.skip) == ("talk", False, False)  # the defaults
+    with pytest.raises(AttributeError, match="immutable"):
+        made.text = "changed"  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(made)) == made and hash(made) == hash(dataclasses.replace(made))
+    with pytest.raises(TypeError, match="actor"):
+        make(4, 1, "day", "public", None, text="hi")
+    with pytest.raises(TypeError, match="bogus"):
+        make(4, 1, "day", "public", None, actor=2, text="hi", bogus=1)
+    rec = run_sync(get_preset("guardian7"), [RandomAgent(s) for s in range(7)], 3)
+    assert {type(e) for e in rec.events} <= set(EVENT_TYPES.values())
+
+
 def test_events_round_trip_through_one_typed_serializer() -> None:
     from lycan.engine.events import event_from_dict, event_to_dict
 

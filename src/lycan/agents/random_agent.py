@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from lycan.agents.base import SyncAgent
-from lycan.engine.actions import OVER, PASS, Action, ProbeInfo, Request
+from lycan.engine.actions import OVER, PASS, TALK_KINDS, Action, ProbeInfo, Request
 from lycan.engine.view import View
 from lycan.rules.roles import Role
 
@@ -21,19 +21,21 @@ class RandomAgent(SyncAgent):
 
     def decide(self, view: View, request: Request) -> Action:
         """A random legal answer."""
-        if request.is_talk:
+        kind = request.kind
+        if kind in TALK_KINDS:
             if self.rng.random() < self.talk_probability:
                 other = self.rng.choice(view.living_others() or [view.seat])
                 return Action.speak(f"I am watching {view.names[other]}.")
             return OVER
-        if request.kind == "probe":
+        if kind == "probe":
             return self.probe(request)
-        if request.kind == "bid":
+        if kind == "bid":
             return Action("bid", amount=self.rng.randint(0, 3))
-        n = len(request.targets) + (1 if request.can_pass else 0)
+        targets = request.targets
+        n = len(targets) + 1 if request.can_pass else len(targets)
         pick = self.rng.randrange(n) if n else 0
-        if pick < len(request.targets):
-            return Action("choose", target=request.targets[pick])
+        if pick < len(targets):
+            return Action("choose", target=targets[pick])
         return PASS
 
     def probe(self, request: Request) -> Action:

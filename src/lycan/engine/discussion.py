@@ -113,13 +113,14 @@ class RoundRobin(Protocol):
         order = speakers[start:] + speakers[:start]
         done: set[int] = set()
         turn = 0
-        for rnd in range(lim.rounds):
+        rounds = lim.rounds
+        for rnd in range(rounds):
             if self.shuffle:
                 order = floor.rng.sample(speakers, len(speakers))
             for seat in order:
                 if seat in done:
                     continue
-                yield Turn(seat, turn, TalkInfo(turn=turn, round=rnd, rounds=lim.rounds))
+                yield Turn(seat, turn, TalkInfo(turn=turn, round=rnd, rounds=rounds))
                 turn += 1
                 if self.said().over:
                     done.add(seat)

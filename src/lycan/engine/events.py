@@ -12,12 +12,13 @@ their own, so the id of an event is a function of what its readers can see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Literal
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-from lycan.engine.frozen import sealed_kw
+from lycan.engine.frozen import sealed_kw, sealed_maker
 from lycan.engine.manner import Manner
 from lycan.rules.roles import Role, Species
 
@@ -83,6 +84,22 @@ class Event:
     def visible_to(self, seat: int) -> bool:
         """Whether `seat` may see this event."""
         return self.audience is None or seat in self.audience
+
+
+_BASE_FIELDS = ("id", "day", "phase", "vis", "audience")
+"""The fields every event has, in order (the positional arguments of `event_maker`'s makers)."""
+
+
+def _event_maker(cls: type[Event]) -> Callable[..., Event]:
+    return sealed_maker(cls, len(_BASE_FIELDS))
+
+
+event_maker = cast(Callable[[type[Event]], Callable[..., Event]], functools.cache(_event_maker))
+"""The engine's fast constructor of an event class: `make(id, day, phase, vis, audience, **fields)`.
+
+It makes the same event as `cls(id=id, day=day, phase=phase, vis=vis, audience=audience, **fields)`,
+immutable as well, in about half the time (see `lycan.engine.frozen.sealed_maker`).
+"""
 
 
 @sealed_kw

@@ -16,15 +16,17 @@ a tie-break rule (`lycan.engine.voting`), both chosen by name in the rules' opti
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
-from collections import Counter
 from collections.abc import Generator, Iterable
 from dataclasses import replace
+from itertools import compress
 from typing import Any, Literal
 
 from lycan.engine.actions import (
     OVER,
     PASS,
+    TALK_KINDS,
     Action,
     Answer,
     BidInfo,
@@ -57,6 +59,7 @@ from lycan.engine.events import (
     Visibility,
     VoteCast,
     WolfPack,
+    event_maker,
 )
 from lycan.engine.frozen import frozen
 from lycan.engine.roles import PLUGINS, DeathCause, Night, RolePlugin, Steps, plugins_for
@@ -65,7 +68,7 @@ from lycan.engine.roles.base import Asking as Asking
 from lycan.engine.seeds import stream
 from lycan.engine.view import View
 from lycan.engine.voting import MAX_ROUNDS, TIE_BREAKS, Execute, Revote
-from lycan.rules.roles import Role
+from lycan.rules.roles import ROLE_INDEX, Role
 from lycan.rules.ruleset import RuleSet, TalkLimits
 from lycan.rules.talk import cut_talk, cut_text
 
@@ -88,6 +91,13 @@ class Decision:
     answer: Answer
 
 
+def _without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """`seats` (which hold `seat` once) without `seat`, in order."""
+    i = seats.index(seat)
+    return seats[:i] + seats[i + 1 :]
+
+
+@functools.cache
 def default_names(n: int) -> tuple[str, ...]:
     """Neutral seat names: `Player 1` .. `Player n`."""
     return tuple(f"Player {i + 1}" for i in range(n))
@@ -126,6 +136,7 @@ class Game:
         stream(seed, "deal").shuffle(deck)
         self.roles: tuple[Role, ...] = tuple(deck)
         self.alive = [True] * n
+        self._seats = range(n)
         self.events: list[Event] = []
         self.decisions: list[Decision] = []
         self.day = 0
@@ -179,7 +190,7 @@ class Game:
 
     def living(self) -> list[int]:
         """Seats alive now."""
-        return [s for s, a in enumerate(self.alive) if a]
+        return list(compress(self._seats, self.alive))
 
     def rng_for(self, channel: str) -> random.Random:
         """The random stream of a talk channel: the team's own for whispers, the public one otherwise."""
@@ -207,18 +218,22 @@ class Game:
         **fields: Any,
     ) -> Event:
         """Append an event; `audience=None` makes it public."""
-        aud = None if audience is None else frozenset(audience)
-        if vis is None:
-            vis = "public" if aud is None else ("seat" if len(aud) == 1 else "team" if aud else "system")
-        event = cls(id=self._ids.next(aud), day=self.day, phase=self.phase, vis=vis, audience=aud, **fields)
-        self.events.append(event)
-        if aud is None:
+        make = event_maker(cls)
+        if audience is None:
+            event = make(self._ids.next(None), self.day, self.phase, "public" if vis is None else vis, None, **fields)
+            self.events.append(event)
             self.public.append(event)
             for lst in self._views:
                 lst.append(event)
-        else:
-            for s in aud:
-                self._views[s].append(event)
+            return event
+        aud = frozenset(audience)
+        if vis is None:
+            vis = "seat" if len(aud) == 1 else "team" if aud else "system"
+        event = make(self._ids.next(aud), self.day, self.phase, vis, aud, **fields)
+        self.events.append(event)
+        views = self._views
+        for s in aud:
+            views[s].append(event)
         return event
 
     def _request_id(self, seat: int) -> int:
@@ -246,8 +261,9 @@ class Game:
         k = self._asked[seat]  # as `_request_id`, inline: every request comes here
         self._asked[seat] = k + 1
         rid = k * len(self._asked) + seat
-        timeout = self.options.talk_timeout if kind in ("talk", "whisper") else self.options.action_timeout
-        return Request(rid, seat, kind, self.day, targets, can_pass, can_skip, max_length, timeout, info=info)
+        timeout = self.options.talk_timeout if kind in TALK_KINDS else self.options.action_timeout
+        # positional: a request is made for every decision, and keywords cost more
+        return Request(rid, seat, kind, self.day, targets, can_pass, can_skip, max_length, timeout, 0, None, info)
 
     def ask(self, requests: list[Request]) -> Asking:
         """Yield `requests`; retry each illegal answer once with its error, then fall back.
@@ -333,9 +349,9 @@ class Game:
         err = req.check(answer)
         if (
             err is None
-            and req.talk.no_repeat
             and isinstance(answer, Action)
             and answer.kind == "speak"
+            and req.talk.no_repeat
             and answer.text.strip() in self._said.get(req.seat, ())
         ):
             err = "you said exactly that before; never repeat a sentence"
@@ -363,17 +379,23 @@ class Game:
 
     def record_talk(self, seat: int, action: Action, channel: str, turn: int) -> Talk:
         """Append an utterance (cut to the length limit), `Over` or `Skip`."""
-        audience = self._wolves if channel == "whisper" else None
-        vis: Visibility = "team" if channel == "whisper" else "public"
-        if action.kind == "speak":
+        whisper = channel == "whisper"
+        audience = self._wolves if whisper else None
+        vis: Visibility = "team" if whisper else "public"
+        kind = action.kind
+        if kind == "speak":
             said = action.text.strip()
             text = cut_talk(said, self.limits(channel), self.names)
-            self._said.setdefault(seat, set()).add(said)
+            said_before = self._said.get(seat)
+            if said_before is None:
+                self._said[seat] = {said}
+            else:
+                said_before.add(said)
             manner = action.manner
             ev = self.emit(
                 Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn, manner=manner
             )
-        elif action.kind == "skip":
+        elif kind == "skip":
             ev = self.emit(
                 Talk, audience=audience, vis=vis, actor=seat, text="Skip", channel=channel, turn=turn, skip=True
             )
@@ -397,11 +419,12 @@ class Game:
         self.emit(GameOver, winner=self.winner or "draw", roles=self.roles, reason=self.end_reason)
 
     def _run(self) -> Steps:
+        roles = self.rules.roles
         self.emit(
             GameStarted,
             rules=self.rules.name,
             names=self.names,
-            role_counts=tuple((r, self.rules.roles[r]) for r in Role if r in self.rules.roles),
+            role_counts=tuple((r, roles[r]) for r in ROLE_INDEX if r in roles),
         )
         for seat, role in enumerate(self.roles):
             self.emit(RoleAssigned, audience=(seat,), seat=seat, role=role)
@@ -563,18 +586,20 @@ class Game:
         allow_self = self.options.allow_self_vote
         for rnd in range(MAX_ROUNDS):
             batch = []
+            everyone = tuple(candidates)
+            info = VoteInfo(round=rnd)  # one for the round: it is immutable
             for s in voters:
-                targets = tuple([c for c in candidates if c != s or allow_self])
+                targets = everyone if allow_self or s not in everyone else _without(everyone, s)
                 if targets:
-                    batch.append(self.request(s, "vote", targets=targets, info=VoteInfo(round=rnd)))
+                    batch.append(self.request(s, "vote", targets=targets, info=info))
             acts = yield from self.ask(batch)
-            tally: Counter[int] = Counter()
+            tally: dict[int, int] = {}  # a dict, not a Counter: cheaper to make and to count into
             for req in batch:
                 target = acts[req.seat].target
                 if target is None:  # an illegal vote the rules drop
                     continue
                 self.emit(VoteCast, actor=req.seat, target=target, round=rnd)
-                tally[target] += 1
+                tally[target] = tally.get(target, 0) + 1
             if not tally:
                 self.emit(NoExecution, reason="no valid vote" if batch else "nobody could vote")
                 return

@@ -79,8 +79,11 @@ def label_of(player: object) -> str:
     return str(getattr(player, "label", None) or getattr(player, "name", None) or type(player).__name__)
 
 
+_ANSWER_TYPES = (Action, Failure)
+
+
 def _checked(answer: object) -> Answer:
-    if isinstance(answer, Action | Failure):
+    if isinstance(answer, _ANSWER_TYPES):
         return answer
     return Failure(f"answer must be an Action, got {type(answer).__name__}")
 
@@ -124,9 +127,10 @@ class LocalSeat:
     def answer_now(self, view: View, request: Request) -> Answer:
         """The agent's `decide`, with any exception turned into a failure."""
         try:
-            return _checked(self.player.decide(view, request))  # type: ignore[attr-defined]
+            answer = self.player.decide(view, request)  # type: ignore[attr-defined]
         except Exception as err:  # an agent's bug must not end the game
             return Failure(f"agent error: {type(err).__name__}: {err}")
+        return answer if isinstance(answer, _ANSWER_TYPES) else _checked(answer)
 
     async def answer(self, view: View, request: Request) -> Answer:
         """The agent's `act` under the seat's timeout; exceptions and lateness become failures."""
@@ -175,7 +179,7 @@ class ReplaySeat:
 
 def as_seat(player: object) -> Seat:
     """`player` itself if it is a seat (it says so with `is_seat = True`), else the agent in a `LocalSeat`."""
-    if isinstance(player, LocalSeat | ReplaySeat) or getattr(player, "is_seat", False):
+    if isinstance(player, (LocalSeat, ReplaySeat)) or getattr(player, "is_seat", False):
         return player  # type: ignore[return-value]
     return LocalSeat(player)  # type: ignore[arg-type]
 
@@ -287,7 +291,8 @@ class Session:
         """Give the answers to the current batch; returns the next batch (None: the game is over)."""
         if self._gen is None or self._batch is None:
             raise RuntimeError("there is no open batch: start() the session, and stop once send() returns None")
-        self._collect_calls()
+        if self._drains:
+            self._collect_calls()
         if self.hooks.after_answers is not None and self.aborted is None:
             reason = self.hooks.after_answers(self, self._batch, answers)
             if reason:
@@ -302,7 +307,8 @@ class Session:
         except StopIteration:
             batch = None
         self._batch = batch
-        self.flush()
+        if self.hooks.on_event is not None:
+            self.flush()
         return batch
 
     def flush(self) -> None:
@@ -322,10 +328,10 @@ class Session:
     # ----------------------------------------------------------------- answering
     def answer_now(self, batch: list[Request]) -> Answers:
         """Every request of `batch` answered at once (every seat must be able to)."""
+        seats, view = self.seats, self.game.view
         out: Answers = {}
         for req in batch:
-            seat = self.seats[req.seat]
-            out[req.id] = seat.answer_now(self.game.view(req.seat), req)  # type: ignore[attr-defined]
+            out[req.id] = seats[req.seat].answer_now(view(req.seat), req)  # type: ignore[attr-defined]
         return out
 
     async def answer(self, batch: list[Request]) -> Answers:

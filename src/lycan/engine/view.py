@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import compress
 from typing import TypeVar
 
 from lycan.engine.events import Event, Phase, WolfPack
@@ -41,11 +42,14 @@ class View:
 
     def living(self) -> list[int]:
         """Seats alive now."""
-        return [s for s, a in enumerate(self.alive) if a]
+        return list(compress(range(len(self.alive)), self.alive))
 
     def living_others(self) -> list[int]:
         """Seats alive now, this one excluded."""
-        return [s for s, a in enumerate(self.alive) if a and s != self.seat]
+        others = list(compress(range(len(self.alive)), self.alive))
+        if self.alive[self.seat]:
+            others.remove(self.seat)
+        return others
 
     def of_kind(self, cls: type[E]) -> Iterator[E]:
         """The visible events of one type, in order."""

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from lycan.rules.roles import Role, parse_role, team_of
+from lycan.rules.roles import ROLE_INDEX, Role, parse_role, team_of
 
 TieBreak = Literal["revote_then_random", "random", "no_execution"]
 InvalidTarget = Literal["retry", "ignore"]
@@ -125,7 +125,10 @@ class RuleSet(BaseModel):
 
     def deck(self) -> list[Role]:
         """The roles to deal, in a fixed order (the engine shuffles them with its seeded RNG)."""
-        return [role for role in Role for _ in range(self.roles.get(role, 0))]
+        deck: list[Role] = []
+        for role in ROLE_INDEX:  # in `Role` order (walking this dict is faster than walking the enum)
+            deck += [role] * self.roles.get(role, 0)
+        return deck
 
     def team_size(self, role_team: str) -> int:
         """Seats on `role_team` ('village' or 'werewolf')."""

@@ -22,7 +22,8 @@ def cut_talk(text: str, limits: TalkLimits, names: Iterable[str]) -> str:
     With `base_length` or `mention_length` set, the text before the first `@Name` mention of a
     seat is cut to `base_length` and the text from that mention on to `mention_length`.
     """
-    text = cut_text(text, limits.max_length)
+    if 0 < limits.max_length < len(text):
+        text = cut_text(text, limits.max_length)
     if not (limits.base_length or limits.mention_length):
         return text
     starts = [i for name in names if (i := text.find("@" + name)) >= 0]

@@ -8,7 +8,6 @@ channel; this module is the attack.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import ClassVar
 
 from lycan.engine.actions import Action, Request
@@ -68,7 +67,7 @@ class Werewolf(RolePlugin):
 
     def resolve(self, table: Table, night: Night, answers: dict[int, Action]) -> None:
         """Tally the pack's choices; a tie is drawn from the werewolves' stream."""
-        tally: Counter[int] = Counter()
+        tally: dict[int, int] = {}
         for wolf in self.seats:
             act = answers.get(wolf)
             if act is None:  # dead, not asked
@@ -77,7 +76,7 @@ class Werewolf(RolePlugin):
             if prey is None:  # an illegal choice the rules drop
                 continue
             table.emit(AttackVote, audience=self.pack, actor=wolf, target=prey)
-            tally[prey] += 1
+            tally[prey] = tally.get(prey, 0) + 1
         if tally:
             top = max(tally.values())
             tied = sorted(t for t, c in tally.items() if c == top)
