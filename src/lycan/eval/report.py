@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from lycan.engine.record import GameRecord
+from lycan.eval.coherence import Coherence, coherence, is_llm
 from lycan.eval.estimates import Mean, ProportionTest, two_proportion_test
 from lycan.eval.metrics import (
     Prices,
@@ -153,6 +154,40 @@ def setting_tables(records: Sequence[GameRecord]) -> list[TableData]:
     return out
 
 
+def coherence_cells(stats: Mapping[str, Coherence]) -> tuple[list[str], list[list[str]]]:
+    """The coherence table of `stats` (one row per key: an agent type, or any label a benchmark gives)."""
+    header = [
+        "agent",
+        "games",
+        "prompt echo",
+        "self-narration",
+        "werewolf self-reveal",
+        "seer announces a werewolf",
+        "contradicts own knowledge",
+        "faults / decision",
+        "timeouts / decision",
+        "phrasings rejected",
+        "rejection reasons",
+    ]
+    rows = [
+        [
+            label,
+            str(c.games),
+            _pct(c.echo_rate),
+            _pct(c.narration_rate),
+            _pct(c.wolf_reveal_rate),
+            _pct(c.seer_announce_rate),
+            _pct(c.contradiction_rate),
+            _pct(c.fault_rate),
+            _pct(c.timeout_rate),
+            _pct(c.rejection_rate),
+            ", ".join(f"{reason} {k}" for reason, k in c.reasons.items()) or "-",
+        ]
+        for label, c in stats.items()
+    ]
+    return header, rows
+
+
 def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: int = 200) -> list[TableData]:
     """Every results table for `records`, as plain cells (used by the terminal, Markdown and HTML).
 
@@ -224,6 +259,14 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
             ],
         )
     )
+    llm_agents = sorted({a for rec in records for a in rec.agents if is_llm(a)})
+    if llm_agents:
+        out.append(
+            (
+                "Coherence of public talk (LLM seats; rates per utterance, seer per seer seat)" + pooled,
+                *coherence_cells(coherence(records, agents=llm_agents)),
+            )
+        )
     usage = usage_stats(records, prices)
     if usage:
         out.append(
