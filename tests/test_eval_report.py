@@ -101,3 +101,24 @@ def test_win_rates_come_per_setting_never_pooled(tmp_path: Path) -> None:
     page = build_report(recs, tmp_path / "rep", n_boot=10)
     assert "Agent vs opponent by side, setting h-vs-r" in (page.parent / "report.md").read_text()
     _check_png(page.parent / "win_rates.png")
+
+
+def test_identification_and_votes_come_per_setting_when_there_are_several() -> None:
+    from dataclasses import replace
+
+    from lycan.agents import make_agent
+    from lycan.engine.runner import run_sync
+    from lycan.eval.report import tables
+    from lycan.rules import get_preset
+
+    rules = get_preset("guardian7")
+    records = []
+    for setting, kind in (("a", "heuristic"), ("b", "random")):
+        for seed in range(3):
+            players = [make_agent(kind, seed * 10 + s) for s in range(rules.n_players)]
+            record = run_sync(rules, players, seed, probe_days=(1,))  # type: ignore[arg-type]
+            records.append(replace(record, meta={**record.meta, "setting": setting}))
+    titles = [t[0] for t in tables(records, n_boot=10)]
+    for setting in ("a", "b"):
+        assert any(t.startswith("Role-identification probe") and f"setting {setting}" in t for t in titles), titles
+        assert any(t.startswith("Votes received per game") and f"setting {setting}" in t for t in titles), titles

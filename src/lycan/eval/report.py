@@ -151,6 +151,45 @@ def setting_tables(records: Sequence[GameRecord]) -> list[TableData]:
         rows = [[a, *(_pct(row[r]) for r in rt.roles), _pct(rt.overall[a])] for a, row in rt.rows.items()]
         rows.append(["Average", *(_pct(rt.average[r]) for r in rt.roles), ""])
         out.append((f"Win rate per role and agent, {where}", ["agent", *(r.value for r in rt.roles), "overall"], rows))
+        if len(groups) > 1:
+            out += identification_tables(recs, f", {where}")
+    return out
+
+
+def identification_tables(records: Sequence[GameRecord], where: str = "") -> list[TableData]:
+    """Seed 002's Tables 2 and 4 for `records`: role identification and votes received per game.
+
+    Identification is the probe's accuracy against the majority baseline (no table when no probe
+    was answered).
+    """
+    out: list[TableData] = []
+    probes = probe_accuracy(records)
+    if probes:
+        village = probe_accuracy(records, team=Team.VILLAGE)
+        out.append(
+            (
+                "Role-identification probe" + where,
+                ["agent", "accuracy", "majority baseline", "accuracy (village seats)", "answered"],
+                [
+                    [
+                        a,
+                        _pct(p.accuracy),
+                        _pct(p.baseline),
+                        _pct(village[a].accuracy if a in village else Rate(0, 0)),
+                        _pct(p.answered),
+                    ]
+                    for a, p in probes.items()
+                ],
+            )
+        )
+    votes = votes_received(records)
+    out.append(
+        (
+            "Votes received per game" + where,
+            ["agent", "votes received / game", "from humans / game"],
+            [[a, _mean(v.received), _mean(v.from_humans)] for a, v in votes.items()],
+        )
+    )
     return out
 
 
@@ -220,25 +259,7 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
                 [[r.value, *(_pct(s.by_day.get(d, Rate(0, 0))) for d in days), _pct(s.at_end)] for r, s in ksr.items()],
             )
         )
-    probes = probe_accuracy(records)
-    if probes:
-        village = probe_accuracy(records, team=Team.VILLAGE)
-        out.append(
-            (
-                "Role-identification probe" + pooled,
-                ["agent", "accuracy", "majority baseline", "accuracy (village seats)", "answered"],
-                [
-                    [
-                        a,
-                        _pct(p.accuracy),
-                        _pct(p.baseline),
-                        _pct(village[a].accuracy if a in village else Rate(0, 0)),
-                        _pct(p.answered),
-                    ]
-                    for a, p in probes.items()
-                ],
-            )
-        )
+    out += [t for t in identification_tables(records, pooled) if t[0].startswith("Role-identification")]
     cal = calibration(records)
     if cal:
         out.append(
