@@ -3,9 +3,10 @@
 Run: .venv/bin/python benchmarks/bench_coherence.py [--model local] [--styles llm react recon]
      [--modes free phrase] [--games 2] [--seeds 1 2] [--out coherence.json] [--threads N]
 
-Every seat of a guardian7 game is an `LLMAgent` of one style in one talk mode (`free`: the model
-writes the speech; `phrase`: a planner decides the act and the model only words it), all sharing
-one model. The metrics are `lycan.eval.coherence`'s, summed over the games of each (style, mode)
+Every seat of a guardian7 game is an agent of one style (`llm`, `react`, `recon`, `camwolf`, or
+`camwolf+beliefs` for its belief grounding) in one talk mode (`free`: the model writes the speech,
+or, for camwolf, its decided act is spoken in template words; `phrase`: a planner decides the act
+and the model only words it), all sharing one model. The metrics are `lycan.eval.coherence`'s, summed over the games of each (style, mode)
 cell; the Markdown table gives every rate with its 95% Wilson interval and N, and the seconds per
 game. `--out` keeps each game's counts as JSON, rewritten after every game.
 """
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from lycan.agents.llm import LLMAgent
+from lycan.agents import make_agent
 from lycan.engine.runner import run_async
 from lycan.eval.coherence import Coherence, game_coherence
 from lycan.eval.report import coherence_cells
@@ -34,11 +35,15 @@ PRESET = "guardian7"
 async def play(model: ChatModel, style: str, talk: str, seed: int) -> tuple[Coherence, float]:
     """One game of `style` seats in `talk` mode: its coherence counts and its seconds."""
     rules = get_preset(PRESET)
-    players = [LLMAgent(model, seed * 100 + seat, style=style, talk=talk) for seat in range(rules.n_players)]
+    kind, _, grounding = style.partition("+")
+    options = {"grounding": grounding} if grounding else {}
+    players = [
+        make_agent(kind, seed * 100 + seat, model=model, talk=talk, **options) for seat in range(rules.n_players)
+    ]
     started = time.perf_counter()
     record = await run_async(rules, players, seed)
     seconds = time.perf_counter() - started
-    return game_coherence(record)[style], seconds
+    return game_coherence(record)[kind], seconds
 
 
 async def main(argv: Sequence[str] | None = None) -> None:
