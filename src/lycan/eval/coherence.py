@@ -47,8 +47,8 @@ _PLACEHOLDER = re.compile(r"\$(?:\{\w+\}|\w+)")
 
 
 def is_llm(agent: str) -> bool:
-    """Whether a record's agent label names an LLM agent type (`llm`, `react:local`, ...)."""
-    return agent.split(":", 1)[0] in LLM_AGENTS
+    """Whether a record's agent label names an LLM agent type (`llm`, `react:local`, `camwolf+beliefs`, ...)."""
+    return re.split(r"[:+]", agent, maxsplit=1)[0] in LLM_AGENTS
 
 
 @cache
