@@ -45,3 +45,20 @@ def test_no_two_modules_import_each_other() -> None:
     modules = set(graph)
     circles = sorted((a, b) for a, deps in graph.items() for b in deps if b in modules and a < b and a in graph[b])
     assert circles == []
+
+
+def test_causal_training_builds_on_the_layers_below_it() -> None:
+    allowed = (
+        "lycan.rules",
+        "lycan.engine",
+        "lycan.beliefs",
+        "lycan.models",
+        "lycan.agents",
+        "lycan.data",
+        "lycan.eval.stats",
+        "lycan.causal",
+    )
+    for module, deps in _imports().items():
+        if module.startswith("lycan.causal"):
+            above = sorted(d for d in deps if not d.startswith(allowed) and d != "lycan")
+            assert not above, f"{module} imports {above}"

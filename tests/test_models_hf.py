@@ -107,3 +107,18 @@ async def test_generation_and_streaming_agree(checkpoint: Path) -> None:
             await model.chat(ChatRequest(request.messages, json_schema={"type": "object"}))
     finally:
         model.close()
+
+
+def test_gguf_files_and_adapter_folders_say_what_is_missing(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="no GGUF file"):
+        load_model(f"hf:{tmp_path / 'missing.gguf'}")
+    adapter = tmp_path / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_config.json").write_text("{}")
+    with pytest.raises(ModelError, match="names no base checkpoint"):
+        load_model(f"hf:{adapter}")
+    (adapter / "lycan_base.json").write_text('{"base": "x", "path": "%s"}' % (tmp_path / "gone.gguf"))
+    with pytest.raises(ModelError, match="no GGUF file"):
+        load_model(f"hf:{adapter}")
+    with pytest.raises(ModelError, match="no LoRA adapter folder"):
+        HFModel(tmp_path / "gone.gguf", adapter=tmp_path)

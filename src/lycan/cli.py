@@ -1007,7 +1007,9 @@ def dataset_stats_cmd(
     console.print(wins)
 
 
-train_app = typer.Typer(no_args_is_help=True, help="Train networks: the Deep Wolf value network.")
+train_app = typer.Typer(
+    no_args_is_help=True, help="Train networks: the Deep Wolf value network, the CaM-Wolf Reasoner (GRPO)."
+)
 app.add_typer(train_app, name="train")
 
 
@@ -1039,6 +1041,106 @@ def train_value_cmd(
         f"(baseline {report.baseline_log_loss:.4f}), Brier {report.brier:.4f} (baseline {report.baseline_brier:.4f}); "
         f"{report.seconds:.0f} s; written to {out}"
     )
+
+
+@train_app.command("reasoner")
+def train_reasoner_cmd(
+    config: Annotated[
+        Path | None,
+        typer.Argument(help="TOML file of lycan.causal.ReasonerConfig keys (default: the seed's settings)"),
+    ] = None,
+    out: Annotated[Path, typer.Option(help="folder for the LoRA adapter, rewards.json and report.json")] = Path(
+        "reasoner"
+    ),
+    smoke: Annotated[
+        bool, typer.Option("--smoke", help="a few real GRPO steps on the smallest model, on the CPU, in minutes")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="check the config, the data and the trainer settings; train nothing")
+    ] = False,
+    steps: Annotated[int | None, typer.Option(help="optimizer steps (replaces max_steps)", min=1)] = None,
+    db: DbOpt = None,
+) -> None:
+    """Train the CaM-Wolf Reasoner's LoRA adapter with GRPO and the causal reward (TRL + peft)."""
+    import json
+
+    from lycan.causal.config import SMOKE, ReasonerConfig
+    from lycan.models import ModelError
+
+    with clear_errors():
+        overrides: dict[str, Any] = dict(SMOKE) if smoke else {}
+        if steps is not None:
+            overrides["max_steps"] = steps
+        try:
+            cfg = ReasonerConfig.load(config, **overrides) if config else ReasonerConfig.from_dict(overrides, "--smoke")
+        except ValueError as err:
+            fail(str(err))
+        from lycan.causal.train import dry_run as plan
+        from lycan.causal.train import train_reasoner
+
+        records = None
+        if cfg.run and not dry_run:
+            with _store(db) as store:
+                records = [r for r in _run_records(store, cfg.run) if r.rules.name == cfg.preset]
+        try:
+            if dry_run:
+                console.print_json(json.dumps(plan(cfg)))
+                return
+            report = train_reasoner(cfg, out, records, progress=lambda line: console.print(line, markup=False))
+        except ModelError as err:
+            fail(str(err))
+        except ImportError as err:
+            fail(f"training the Reasoner needs the train extra ({err.name} is missing): pip install 'lycan[train]'")
+    last = report.steps[-1] if report.steps else {}
+    console.print(
+        f"{report.games} games, {report.train_turns} training turns; {len(report.steps)} GRPO steps "
+        f"({report.seconds_per_step:.0f} s each), last mean reward {last.get('reward', 0.0):+.3f}; "
+        f"adapter in {out / 'adapter'} (play it with --model hf:{out / 'adapter'})"
+    )
+
+
+causal_app = typer.Typer(no_args_is_help=True, help="Counterfactual premise intervention: faithfulness of reasoning.")
+app.add_typer(causal_app, name="causal")
+
+
+@causal_app.command("faithfulness")
+def causal_faithfulness(
+    run: Annotated[str, typer.Argument(help="run name of stored games with camwolf seats")],
+    intervention: Annotated[
+        str, typer.Option(help="intervention model: beliefs (the belief engine) or a chat model spec")
+    ] = "beliefs",
+    reference: Annotated[
+        str, typer.Option(help="compare with the conclusion (the seed) or the model's unperturbed answer")
+    ] = "conclusion",
+    concurrency: Annotated[int, typer.Option(help="inferences at once", min=1)] = 1,
+    db: DbOpt = None,
+) -> None:
+    """How often removing a cited premise changes a Reasoner's conclusion, and removing an uncited event does."""
+    from lycan.causal.faithfulness import METRIC_PLAN, measure_records
+    from lycan.causal.intervene import InterventionPlan, make_intervener
+    from lycan.models import ModelError
+
+    if reference not in ("conclusion", "unperturbed"):
+        fail(f"--reference must be conclusion or unperturbed, not {reference!r}")
+    with clear_errors(), _store(db) as store:
+        records = _run_records(store, run)
+        try:
+            intervener = make_intervener(intervention)
+        except ModelError as err:
+            fail(str(err))
+        plan = InterventionPlan(reference=reference, pool=METRIC_PLAN.pool)  # type: ignore[arg-type]
+        result = asyncio.run(measure_records(records, intervener, plan=plan, concurrency=concurrency))
+    if not result.answers:
+        fail(f"run {run!r} holds no Reasoner answer (camwolf seats keep them as model calls of kind 'reason')")
+    table = Table(title=f"Faithfulness of {run} ({intervention} intervention, {reference} reference)")
+    table.add_column("measure")
+    table.add_column("share [95% CI] (N)")
+    table.add_row("answers in the template", str(result.format))
+    table.add_row("identifications with the true role", str(result.accuracy))
+    table.add_row("cited premises whose removal changes the conclusion", str(result.premise_rate))
+    table.add_row("conclusions that change when an uncited event is removed", str(result.uncited_rate))
+    console.print(table)
+    console.print(f"{result.calls} intervention calls in {result.seconds:.1f} s")
 
 
 @app.command("aiwolf-serve")

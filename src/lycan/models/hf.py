@@ -1,8 +1,17 @@
-"""Hugging Face transformers for a local checkpoint folder: `hf:PATH` (the `[hf]` extra).
+"""Hugging Face transformers for a local checkpoint: `hf:PATH` (the `[hf]` extra).
+
+PATH is a checkpoint folder (config.json, weights, a tokenizer with a chat template), a `.gguf`
+file (transformers dequantizes it; the `gguf` package is needed), or a LoRA adapter folder written
+by `lycan train reasoner` (peft's `adapter_config.json`; its base checkpoint is named in
+`lycan_base.json`, and the `peft` package is needed). `HFModel(path, adapter=DIR)` puts an adapter
+on any base.
 
 Generation runs on the instance's single worker thread (the model is not shared between threads);
-streaming goes through `transformers.TextIteratorStreamer`. Nothing is downloaded: the checkpoint
-must be a folder on disk with a tokenizer that has a chat template.
+streaming goes through `transformers.TextIteratorStreamer`. Nothing is downloaded.
+
+Plain checkpoints refuse a JSON schema (transformers has no grammar here); an adapter folder
+answers it unconstrained (`schema="free"`): its Reasoner was trained to keep the format without
+one, and the caller validates the answer.
 """
 
 from __future__ import annotations
@@ -15,11 +24,157 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from lycan.models.base import ChatRequest, ChatResult, ChatStream, ModelError, Usage
 
 T = TypeVar("T")
+SchemaMode = Literal["refuse", "free"]
+ADAPTER_BASE = "lycan_base.json"
+"""The file of an adapter folder that names its base checkpoint (`{"base": spec, "path": ...}`)."""
+
+
+def checkpoint_location(spec: str | os.PathLike[str]) -> tuple[Path, str | None]:
+    """Where a checkpoint lies: (folder, GGUF file name or None for a Hugging Face folder).
+
+    `spec` is `local`, `local:1.5b` or `local:tiny` (an embedded GGUF model), a `.gguf` file, or
+    a checkpoint folder.
+
+    Raises:
+        ModelError: no such file or folder (or a missing embedded model package).
+    """
+    text = str(spec).strip()
+    if text == "local" or text.startswith("local:"):
+        from lycan.models.local import model_path
+
+        gguf = model_path(text.partition(":")[2].strip().lower())
+        return gguf.parent, gguf.name
+    path = Path(text).expanduser()
+    if path.suffix.lower() == ".gguf":
+        if not path.is_file():
+            raise ModelError(f"There is no GGUF file at {path}.")
+        return path.parent, path.name
+    if not path.is_dir():
+        raise ModelError(f"There is no Hugging Face checkpoint folder at {path}; give a local folder path.")
+    if not (path / "config.json").is_file():
+        raise ModelError(f"{path} has no config.json, so it is not a Hugging Face checkpoint folder.")
+    return path, None
+
+
+def adapter_base(folder: Path) -> str:
+    """The base checkpoint of a LoRA adapter folder (from `lycan_base.json`, else peft's config).
+
+    Raises:
+        ModelError: the folder names no base.
+    """
+    import json
+
+    for name, key in ((ADAPTER_BASE, "path"), ("adapter_config.json", "base_model_name_or_path")):
+        file = folder / name
+        if file.is_file():
+            try:
+                base = json.loads(file.read_text(encoding="utf-8")).get(key)
+            except ValueError:
+                base = None
+            if base:
+                return str(base)
+    raise ModelError(f"The adapter folder {folder} names no base checkpoint; write its path into {ADAPTER_BASE}.")
+
+
+def is_adapter(path: Path) -> bool:
+    """Whether `path` is a peft adapter folder."""
+    return path.is_dir() and (path / "adapter_config.json").is_file()
+
+
+def converted(gguf: Path) -> Path:
+    """A Hugging Face folder holding the GGUF file `gguf` dequantized (float32), converted once.
+
+    transformers dequantizes a GGUF file on every load (SmolLM2-135M: about 40 s on two CPU cores);
+    the converted folder loads in about a second. It lives in the model cache
+    (`lycan.models.local.cache_dir()/hf/`), named by the file's name, size and modification time,
+    and is written to a temporary folder first, so a crash or a concurrent run never leaves half of one.
+
+    Raises:
+        ModelError: the gguf package is missing or transformers cannot read the file.
+    """
+    import hashlib
+    import shutil
+    import tempfile
+
+    from lycan.models.local import cache_dir
+
+    stat = gguf.stat()
+    key = hashlib.sha256(f"{gguf.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:12]
+    target = cache_dir() / "hf" / f"{gguf.stem}-{key}"
+    if (target / "config.json").is_file():
+        return target
+    torch, transformers = _import_transformers()
+    try:
+        import gguf as _  # noqa: F401  (transformers reads GGUF files through it)
+    except ImportError as error:
+        raise ModelError("Loading a GGUF file into transformers needs the gguf package: pip install gguf") from error
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+        model = transformers.AutoModelForCausalLM.from_pretrained(
+            str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32
+        )
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelError(f"transformers could not read the GGUF file {gguf}: {error}") from error
+    quantizer = getattr(model, "hf_quantizer", None)
+    if quantizer is not None:  # the weights are dequantized already; only the marker is left
+        quantizer.remove_quantization_config(model)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
+    try:
+        model.save_pretrained(str(temporary))
+        tokenizer.save_pretrained(str(temporary))
+        try:
+            temporary.rename(target)
+        except OSError:  # another run finished first
+            if not (target / "config.json").is_file():
+                raise
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+    return target
+
+
+def load_checkpoint(
+    spec: str | os.PathLike[str], *, dtype: str = "auto", adapter: str | os.PathLike[str] | None = None
+) -> tuple[Any, Any]:
+    """Load (model, tokenizer) for a checkpoint spec (see `checkpoint_location`), with an optional adapter.
+
+    An adapter folder may be given as `spec` itself. The tokenizer comes from the adapter folder
+    when it holds one (no GGUF conversion), else from the base.
+
+    Raises:
+        ModelError: missing packages, files, or a checkpoint transformers cannot load.
+    """
+    torch, transformers = _import_transformers()
+    if adapter is None and is_adapter(Path(str(spec)).expanduser()):
+        adapter, spec = spec, adapter_base(Path(str(spec)).expanduser())
+    folder, gguf = checkpoint_location(spec)
+    if gguf:
+        folder = converted(folder / gguf)
+    adapter_tokenizer = adapter is not None and (Path(str(adapter)) / "tokenizer_config.json").is_file()
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(
+            str(adapter if adapter_tokenizer else folder), local_files_only=True
+        )
+        model = transformers.AutoModelForCausalLM.from_pretrained(
+            str(folder), local_files_only=True, dtype=dtype if dtype == "auto" else getattr(torch, dtype)
+        )
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelError(f"transformers could not load {folder}: {error}") from error
+    if adapter:
+        try:
+            from peft import PeftModel
+        except ImportError as error:
+            raise ModelError("Loading a LoRA adapter needs the peft package: pip install 'lycan[train]'") from error
+        try:
+            model = PeftModel.from_pretrained(model, str(adapter))
+        except (OSError, ValueError, KeyError) as error:
+            raise ModelError(f"peft could not load the adapter {adapter}: {error}") from error
+    return model, tokenizer
 
 
 def _import_transformers() -> tuple[Any, Any]:
@@ -34,14 +189,19 @@ def _import_transformers() -> tuple[Any, Any]:
 
 
 class HFModel:
-    """A causal language model from a local Hugging Face checkpoint folder.
+    """A causal language model from a local Hugging Face checkpoint (folder, GGUF file or adapter folder).
 
     Args:
-        path: the checkpoint folder (config.json, weights, tokenizer files).
+        path: the checkpoint folder (config.json, weights, tokenizer files), a `.gguf` file, or a
+            LoRA adapter folder (its base named in `lycan_base.json`).
         name: the model's name in results and cache keys (default `hf:PATH`).
         device: a torch device ("cpu", "cuda", ...).
         dtype: a torch dtype name ("float32", "bfloat16", ...), or "auto".
         n_threads: torch CPU threads (default: torch's choice).
+        adapter: a LoRA adapter folder to put on the base `path`.
+        schema: what a request with a JSON schema gets: `refuse` (a ModelError) or `free` (an
+            unconstrained answer, for the caller to validate). Default: `free` with an adapter,
+            else `refuse`.
     """
 
     base_url = ""
@@ -54,13 +214,20 @@ class HFModel:
         device: str = "cpu",
         dtype: str = "auto",
         n_threads: int | None = None,
+        adapter: str | os.PathLike[str] | None = None,
+        schema: SchemaMode | None = None,
     ) -> None:
         self.path = Path(path).expanduser()
-        if not self.path.is_dir():
-            raise ModelError(f"There is no Hugging Face checkpoint folder at {self.path}; give a local folder path.")
-        if not (self.path / "config.json").is_file():
-            raise ModelError(f"{self.path} has no config.json, so it is not a Hugging Face checkpoint folder.")
-        self.name = name or f"hf:{self.path}"
+        self.adapter = Path(adapter).expanduser() if adapter else None
+        if self.adapter is None and is_adapter(self.path):
+            self.adapter, self.base = self.path, adapter_base(self.path)
+        else:
+            self.base = str(self.path)
+        if self.adapter is not None and not is_adapter(self.adapter):
+            raise ModelError(f"{self.adapter} is no LoRA adapter folder (it has no adapter_config.json).")
+        checkpoint_location(self.base)  # a clear error now for a missing checkpoint
+        self.schema: SchemaMode = schema or ("free" if self.adapter is not None else "refuse")
+        self.name = name or (f"hf:{self.path}" if adapter is None else f"hf:{self.path}+{self.adapter}")
         self.device = device
         self.dtype = dtype
         self.n_threads = n_threads
@@ -70,17 +237,10 @@ class HFModel:
 
     def _load(self) -> tuple[Any, Any]:
         if self._model is None:
-            torch, transformers = _import_transformers()
+            torch, _ = _import_transformers()
             if self.n_threads:
                 torch.set_num_threads(self.n_threads)
-            try:
-                tokenizer = transformers.AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
-                dtype = self.dtype if self.dtype == "auto" else getattr(torch, self.dtype)
-                model = transformers.AutoModelForCausalLM.from_pretrained(
-                    str(self.path), local_files_only=True, dtype=dtype
-                )
-            except (OSError, ValueError, KeyError) as error:
-                raise ModelError(f"transformers could not load {self.path}: {error}") from error
+            model, tokenizer = load_checkpoint(self.base, dtype=self.dtype, adapter=self.adapter)
             model.to(self.device)
             model.eval()
             self._tokenizer, self._model = tokenizer, model
@@ -88,7 +248,7 @@ class HFModel:
 
     def _inputs(self, request: ChatRequest) -> tuple[Any, dict[str, Any]]:
         tokenizer, _ = self._load()
-        if request.json_schema is not None:
+        if request.json_schema is not None and self.schema == "refuse":
             raise ModelError(f"{self.name} cannot constrain output to a JSON schema; use a llamacpp or openai model.")
         try:
             encoded = tokenizer.apply_chat_template(

@@ -1,0 +1,176 @@
+"""The Reasoner's GRPO training configuration (a TOML file: `lycan train reasoner CONFIG`).
+
+The defaults are the seed's: 500 self-play games, 3,000 speaking turns, G=8 answers per turn,
+clip 0.2, KL 0.04, 128 turns per step, LoRA rank 16. The seed's ablations are switches
+(`faithfulness`, `relevant`, `irrelevant`). Configs that ship with Lycan: `reasoner-cpu-tiny.toml`
+(a few real steps on a CPU, the smoke model), `reasoner-gpu-0.5b.toml` and `reasoner-gpu-1.5b.toml`
+(the seed's scale on one GPU).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+REFERENCES = ("conclusion", "unperturbed")
+DEVICES = ("auto", "cpu", "cuda", "mps")
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+
+
+@dataclass(frozen=True)
+class ReasonerConfig:
+    """What to train the Reasoner on and how. Every key can be set in the TOML file."""
+
+    # ------------------------------------------------------------------ data
+    preset: str = "aiwolf5"
+    games: int = 500
+    """Self-play games to generate (when `run` is empty)."""
+    agent: str = "heuristic"
+    """The rule-based agent type that plays the self-play games."""
+    run: str = ""
+    """Read stored games of this run (`lycan games`) instead of playing."""
+    first_seed: int = 5_000_000
+    turns: int = 3000
+    """Speaking turns sampled from the games (train and held out together)."""
+    held_out: float = 0.1
+    """Share of games whose turns are kept out of training to measure before and after."""
+    eval_turns: int = 0
+    """Held-out turns answered (greedy) and measured before and after training (0: none)."""
+    log_lines: int = 40
+    """The Reasoner prompt's log: the last this many lines."""
+    # ------------------------------------------------------------------ policy
+    model: str = "local"
+    """The checkpoint: `local` (Qwen2.5-Coder-0.5B), `local:1.5b`, `local:tiny` (SmolLM2-135M),
+    a `.gguf` file (dequantized by transformers) or a Hugging Face checkpoint folder."""
+    device: str = "auto"
+    dtype: str = "auto"
+    """`auto`: bfloat16 on a GPU, float32 on a CPU."""
+    threads: int = 0
+    """torch CPU threads (0: torch's choice)."""
+    lora_rank: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.05
+    lora_targets: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    # ------------------------------------------------------------------ GRPO
+    num_generations: int = 8
+    """G: answers sampled per turn."""
+    turns_per_step: int = 128
+    """Turns per optimizer step (each with G answers)."""
+    micro_batch: int = 16
+    """Answers per forward/backward pass (turns_per_step * G must be a multiple)."""
+    epsilon: float = 0.2
+    beta: float = 0.04
+    learning_rate: float = 1e-5
+    max_steps: int = 0
+    """Optimizer steps (0: one pass over the training turns)."""
+    max_completion_length: int = 256
+    temperature: float = 1.0
+    gradient_checkpointing: bool = False
+    seed: int = 0
+    # ------------------------------------------------------------------ causal reward
+    intervention: str = "beliefs"
+    """The intervention model: `beliefs` (the belief engine's posterior) or a chat model spec."""
+    reference: str = "conclusion"
+    """A re-inferred role is compared with the Reasoner's conclusion (the seed) or with the
+    intervention model's own answer on the untouched log (`unperturbed`)."""
+    concurrency: int = 4
+    """Intervention inferences run at once."""
+    faithfulness: bool = True
+    """The faithfulness reward (off: the seed's "w/o faithfulness reward")."""
+    relevant: bool = True
+    """The relevant-premise intervention (off: "w/o relevant intervention")."""
+    irrelevant: bool = True
+    """The irrelevant-premise intervention (off: "w/o irrelevant intervention")."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Further GRPOConfig keyword arguments, passed as they are."""
+
+    def __post_init__(self) -> None:
+        checks = [
+            (self.reference in REFERENCES, f"reference must be one of {', '.join(REFERENCES)}"),
+            (self.device in DEVICES, f"device must be one of {', '.join(DEVICES)}"),
+            (self.dtype in DTYPES, f"dtype must be one of {', '.join(DTYPES)}"),
+            (self.num_generations >= 2, "num_generations must be at least 2 (GRPO compares answers to a turn)"),
+            (self.turns_per_step >= 1 and self.micro_batch >= 1, "turns_per_step and micro_batch must be positive"),
+            (
+                (self.turns_per_step * self.num_generations) % self.micro_batch == 0,
+                f"turns_per_step * num_generations ({self.turns_per_step * self.num_generations}) must be a "
+                f"multiple of micro_batch ({self.micro_batch})",
+            ),
+            (0.0 <= self.held_out < 1.0, "held_out must be in [0, 1)"),
+            (self.turns >= 1 and self.games >= 1, "games and turns must be positive"),
+            (self.max_completion_length >= 8, "max_completion_length must be at least 8"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"bad reasoner config: {message}")
+
+    @property
+    def accumulation(self) -> int:
+        """Micro-batches per optimizer step."""
+        return self.turns_per_step * self.num_generations // self.micro_batch
+
+    @classmethod
+    def load(cls, path: Path, **overrides: Any) -> ReasonerConfig:
+        """Read a TOML config (unknown keys are refused); `overrides` replace keys after reading.
+
+        Raises:
+            ValueError: not TOML, a key this config does not have, or a bad value.
+        """
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise ValueError(f"cannot read training config {path}: {err}") from err
+        return cls.from_dict({**data, **overrides}, str(path))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "the config") -> ReasonerConfig:
+        """Build from a mapping (unknown keys are refused).
+
+        Raises:
+            ValueError: a key this config does not have, or a bad value.
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown key(s) {', '.join(unknown)} in {where}; known: {', '.join(sorted(known))}")
+        if "lora_targets" in data:
+            data = {**data, "lora_targets": tuple(data["lora_targets"])}
+        try:
+            return cls(**data)
+        except TypeError as err:
+            raise ValueError(f"bad value in {where}: {err}") from err
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        out = asdict(self)
+        out["lora_targets"] = list(self.lora_targets)
+        return out
+
+
+SMOKE = {
+    "games": 3,
+    "turns": 6,
+    "held_out": 0.0,
+    "model": "local:tiny",
+    "device": "cpu",
+    "threads": 1,
+    "log_lines": 8,
+    "num_generations": 2,
+    "turns_per_step": 1,
+    "micro_batch": 2,
+    "max_steps": 2,
+    "max_completion_length": 48,
+    "learning_rate": 5e-5,
+}
+"""`lycan train reasoner --smoke`: a few real GRPO steps on the smallest model on a CPU."""
+
+
+def shipped(name: str) -> Path:
+    """The path of a config that ships with Lycan (`reasoner-cpu-tiny.toml`, ...)."""
+    return Path(str(resources.files("lycan.causal") / name))
+
+
+__all__ = ["SMOKE", "ReasonerConfig", "shipped"]

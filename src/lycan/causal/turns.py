@@ -1,0 +1,139 @@
+"""Speaking turns for training and measuring the Reasoner, from stored or self-played games.
+
+A speaking turn is a seat's view at one of its public talk requests (replayed through
+`lycan.data.decision_points`, so it holds only what that seat saw), with the game's true roles
+for the correctness reward. Its prompt is the `camwolf` Reasoner's own, optionally shortened to
+the last `log_lines` lines of the log and ended by a short description of the answer's format
+(an unconstrained model, as in training, has no grammar to keep it to the template).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from lycan.causal.intervene import _log_ids, reasoner_messages
+from lycan.data.samples import decision_points
+from lycan.engine.actions import Request
+from lycan.engine.record import GameRecord
+from lycan.engine.view import View
+from lycan.models.base import Message
+from lycan.rules.roles import Role
+
+_ROW = re.compile(r"^\[(\d+)\] Day \d+:")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One speaking turn: what the seat saw when asked to talk, and the truth.
+
+    Attributes:
+        game_id: the game's id.
+        seat: the seat that was asked to talk.
+        view: its view then (its visible events only).
+        request: the talk request.
+        truth: every seat's true role.
+    """
+
+    game_id: str
+    seat: int
+    view: View
+    request: Request
+    truth: tuple[Role, ...]
+
+    @property
+    def key(self) -> str:
+        """A stable name: game, seat and request."""
+        return f"{self.game_id}:{self.seat}:{self.request.id}"
+
+
+def turns_of(record: GameRecord, *, min_log: int = 2) -> Iterator[Turn]:
+    """The public speaking turns of `record` whose seat's log has at least `min_log` lines."""
+    for point in decision_points(record):
+        if point.request.kind != "talk" or not point.view.living_others():
+            continue
+        if len(_log_ids(point.view)) < min_log:
+            continue
+        yield Turn(record.game_id, point.seat, point.view, point.request, record.roles)
+
+
+def sample_turns(records: Iterable[GameRecord], n: int, rng: random.Random, *, min_log: int = 2) -> list[Turn]:
+    """`n` turns drawn uniformly without replacement from every speaking turn of `records` (all if fewer)."""
+    every = [t for r in records for t in turns_of(r, min_log=min_log)]
+    return every if len(every) <= n else rng.sample(every, n)
+
+
+FORMAT_HINT = (
+    'Answer with JSON only: {{"identifications": [{{"premises": [event ids from your log], '
+    '"deduction": "why", "player": one of {players}, "role": one of {roles}}}]}}'
+)
+
+
+def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hint: bool = True) -> list[Message]:
+    """The Reasoner's prompt for a turn (the `camwolf` agent's), shortened and with the format spelt out.
+
+    Args:
+        turn: a turn, or a seat's view.
+        log_lines: keep only the last this many lines of the log (None: the agent's own limit).
+        format_hint: end the prompt with the answer's format in one line.
+    """
+    view = turn.view if isinstance(turn, Turn) else turn
+    request = turn.request if isinstance(turn, Turn) else None
+    messages = reasoner_messages(view, request)
+    user = messages[-1]["content"]
+    if log_lines is not None:
+        ids = [int(m.group(1)) for line in user.split("\n") if (m := _ROW.match(line))]
+        keep = set(ids[-log_lines:]) if log_lines > 0 else set()
+        user = "\n".join(line for line in user.split("\n") if not (m := _ROW.match(line)) or int(m.group(1)) in keep)
+    if format_hint:
+        players = ", ".join(view.names[s] for s in view.living_others())
+        roles = ", ".join(r.value for r in Role if r in view.rules.roles)
+        user = f"{user}\n{FORMAT_HINT.format(players=players, roles=roles)}"
+    return [messages[0], {"role": "user", "content": user}]
+
+
+def self_play_records(preset: str, games: int, first_seed: int, agent: str = "heuristic") -> list[GameRecord]:
+    """`games` self-play games of a rule-based agent type (deterministic in the seeds).
+
+    Raises:
+        ValueError: an unknown preset or agent type, or one that needs a chat model.
+    """
+    from lycan.agents import make_agent
+    from lycan.engine import run_sync
+    from lycan.engine.runner import SyncPlayer
+    from lycan.engine.seeds import derive
+    from lycan.rules import get_preset
+
+    rules = get_preset(preset)
+    out = []
+    for seed in range(first_seed, first_seed + games):
+        players = [make_agent(agent, derive(seed, "agent", s)) for s in range(rules.n_players)]
+        if not all(isinstance(p, SyncPlayer) for p in players):
+            raise ValueError(f"self-play needs a rule-based agent type, not {agent!r}")
+        out.append(run_sync(rules, players, seed, game_id=f"selfplay-{preset}-{seed}"))  # type: ignore[arg-type]
+    return out
+
+
+def held_out(game_id: str, share: float) -> bool:
+    """Whether game `game_id` is among the held-out `share` of games (a hash of its id decides)."""
+    return int(hashlib.sha256(game_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
+
+
+def split_turns(turns: Sequence[Turn], share: float) -> tuple[list[Turn], list[Turn]]:
+    """Split by game (a game's turns all train or all measure): (train, held out)."""
+    return [t for t in turns if not held_out(t.game_id, share)], [t for t in turns if held_out(t.game_id, share)]
+
+
+__all__ = [
+    "FORMAT_HINT",
+    "Turn",
+    "held_out",
+    "sample_turns",
+    "self_play_records",
+    "split_turns",
+    "turn_messages",
+    "turns_of",
+]
