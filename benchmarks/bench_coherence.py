@@ -6,9 +6,9 @@ Run: .venv/bin/python benchmarks/bench_coherence.py [--model local] [--styles ll
 Every seat of a guardian7 game is an agent of one style (`llm`, `react`, `recon`, `camwolf`, or
 `camwolf+beliefs` for its belief grounding) in one talk mode (`free`: the model writes the speech,
 or, for camwolf, its decided act is spoken in template words; `phrase`: a planner decides the act
-and the model only words it), all sharing one model. The metrics are `lycan.eval.coherence`'s, summed over the games of each (style, mode)
-cell; the Markdown table gives every rate with its 95% Wilson interval and N, and the seconds per
-game. `--out` keeps each game's counts as JSON, rewritten after every game.
+and the model only words it), all sharing one model. The metrics are `lycan.eval.coherence`'s,
+summed over the games of each (style, mode) cell; the Markdown table gives every rate with its 95%
+Wilson interval and N, and the seconds per game. `--out` keeps each game's counts as JSON, rewritten after every game.
 """
 
 from __future__ import annotations
