@@ -379,7 +379,6 @@ class CamWolfAgent(LLMAgent):
             prompt_tokens = sum(self.count(m["content"]) for m in messages)
             started = time.perf_counter()
             raw = ""
-            note = replace(request, kind="reason", attempt=attempt)  # type: ignore[arg-type]
             try:
                 result = await asyncio.wait_for(self.model.chat(chat), self.phrase_timeout * 2)
                 raw = result.text
@@ -389,15 +388,16 @@ class CamWolfAgent(LLMAgent):
                 self.format_errors += 1
                 self.usage.parse_failures += 1
                 error = str(err)
-                self._note(view, note, raw, "", f"format error: {error}", usage=used)
+                self._note(view, request, raw, "", f"format error: {error}", usage=used, kind="reason", attempt=attempt)
                 continue
             except (ModelError, TimeoutError) as err:
                 self.usage.model_errors += 1
                 error = f"model error: {err}" if isinstance(err, ModelError) else "the Reasoner timed out"
-                self._note(view, note, "", "", error, usage=Usage(prompt_tokens, 0, time.perf_counter() - started))
+                elapsed = Usage(prompt_tokens, 0, time.perf_counter() - started)
+                self._note(view, request, "", "", error, usage=elapsed, kind="reason", attempt=attempt)
                 break
             reasoning = self._possible(view, reasoning)
-            self._note(view, note, raw, _describe(reasoning, view.names), usage=used)
+            self._note(view, request, raw, _describe(reasoning, view.names), usage=used, kind="reason", attempt=attempt)
             self.reasonings.append((view.day, reasoning))
             return
         self.fallbacks += 1

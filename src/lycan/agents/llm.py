@@ -311,16 +311,21 @@ class LLMAgent:
         *,
         usage: Usage | None = None,
         exchange: bool = True,
+        kind: str | None = None,
+        attempt: int | None = None,
     ) -> None:
+        """Keep one model call: in `exchanges` and for the record (`kind`/`attempt` override the request's)."""
         u = usage or Usage()
+        kind = request.kind if kind is None else kind
+        attempt = request.attempt if attempt is None else attempt
         if exchange:
-            self.exchanges.append(Exchange(request.id, request.kind, request.attempt, raw, action, error))
+            self.exchanges.append(Exchange(request.id, kind, attempt, raw, action, error))
         self._calls.append(
             ModelCall(
                 seat=view.seat,
                 request=request.id,
-                kind=request.kind,
-                attempt=request.attempt,
+                kind=kind,
+                attempt=attempt,
                 model=getattr(self.model, "name", ""),
                 prompt_tokens=u.prompt_tokens,
                 completion_tokens=u.completion_tokens,
