@@ -76,6 +76,7 @@ PLAIN_FIELDS = frozenset(
         "cause",
         "request",
         "winner",
+        "manner",
     }
 )
 """Event fields that hold no seat: left as they are."""
