@@ -178,3 +178,20 @@ def test_belief_village_wins_more_often_than_the_plain_one() -> None:
     plain = sum(play(rules, seed, "heuristic", "heuristic")[0].winner == "village" for seed in seeds)
     beliefs = sum(play(rules, seed, BELIEFS, "heuristic")[0].winner == "village" for seed in seeds)
     assert beliefs >= plain + 6, (plain, beliefs)
+
+
+def test_a_seat_never_names_itself_in_its_reasons() -> None:
+    from lycan.agents.phrasing import narrates_self
+    from lycan.engine.events import Talk
+    from lycan.engine.runner import run_sync
+    from lycan.rules import get_preset
+
+    rules = get_preset("guardian7")
+    spoken = 0
+    for seed in range(20):
+        record = run_sync(rules, [BeliefHeuristicAgent(seed * 10 + s) for s in range(rules.n_players)], seed)
+        for e in record.events:
+            if isinstance(e, Talk) and not (e.over or e.skip):
+                spoken += 1
+                assert not narrates_self(e.text, record.names[e.actor]), e.text
+    assert spoken > 100

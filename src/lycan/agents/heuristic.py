@@ -1114,8 +1114,8 @@ def _describe(mem: _Memory, events: Sequence[Event], inf: Influence) -> str:
     e = events[at]
     seat, names = inf.seat, mem.names
 
-    def subject(s: int) -> str:
-        return "they" if s == seat else names[s]
+    def subject(s: int) -> str:  # never the speaker's own name: a seat speaks of itself as I
+        return "they" if s == seat else "I" if s == mem.seat else names[s]
 
     def obj(s: int) -> str:
         return "them" if s == seat else "me" if s == mem.seat else names[s]
@@ -1134,9 +1134,9 @@ def _describe(mem: _Memory, events: Sequence[Event], inf: Influence) -> str:
                     return f"they claimed {role}"
                 return f"they claimed {role} after {'I' if before == mem.seat else names[before]} did"
             return (
-                f"{names[e.actor]} also claimed {role}"
+                f"{subject(e.actor)} also claimed {role}"
                 if _claimed(mem, seat, role)
-                else f"{names[e.actor]} claimed {role}"
+                else f"{subject(e.actor)} claimed {role}"
             )
         kinds = ("divined", "identified") if inf.kind == "report" else ("will_vote", "accuses", "defends", "liar")
         acts = [st for st in said if st.kind in kinds and st.target is not None]
