@@ -194,3 +194,35 @@ def test_conclusions_that_the_seats_knowledge_rules_out_are_dropped() -> None:
             if not reasoning.fallback:
                 assert all(i.player in pack for i in reasoning.identifications)
     assert sum(p.impossible for p in players) > 0
+
+
+def _first_day_talk(seed: int = 3) -> tuple[View, Any]:
+    """A day-1 talk request of guardian7 and its seat's view (the other requests answered by heuristics)."""
+    from dataclasses import replace
+
+    from lycan.agents.heuristic import HeuristicAgent
+
+    game = Game(get_preset("guardian7"), seed)
+    agents = [HeuristicAgent(s) for s in range(7)]
+    play = game.play()
+    batch = next(play)
+    while True:
+        for request in batch:
+            if request.kind == "talk" and request.day >= 1:
+                return game.view(request.seat), replace(request, timeout=5.0)
+        batch = play.send({r.id: agents[r.seat].decide(game.view(r.seat), r) for r in batch})
+
+
+def test_a_hanging_reasoner_leaves_time_to_answer_within_the_request() -> None:
+    import time
+
+    from scripted import HANG
+
+    view, request = _first_day_talk()
+    agent = CamWolfAgent(reasoner(lambda request, schema: HANG), 1, talk="phrase")
+    started = time.perf_counter()
+    action = asyncio.run(agent.act(view, request))
+    took = time.perf_counter() - started
+    assert took < request.timeout, took
+    assert request.check(action) is None
+    assert agent.usage.timeouts >= 1 and agent.reasonings and agent.reasonings[-1][1].fallback

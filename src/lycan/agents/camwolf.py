@@ -51,6 +51,12 @@ REASON_TOKENS = 288
 """Completion tokens of one Reasoner answer (think, two identifications, the manner)."""
 LOG_LINES = 40
 """The most recent lines of the seat's log shown to the Reasoner (each with its event id)."""
+REASON_SHARE = 0.6
+"""The share of a talk request's time the Reasoner may use (the phrasing gets what is left)."""
+TIME_SHARE = 0.9
+"""The share of a talk request's time within which the agent answers (the rest is the session's margin)."""
+MIN_REASON_S = 2.0
+"""Below this many seconds left, the Reasoner is not asked (the belief engine concludes instead)."""
 IMPOSSIBLE = 0.01
 """Below this belief-engine probability a conclusion counts as ruled out by what the seat knows."""
 CONCLUSION_CONFIDENCE = 0.7
@@ -270,15 +276,19 @@ class CamWolfAgent(LLMAgent):
         """Talk through the Reasoner and phrasing; votes and some night actions follow the conclusions."""
         planner = self.planner()
         if request.kind == "talk":
+            # The Reasoner and the phrasing share the request's time: the Reasoner may use up to
+            # REASON_SHARE of it, the phrasing what is left, and the answer comes within TIME_SHARE.
+            started = time.perf_counter()
+            deadline = started + request.timeout * TIME_SHARE
             if self._reasoned_day != view.day or self.reason_every_turn:
-                await self._reason(view, request)
+                await self._reason(view, request, started + request.timeout * REASON_SHARE)
                 self._reasoned_day = view.day
             planner.steer = self._suspect(view, view.living_others())
             act = planner.decide(view, replace(request, attempt=0, error=None))
             if act.kind == "speak" and self.reasonings:
                 act = Action.speak(act.text, self.reasonings[-1][1].manner)
             if self.talk == "phrase":
-                return await self._phrase(view, request, act)
+                return await self._phrase(view, request, act, budget=deadline - time.perf_counter())
             return act
         if request.kind == "whisper":
             return await self._phrase(view, request) if self.talk == "phrase" else planner.decide(view, request)
@@ -360,7 +370,8 @@ class CamWolfAgent(LLMAgent):
         user = "\n".join(parts)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}], ids
 
-    async def _reason(self, view: View, request: Request) -> None:
+    async def _reason(self, view: View, request: Request, deadline: float) -> None:
+        """Ask the Reasoner (once more with the error if its answer cannot be used) until `deadline`."""
         roles = [r.value for r in Role if r in view.rules.roles]
         names = [view.names[s] for s in range(view.n_players) if s != view.seat]
         error = ""
@@ -380,7 +391,10 @@ class CamWolfAgent(LLMAgent):
             started = time.perf_counter()
             raw = ""
             try:
-                result = await asyncio.wait_for(self.model.chat(chat), self.phrase_timeout * 2)
+                left = deadline - time.perf_counter()
+                if left < MIN_REASON_S:
+                    raise TimeoutError
+                result = await asyncio.wait_for(self.model.chat(chat), left)
                 raw = result.text
                 used = self._account(result, prompt_tokens, time.perf_counter() - started)
                 reasoning = read_reasoning(raw, view)
@@ -391,8 +405,12 @@ class CamWolfAgent(LLMAgent):
                 self._note(view, request, raw, "", f"format error: {error}", usage=used, kind="reason", attempt=attempt)
                 continue
             except (ModelError, TimeoutError) as err:
-                self.usage.model_errors += 1
-                error = f"model error: {err}" if isinstance(err, ModelError) else "the Reasoner timed out"
+                if isinstance(err, ModelError):
+                    self.usage.model_errors += 1
+                    error = f"model error: {err}"
+                else:
+                    self.usage.timeouts += 1
+                    error = "the Reasoner ran out of time"
                 elapsed = Usage(prompt_tokens, 0, time.perf_counter() - started)
                 self._note(view, request, "", "", error, usage=elapsed, kind="reason", attempt=attempt)
                 break

@@ -459,10 +459,13 @@ class LLMAgent:
             self._planner = BeliefHeuristicAgent(self.seed)
         return self._planner
 
-    async def _phrase(self, view: View, request: Request, act: Action | None = None) -> Action:
+    async def _phrase(
+        self, view: View, request: Request, act: Action | None = None, budget: float | None = None
+    ) -> Action:
         """Have the model word the act (the planner's, unless given); speak the wording if it passes the checks.
 
         The act's manner, if any, is announced to `on_manner` before the words and kept on the action.
+        `budget` caps the seconds the phrasing may take (below one second the template is spoken).
         """
         if act is None:
             act = self.planner().decide(view, replace(request, attempt=0, error=None))
@@ -487,8 +490,11 @@ class LLMAgent:
         )
         started = time.perf_counter()
         raw, error, used = "", "", Usage(prompt_tokens, 0, 0.0)
+        limit_s = self.phrase_timeout if budget is None else min(self.phrase_timeout, budget)
         try:
-            result = await asyncio.wait_for(self.model.chat(chat), self.phrase_timeout)
+            if limit_s < 1.0:
+                raise TimeoutError
+            result = await asyncio.wait_for(self.model.chat(chat), limit_s)
             raw = result.text
             used = self._account(result, prompt_tokens, time.perf_counter() - started)
         except ModelError as err:
@@ -496,7 +502,7 @@ class LLMAgent:
             error = f"model error: {err}"
         except TimeoutError:
             self.usage.timeouts += 1
-            error = f"phrasing took over {self.phrase_timeout:g} s"
+            error = f"phrasing took over {max(limit_s, 0):.3g} s"
         text = clean(raw, view.name)
         if not error:
             reason = check_phrasing(
