@@ -1,5 +1,5 @@
-"""One real GRPO step on the smallest embedded model (SmolLM2-135M, CPU), through the command line,
-and the adapter it writes loaded into the `hf:` backend, answering.
+"""One real GRPO step on the smallest embedded model (SmolLM2-135M, CPU), after two format warm-up
+steps, through the command line, and the adapter it writes loaded into the `hf:` backend, answering.
 
 About a minute on two shared CPU cores; the first run on a machine also converts the GGUF file
 into a Hugging Face folder once (about 40 s, then cached).
@@ -50,6 +50,9 @@ def test_one_grpo_step_writes_the_rewards_and_the_adapter(trained: Path) -> None
     report = json.loads((trained / "report.json").read_text())
     assert report["config"]["num_generations"] == 2 and report["config"]["beta"] == 0.04
     assert 0 < report["report"]["trainable_parameters"] < report["report"]["parameters"] / 20
+    warmup = report["report"]["warmup"]  # the smoke run warms the adapter up on the format first
+    assert warmup["steps"] == 2 and len(warmup["losses"]) == 2 and warmup["examples"] >= 1
+    assert (trained / "warmup-adapter" / "adapter_model.safetensors").is_file()
 
 
 def test_the_adapter_loads_into_the_hf_backend_and_answers(trained: Path) -> None:

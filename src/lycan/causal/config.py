@@ -1,6 +1,7 @@
 """The Reasoner's GRPO training configuration (a TOML file: `lycan train reasoner CONFIG`).
 
-The defaults are the seed's: 500 self-play games, 3,000 speaking turns, G=8 answers per turn,
+A supervised format warm-up (`warmup_steps`, off by default, on in the CPU config) can precede
+GRPO. The defaults are the seed's: 500 self-play games, 3,000 speaking turns, G=8 answers per turn,
 clip 0.2, KL 0.04, 128 turns per step, LoRA rank 16. The seed's ablations are switches
 (`faithfulness`, `relevant`, `irrelevant`). Configs that ship with Lycan: `reasoner-cpu-tiny.toml`
 (a few real steps on a CPU, the smoke model), `reasoner-gpu-0.5b.toml` and `reasoner-gpu-1.5b.toml`
@@ -39,6 +40,11 @@ class ReasonerConfig:
     """Share of games whose turns are kept out of training to measure before and after."""
     eval_turns: int = 0
     """Held-out turns answered (greedy) and measured before and after training (0: none)."""
+    eval_before: bool = True
+    """Measure the base model before training (off: after it only, e.g. runs from a known adapter)."""
+    eval_samples: int = 0
+    """Answers sampled (at `temperature`) per evaluated turn to measure the format of sampled answers, as
+    GRPO sees them (0: greedy answers only)."""
     log_lines: int = 40
     """The Reasoner prompt's log: the last this many lines."""
     # ------------------------------------------------------------------ policy
@@ -54,7 +60,21 @@ class ReasonerConfig:
     lora_alpha: int = 32
     lora_dropout: float = 0.05
     lora_targets: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    # ------------------------------------------------------------------ format warm-up
+    warmup_steps: int = 0
+    """Supervised LoRA steps on belief-engine answers before GRPO (`lycan.causal.warmup`; 0: none)."""
+    warmup_examples: int = 200
+    """(prompt, answer) pairs built from the training games' speaking turns for the warm-up."""
+    warmup_batch: int = 2
+    warmup_learning_rate: float = 2e-4
+    warmup_identifications: int = 1
+    """Identifications in a taught answer (1 keeps answers near 80 tokens)."""
+    init_adapter: str = ""
+    """Start GRPO from this saved LoRA adapter folder (e.g. a run's `warmup-adapter/`) instead of a
+    fresh one; the warm-up is then skipped."""
     # ------------------------------------------------------------------ GRPO
+    grpo: bool = True
+    """Run GRPO after the warm-up (off: the warm-up alone, measured and saved as the adapter)."""
     num_generations: int = 8
     """G: answers sampled per turn."""
     turns_per_step: int = 128
@@ -102,6 +122,8 @@ class ReasonerConfig:
             (0.0 <= self.held_out < 1.0, "held_out must be in [0, 1)"),
             (self.turns >= 1 and self.games >= 1, "games and turns must be positive"),
             (self.max_completion_length >= 8, "max_completion_length must be at least 8"),
+            (self.warmup_steps >= 0 and self.warmup_examples >= 1, "warmup_steps >= 0, warmup_examples >= 1"),
+            (self.warmup_batch >= 1 and self.warmup_identifications >= 1, "warmup_batch, warmup_identifications >= 1"),
         ]
         for ok, message in checks:
             if not ok:
@@ -164,6 +186,8 @@ SMOKE = {
     "max_steps": 2,
     "max_completion_length": 48,
     "learning_rate": 5e-5,
+    "warmup_steps": 2,
+    "warmup_examples": 4,
 }
 """`lycan train reasoner --smoke`: a few real GRPO steps on the smallest model on a CPU."""
 

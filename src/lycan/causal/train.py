@@ -28,12 +28,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lycan.agents.camwolf import read_reasoning
+from lycan.agents.parsing import ParseError
 from lycan.causal.config import ReasonerConfig
-from lycan.causal.faithfulness import Answer, Faithfulness, measure
+from lycan.causal.faithfulness import Answer, measure
 from lycan.causal.intervene import BeliefIntervener, Intervener, InterventionPlan, make_intervener
 from lycan.causal.rewards import Reward, RewardSwitches, score_answer
-from lycan.causal.turns import Turn, sample_turns, self_play_records, split_turns, turn_messages
+from lycan.causal.turns import Turn, sample_turns, self_play_records, split_turns, turn_messages, turns_of
+from lycan.causal.warmup import warm_up, warmup_pairs
 from lycan.engine.record import GameRecord
+from lycan.eval.stats import Rate
 from lycan.models.base import ModelError
 
 PARTS = ("correctness", "faithfulness", "format", "repeat")
@@ -160,36 +164,84 @@ def _torch() -> Any:
 # ---------------------------------------------------------------------- evaluation
 
 
-def answer_turns(model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig) -> list[str]:
-    """Greedy answers of `model` to each turn's prompt (as in training, unconstrained)."""
+def _generate(
+    model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig, n: int, sample: bool
+) -> list[str]:
+    """`n` answers per turn, the turns' prompts batched (left padding), greedy or sampled."""
     torch = _torch()
-    out = []
     device = next(model.parameters()).device
     model.eval()
-    for turn in turns:
-        messages = turn_messages(turn, log_lines=config.log_lines)
-        encoded = tokenizer.apply_chat_template(
-            [dict(m) for m in messages], add_generation_prompt=True, return_tensors="pt", return_dict=True
+    prompts = [
+        tokenizer.apply_chat_template(
+            [dict(m) for m in turn_messages(t, log_lines=config.log_lines)], add_generation_prompt=True, tokenize=False
         )
-        encoded = {k: v.to(device) for k, v in encoded.items()}
-        with torch.inference_mode():
-            output = model.generate(
-                **encoded,
-                max_new_tokens=config.max_completion_length,
-                do_sample=False,
-                pad_token_id=tokenizer.pad_token_id,
-            )
-        out.append(tokenizer.decode(output[0][encoded["input_ids"].shape[-1] :], skip_special_tokens=True))
+        for t in turns
+    ]
+    side = tokenizer.padding_side
+    tokenizer.padding_side = "left"
+    try:
+        encoded = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+    finally:
+        tokenizer.padding_side = side
+    encoded = {k: v.to(device) for k, v in encoded.items()}
+    options: dict[str, Any] = {"do_sample": False}
+    if sample:
+        options = {"do_sample": True, "temperature": config.temperature, "top_k": 0, "num_return_sequences": n}
+    with torch.inference_mode():
+        output = model.generate(
+            **encoded, max_new_tokens=config.max_completion_length, pad_token_id=tokenizer.pad_token_id, **options
+        )
+    start = encoded["input_ids"].shape[-1]
+    return [tokenizer.decode(row[start:], skip_special_tokens=True) for row in output]
+
+
+EVAL_BATCH = 8
+"""Prompts answered in one `generate` call when measuring."""
+
+
+def answer_turns(model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig) -> list[str]:
+    """Greedy answers of `model` to each turn's prompt (as in training, unconstrained)."""
+    out: list[str] = []
+    for i in range(0, len(turns), EVAL_BATCH):
+        out += _generate(model, tokenizer, turns[i : i + EVAL_BATCH], config, 1, False)
+    return out
+
+
+def sample_answers(model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig, n: int) -> list[str]:
+    """`n` answers of `model` to each turn's prompt, sampled at the config's temperature (as GRPO samples them)."""
+    out: list[str] = []
+    step = max(1, EVAL_BATCH // n)
+    for i in range(0, len(turns), step):
+        out += _generate(model, tokenizer, turns[i : i + step], config, n, True)
     return out
 
 
 def evaluate(
     model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig, intervener: Intervener
-) -> Faithfulness:
-    """Faithfulness, accuracy and format of `model`'s greedy answers on `turns`."""
+) -> dict[str, Any]:
+    """Faithfulness, accuracy and format of `model`'s greedy answers on `turns` (`Faithfulness.to_dict`).
+
+    With `eval_samples`, also `format_sampled`: the share of that many sampled answers per turn that
+    keep to the template. `examples`: the first greedy answers.
+    """
     texts = answer_turns(model, tokenizer, turns, config)
     answers = [Answer(text, t.view, t.truth) for text, t in zip(texts, turns, strict=True)]
-    return asyncio.run(measure(answers, intervener, seed=config.seed, concurrency=config.concurrency))
+    out = asyncio.run(measure(answers, intervener, seed=config.seed, concurrency=config.concurrency)).to_dict()
+    if config.eval_samples:
+        _torch().manual_seed(config.seed)
+        sampled = sample_answers(model, tokenizer, turns, config, config.eval_samples)
+        ok = total = 0
+        for j, text in enumerate(sampled):  # num_return_sequences: a turn's answers are consecutive
+            total += 1
+            try:
+                read_reasoning(text, turns[j // config.eval_samples].view)
+                ok += 1
+            except ParseError:
+                pass
+        lo, hi = Rate(ok, total).interval
+        out["format_sampled"] = {"value": Rate(ok, total).value, "low": lo, "high": hi, "n": total}
+    out["examples"] = texts[:3]
+    return out
 
 
 # ---------------------------------------------------------------------- training
@@ -215,7 +267,9 @@ class TrainReport:
     trainable_parameters: int = 0
     intervention_calls: int = 0
     before: dict[str, Any] = field(default_factory=dict)
+    after_warmup: dict[str, Any] = field(default_factory=dict)
     after: dict[str, Any] = field(default_factory=dict)
+    warmup: dict[str, Any] = field(default_factory=dict)
     device: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -284,7 +338,7 @@ def train_reasoner(
     say(f"{len(games)} games, {len(train)} training turns, {len(held)} held out")
 
     from datasets import Dataset
-    from peft import LoraConfig
+    from peft import LoraConfig, PeftModel
     from transformers import TrainerCallback
     from trl import GRPOTrainer
 
@@ -297,9 +351,45 @@ def train_reasoner(
     plan = InterventionPlan(reference=config.reference)  # type: ignore[arg-type]
     switches = RewardSwitches(config.faithfulness, config.relevant, config.irrelevant)
     evaluated = held[: config.eval_turns]
-    if evaluated:
-        report.before = evaluate(model, tokenizer, evaluated, config, BeliefIntervener()).to_dict()
+    if evaluated and config.eval_before:
+        report.before = evaluate(model, tokenizer, evaluated, config, BeliefIntervener())
         say(f"before: {json.dumps(report.before)}")
+    lora = LoraConfig(
+        r=config.lora_rank,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.lora_targets),
+        task_type="CAUSAL_LM",
+    )
+    if config.init_adapter:
+        model = PeftModel.from_pretrained(model, config.init_adapter, is_trainable=True)
+        say(f"starting from the adapter {config.init_adapter}")
+    elif config.warmup_steps:
+        pool, _ = split_turns([t for r in games for t in turns_of(r)], config.held_out)
+        pairs = warmup_pairs(
+            pool,
+            config.warmup_examples,
+            log_lines=config.log_lines,
+            identifications=config.warmup_identifications,
+            seed=config.seed,
+        )
+        say(f"warm-up: {len(pairs)} belief-engine answers, {config.warmup_steps} steps of {config.warmup_batch}")
+        model, warmed = warm_up(
+            model,
+            tokenizer,
+            pairs,
+            lora,
+            steps=config.warmup_steps,
+            batch=config.warmup_batch,
+            learning_rate=config.warmup_learning_rate,
+            seed=config.seed,
+            progress=say,
+        )
+        report.warmup = warmed.to_dict()
+        save_adapter(model, tokenizer, out / "warmup-adapter", config.model)
+        if evaluated:
+            report.after_warmup = evaluate(model, tokenizer, evaluated, config, BeliefIntervener())
+            say(f"after the warm-up: {json.dumps(report.after_warmup)}")
 
     dataset = Dataset.from_list(
         [
@@ -331,20 +421,18 @@ def train_reasoner(
                 f"faithfulness {row['faithfulness']:+.2f}, format {row['format']:+.2f}) {row['seconds']:.0f} s"
             )
 
-    lora = LoraConfig(
-        r=config.lora_rank,
-        lora_alpha=config.lora_alpha,
-        lora_dropout=config.lora_dropout,
-        target_modules=list(config.lora_targets),
-        task_type="CAUSAL_LM",
-    )
+    if not config.grpo:
+        if not isinstance(model, PeftModel):
+            raise ValueError("grpo = false needs a warm-up (warmup_steps) or an init_adapter to save")
+        report.after = report.after_warmup
+        return finish(report, model, tokenizer, config, out, device, started, [] if report.after else evaluated, say)
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=rewards.functions(),
         args=grpo_arguments(config, out, device, steps),
         train_dataset=dataset,
         processing_class=tokenizer,
-        peft_config=lora,
+        peft_config=None if isinstance(model, PeftModel) else lora,
         callbacks=[Steps()],
     )
     report.parameters = sum(p.numel() for p in trainer.model.parameters())
@@ -355,9 +443,24 @@ def train_reasoner(
     report.reward_seconds = rewards.seconds
     report.seconds_per_step = report.train_seconds / max(1, len(report.steps))
     report.intervention_calls = int(getattr(getattr(intervener, "meter", None), "calls", 0))
-    save_adapter(trainer.model, tokenizer, out / "adapter", config.model)
+    return finish(report, trainer.model, tokenizer, config, out, device, started, evaluated, say)
+
+
+def finish(
+    report: TrainReport,
+    model: Any,
+    tokenizer: Any,
+    config: ReasonerConfig,
+    out: Path,
+    device: str,
+    started: float,
+    evaluated: Sequence[Turn],
+    say: Callable[[str], None] = lambda _: None,
+) -> TrainReport:
+    """Save the adapter, measure after training, and write `rewards.json` and `report.json`."""
+    save_adapter(model, tokenizer, out / "adapter", config.model)
     if evaluated:
-        report.after = evaluate(trainer.model, tokenizer, evaluated, config, BeliefIntervener()).to_dict()
+        report.after = evaluate(model, tokenizer, evaluated, config, BeliefIntervener())
         say(f"after: {json.dumps(report.after)}")
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     torch = _torch()
@@ -433,7 +536,11 @@ def save_adapter(model: Any, tokenizer: Any, folder: Path, base: str) -> None:
     from lycan.models.hf import ADAPTER_BASE, checkpoint_location
 
     folder.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(str(folder))
+    adapters = getattr(model, "peft_config", None)
+    if isinstance(adapters, dict) and "default" in adapters and len(adapters) > 1:
+        model.save_pretrained(str(folder), selected_adapters=["default"])  # not GRPO's frozen reference copy
+    else:
+        model.save_pretrained(str(folder))
     tokenizer.save_pretrained(str(folder))
     path, gguf = checkpoint_location(base)
     where = str(path / gguf) if gguf else str(path)
@@ -454,8 +561,10 @@ __all__ = [
     "completion_text",
     "dry_run",
     "evaluate",
+    "finish",
     "grpo_arguments",
     "load_policy",
+    "sample_answers",
     "save_adapter",
     "train_reasoner",
     "write_rewards",
