@@ -1,6 +1,6 @@
 """The Reasoner on a CPU: base model, after the format warm-up, after warm-up + GRPO (and the seed's ablations).
 
-    python benchmarks/bench_causal_warmup.py --warmup-steps 100 --steps 12 --eval 24 --samples 4 \\
+    python benchmarks/bench_causal_warmup.py --warmup-steps 40 --steps 2 --eval 12 --samples 2 \\
         --ablations no-faithfulness --out /tmp/bench-warmup
 
 One run of `lycan train reasoner` with the CPU config (`reasoner-cpu-tiny.toml`: SmolLM2-135M,
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--warmup-examples", type=int, default=200)
     parser.add_argument("--steps", type=int, default=12, help="GRPO steps")
     parser.add_argument("--generations", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (1: best on a shared machine)")
     parser.add_argument("--eval", type=int, default=24, help="held-out turns measured")
     parser.add_argument("--samples", type=int, default=4, help="sampled answers per measured turn (format)")
     parser.add_argument("--ablations", nargs="*", choices=sorted(set(ABLATIONS) - {"full"}), default=[])
