@@ -39,6 +39,7 @@ def check(text: str, act: str = SEER_ACT, *, role: Role = Role.SEER, public: boo
         ('{"speech": "I am the seer."}', "error text"),
         ("Retry: I am the seer. Last night I divined Player 3: werewolf.", "error text"),
         ("As an AI language model I cannot play.", "error text"),
+        ("Day 2: I am the seer. Last night I divined Player 3: werewolf.", "error text"),
         ("Keep every name, role and result as given. I am the seer.", "prompt echo"),
         ("talking out loud to the other players: I am the seer.", "prompt echo"),
         ("Player 1 is the seer. Player 1 divined Player 3: werewolf.", "self-narration"),

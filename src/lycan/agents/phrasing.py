@@ -11,7 +11,8 @@ templates of `lycan.agents.speech`; the model is then asked only to say that in 
 otherwise (the reason is recorded with the model call, never spoken):
 
 - `empty` / `too long`: nothing to say, or past the talk limit;
-- `error text`: retry or error wording, JSON, code fences, an assistant's disclaimer;
+- `error text`: retry or error wording, JSON, code fences, an assistant's disclaimer, a log's
+  `Day 2:` marker;
 - `prompt echo`: a run of `ECHO_NGRAM` words shared with the instructions and not with the act;
 - `self-narration`: the speaker's own name (talk about oneself in the third person);
 - `self-reveal`: a werewolf or possessed admitting its side in public talk;
@@ -53,7 +54,8 @@ REASONS = (
 
 _ERROR_TEXT = re.compile(
     r"\b(?:retry|retrying|error|invalid|json|schema|parse|format|instructions?|prompt|as an ai|"
-    r"language model|assistant|i cannot|i can't help|rewrite|rephrase|message)\b|```|[{}<>\[\]]",
+    r"language model|assistant|i cannot|i can't help|rewrite|rephrase|message)\b|```|[{}<>\[\]]|"
+    r"\b(?:day|night) \d+\s*:",
     re.IGNORECASE,
 )
 _ROLE_WORDS = re.compile(
