@@ -385,7 +385,6 @@ def test_faithfulness_of_the_reasoner_answers_a_record_keeps(tmp_path: Path) -> 
 @pytest.mark.parametrize("name", ["reasoner-gpu-0.5b.toml", "reasoner-gpu-1.5b.toml"])
 def test_the_gpu_configs_start(name: str) -> None:
     """The seed's scale is planned without a GPU: config, data, TRL and peft settings (nothing is trained)."""
-    pytest.importorskip("trl")
     from lycan.causal.train import dry_run
 
     plan = dry_run(ReasonerConfig.load(shipped(name)), games=2)

