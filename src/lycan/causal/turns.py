@@ -9,7 +9,6 @@ the last `log_lines` lines of the log and ended by a short description of the an
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 
 from lycan.causal.intervene import _log_ids, reasoner_messages
 from lycan.data.samples import decision_points
+from lycan.data.selfplay import held_out, self_play
 from lycan.engine.actions import Request
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
@@ -96,30 +96,8 @@ def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hin
 
 
 def self_play_records(preset: str, games: int, first_seed: int, agent: str = "heuristic") -> list[GameRecord]:
-    """`games` self-play games of a rule-based agent type (deterministic in the seeds).
-
-    Raises:
-        ValueError: an unknown preset or agent type, or one that needs a chat model.
-    """
-    from lycan.agents import make_agent
-    from lycan.engine import run_sync
-    from lycan.engine.runner import SyncPlayer
-    from lycan.engine.seeds import derive
-    from lycan.rules import get_preset
-
-    rules = get_preset(preset)
-    out = []
-    for seed in range(first_seed, first_seed + games):
-        players = [make_agent(agent, derive(seed, "agent", s)) for s in range(rules.n_players)]
-        if not all(isinstance(p, SyncPlayer) for p in players):
-            raise ValueError(f"self-play needs a rule-based agent type, not {agent!r}")
-        out.append(run_sync(rules, players, seed, game_id=f"selfplay-{preset}-{seed}"))  # type: ignore[arg-type]
-    return out
-
-
-def held_out(game_id: str, share: float) -> bool:
-    """Whether game `game_id` is among the held-out `share` of games (a hash of its id decides)."""
-    return int(hashlib.sha256(game_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
+    """`games` self-play games of a rule-based agent type (`lycan.data.selfplay.self_play`)."""
+    return list(self_play(preset, games, first_seed, agent))
 
 
 def split_turns(turns: Sequence[Turn], share: float) -> tuple[list[Turn], list[Turn]]:

@@ -10,7 +10,6 @@ the held-out games, and writes one folder: `model.pt` + `config.json` (PyTorch),
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import time
@@ -21,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from lycan.data import selfplay
 from lycan.data.augment import permute_action, permute_request, permute_view, seat_permutations
 from lycan.data.candidates import Candidates, mine
 from lycan.data.samples import DecisionPoint, decision_points
@@ -80,25 +80,9 @@ class PipelineConfig:
         return cls(**data)
 
 
-def _held_out(game_id: str, share: float) -> bool:
-    return int(hashlib.sha256(game_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
-
-
 def self_play(config: PipelineConfig) -> Iterator[GameRecord]:
     """The self-play games of `config` (deterministic in its seeds)."""
-    from lycan.agents import make_agent
-    from lycan.engine import run_sync
-    from lycan.engine.runner import SyncPlayer
-    from lycan.engine.seeds import derive
-    from lycan.rules import get_preset
-
-    rules = get_preset(config.preset)
-    for i in range(config.games):
-        seed = config.first_seed + i
-        players = [make_agent(config.agent, derive(seed, "agent", s)) for s in range(rules.n_players)]
-        if not all(isinstance(p, SyncPlayer) for p in players):
-            raise ValueError(f"self-play needs a rule-based agent type, not {config.agent!r}")
-        yield run_sync(rules, players, seed, game_id=f"selfplay-{config.preset}-{seed}")  # type: ignore[arg-type]
+    return selfplay.self_play(config.preset, config.games, config.first_seed, config.agent)
 
 
 def augmented(point: DecisionPoint, k: int, rng: random.Random) -> Iterator[Sample]:
@@ -142,7 +126,7 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     for record in records if records is not None else self_play(config):
         report.games += 1
         for point in decision_points(record):
-            if _held_out(record.game_id, config.held_out):
+            if selfplay.held_out(record.game_id, config.held_out):
                 held.append(Sample(point.view, point.request, point.action, point.won))
             else:
                 points.append(point)
