@@ -142,6 +142,25 @@ def clean(raw: str, own_name: str) -> str:
     return text
 
 
+def _voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = "", wolf_public: bool) -> str:
+    """The faults any spoken line is checked for, whoever decided it ("" when none).
+
+    Empty, error text, prompt echo (runs in `allowed` excepted), self-narration, and, with
+    `wolf_public`, a werewolf-side seat admitting its side.
+    """
+    if not text.strip():
+        return "empty"
+    if error_text(text):
+        return "error text"
+    if echoes(text, instructions, allowed=allowed):
+        return "prompt echo"
+    if narrates_self(text, own_name):
+        return "self-narration"
+    if wolf_public and reveals_wolf_side(text):
+        return "self-reveal"
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class Phrasing:
     """What a seat says for one act: the spoken text, and why the model's wording was not used ("" if it was)."""
@@ -174,18 +193,12 @@ def check_phrasing(
         limit: the talk limit in spoken characters (0: none).
         public: public talk (False for werewolf whispers, where the pack may speak freely of itself).
     """
-    if not text.strip():
-        return "empty"
     if limit > 0 and spoken_length(text) > limit:
         return "too long"
-    if error_text(text):
-        return "error text"
-    if echoes(text, instructions, allowed=act):
-        return "prompt echo"
-    if narrates_self(text, names[seat]):
-        return "self-narration"
-    if public and role in (Role.WEREWOLF, Role.POSSESSED) and reveals_wolf_side(text) and not reveals_wolf_side(act):
-        return "self-reveal"
+    wolf_public = public and role in (Role.WEREWOLF, Role.POSSESSED) and not reveals_wolf_side(act)
+    fault = _voice_fault(text, names[seat], instructions, allowed=act, wolf_public=wolf_public)
+    if fault:
+        return fault
     parser = parser_for(names)
     if set(parser.parse(text, seat)) != set(parser.parse(act, seat)):
         return "contradicts the act"
@@ -203,17 +216,11 @@ def check_fresh(text: str, view: View, instructions: str) -> str:
     werewolf or possessed admitting its side; and a village-side seat claiming a role it does not
     hold or announcing a result it has no power to have.
     """
-    if not text.strip():
-        return "empty"
-    if error_text(text):
-        return "error text"
-    if echoes(text, instructions):
-        return "prompt echo"
-    if narrates_self(text, view.names[view.seat]):
-        return "self-narration"
     role = view.role
-    if role in (Role.WEREWOLF, Role.POSSESSED):
-        return "self-reveal" if reveals_wolf_side(text) else ""
+    wolf_side = role in (Role.WEREWOLF, Role.POSSESSED)
+    fault = _voice_fault(text, view.names[view.seat], instructions, wolf_public=wolf_side)
+    if fault or wolf_side:
+        return fault
     for statement in parser_for(view.names).parse(text, view.seat):
         if statement.kind == "claim" and statement.role != role.value:
             return "false claim"
