@@ -332,11 +332,8 @@ class CamWolfAgent(LLMAgent):
 
     def _grounding(self, view: View) -> str:
         """The belief engine's summary: each other living seat's most likely role, with the events behind it."""
-        from lycan.beliefs import posterior  # numpy: loaded only when grounding is asked for
-
-        try:
-            post = posterior(view)
-        except ValueError:
+        post = self.planner().posterior(view)  # the planner's, kept up to date event by event
+        if post is None:
             return ""
         planner = self.planner()
         lines = []
@@ -429,11 +426,8 @@ class CamWolfAgent(LLMAgent):
         probability is below `IMPOSSIBLE` (the seer's own human result, a wolf naming its partner
         a villager). Such conclusions steer nothing and are counted in `impossible`.
         """
-        from lycan.beliefs import posterior  # numpy: loaded only when played
-
-        try:
-            post = posterior(view)
-        except ValueError:
+        post = self.planner().posterior(view)  # the planner's, kept up to date event by event
+        if post is None:
             return reasoning
         kept = tuple(
             i for i in reasoning.identifications if post.role_probabilities(i.player).get(i.role, 0.0) >= IMPOSSIBLE
@@ -443,11 +437,8 @@ class CamWolfAgent(LLMAgent):
 
     def _fallback(self, view: View) -> Reasoning:
         """Conclusions from the belief engine when the Reasoner's answers could not be used."""
-        from lycan.beliefs import posterior  # numpy: loaded only on a fallback
-
-        try:
-            post = posterior(view)
-        except ValueError:
+        post = self.planner().posterior(view)  # the planner's, kept up to date event by event
+        if post is None:
             return Reasoning("", (), Manner(), fallback=True)
         planner = self.planner()
         idents = []

@@ -939,6 +939,10 @@ class BeliefHeuristicAgent(HeuristicAgent):
     label = "heuristic-beliefs"
 
     # ------------------------------------------------------------------ the posterior
+    def posterior(self, view: View) -> Posterior | None:
+        """This seat's posterior from `view` (incremental, once per new event); None if no deal fits."""
+        return self._posterior(self._memory(view), view)
+
     def _posterior(self, mem: _Memory, view: View, *, public: bool = False) -> Posterior | None:
         """This seat's posterior now (or the public record's), computed once per new event; None if impossible."""
         seen = len(view.events)
