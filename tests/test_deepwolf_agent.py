@@ -161,3 +161,36 @@ def test_fresh_utterances_from_a_chat_model_are_checked_scored_and_recorded() ->
     talk_values = [json.loads(c.reasoning) for c in record.model_calls if c.model == RECORD_MODEL and c.kind == "talk"]
     assert any(v.get("fresh") for v in talk_values)
     assert all(text != "Player 1 wins the game." for v in talk_values for text, _ in v.get("fresh", []))
+
+
+def test_fresh_utterances_from_the_embedded_model_are_scored_by_the_shipped_network() -> None:
+    import asyncio
+    from dataclasses import replace
+
+    from lycan.agents.deepwolf import DeepWolfChatAgent
+    from lycan.agents.heuristic import HeuristicAgent
+    from lycan.engine.game import Game
+    from lycan.models import load_model
+
+    game = Game(get_preset("aiwolf5"), 11)
+    others = [HeuristicAgent(s) for s in range(5)]
+    play = game.play()
+    batch = next(play)
+    while not any(r.kind == "talk" and r.day >= 1 for r in batch):
+        batch = play.send({r.id: others[r.seat].decide(game.view(r.seat), r) for r in batch})
+    request = replace(next(r for r in batch if r.kind == "talk" and r.day >= 1), timeout=120.0)
+    view = game.view(request.seat)
+    model = load_model("local:tiny")
+    try:
+        agent = DeepWolfChatAgent(model, 5, fresh=2, timeout=120.0)
+        action = asyncio.run(agent.act(view, request))
+    finally:
+        close = getattr(model, "close", None)
+        if close is not None:
+            close()
+    assert request.check(action) is None
+    assert agent.written == 2, "the model wrote both utterances"
+    (decision,) = [json.loads(c.reasoning) for c in agent.drain_model_calls() if c.model == RECORD_MODEL]
+    fresh = decision.get("fresh", [])
+    assert len(fresh) == agent.written - agent.rejected
+    assert all(0.0 <= value <= 1.0 for _, value in fresh)
