@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from lycan.beliefs.claims import parser_for
@@ -161,15 +160,6 @@ def _voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = 
     return ""
 
 
-@dataclass(frozen=True, slots=True)
-class Phrasing:
-    """What a seat says for one act: the spoken text, and why the model's wording was not used ("" if it was)."""
-
-    text: str
-    rejected: str = ""
-    proposed: str = ""
-
-
 def check_phrasing(
     text: str,
     act: str,
@@ -234,7 +224,6 @@ def check_fresh(text: str, view: View, instructions: str) -> str:
 __all__ = [
     "ECHO_NGRAM",
     "REASONS",
-    "Phrasing",
     "check_fresh",
     "check_phrasing",
     "clean",
