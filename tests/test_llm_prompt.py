@@ -271,3 +271,23 @@ def test_trimming_keeps_the_newest_talk_and_the_days_events() -> None:
     assert f'"{talk[0].text.split(":")[0]}:' not in user  # the oldest goes first
     assert "Day 2 begins." in user  # events outlast older talk
     assert user.rstrip().endswith(builder.task(view, req).rstrip())
+
+
+def test_day_notes_read_human_results_in_every_wording() -> None:
+    from lycan.agents.memory import day_notes
+
+    game = Game(get_preset("aiwolf5"), 1)
+    batch = next(game.play())
+    view = game.view(batch[0].seat)
+    said = [
+        "My divination showed Player 2 is human.",
+        "Player 3 is not a werewolf.",
+        "I think Player 4 is a werewolf.",
+    ]
+    talk = [
+        Talk(id=900 + i, day=1, phase="day", audience=None, actor=(view.seat + 1) % 5, text=text)
+        for i, text in enumerate(said)
+    ]
+    notes = " ".join(day_notes(talk, view, 1))
+    assert "said Player 2 is human" in notes and "said Player 3 is human" in notes
+    assert "said Player 4 is werewolf" in notes

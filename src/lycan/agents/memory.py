@@ -133,7 +133,7 @@ def _claims(speaker: str, text: str, names: tuple[str, ...]) -> list[str]:
     for hit in _report_pattern(names).finditer(text):
         seat = lowered.get(hit.group(1).lower())
         what = hit.group(2).lower()
-        what = "human" if what.startswith("not") else _canon(what)
+        what = "human" if what.startswith("not") or what == "human" else _canon(what)
         out.append(f"{speaker} said {_n(names, seat)} is {what}")
     return out
 
