@@ -156,3 +156,21 @@ def test_talk_mode_defaults_to_phrase_on_the_embedded_models_only() -> None:
 def test_seeing_another_as_a_werewolf_is_no_admission() -> None:
     assert not reveals_wolf_side("I see Player 4 as a werewolf.")
     assert reveals_wolf_side("Well, as a werewolf, I agree.")
+
+
+def test_a_planner_repeating_itself_says_so_as_a_player_would() -> None:
+    from lycan.agents.heuristic import _fresh
+
+    said: set[str] = set()
+    spoken = []
+    for _ in range(3):
+        line = _fresh(SEER_ACT, said)
+        assert line is not None
+        said.add(line)
+        spoken.append(line)
+    assert _fresh(SEER_ACT, said) is None
+    assert spoken[0] == SEER_ACT and len(set(spoken)) == 3
+    parser = parser_for(NAMES)
+    for line in spoken:
+        assert check(line) == "", line  # no log marker, no narration: the checks pass it as the act itself
+        assert parser.parse(line, 0) == parser.parse(SEER_ACT, 0)
