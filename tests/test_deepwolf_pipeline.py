@@ -20,7 +20,9 @@ from lycan.store import GameStore
 from lycan.value import PipelineConfig, default_candidates, default_value, train_pipeline
 from lycan.value.onnx import OnnxValue
 
-SMALL = PipelineConfig(games=40, encoder="hash:64", epochs=1, d_model=16, heads=2, permutations=2, per_role=20)
+SMALL = PipelineConfig(
+    games=40, encoder="hash:64", epochs=1, d_model=16, heads=2, permutations=2, per_role=20, explore=0.3
+)
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +54,16 @@ def test_a_deepwolf_seat_plays_legal_games_with_the_trained_network(trained: Pat
         assert notes and all(c.seat == seed % 5 and not c.error for c in notes)
         said = [e.text for e in record.events if isinstance(e, Talk) and e.actor == seed % 5 and not (e.over or e.skip)]
         assert len(said) == len(set(said))  # never a sentence twice
+
+
+def test_a_trained_folder_is_playable_by_name_with_options_given_as_text(trained: Path) -> None:
+    agent = make_agent("deepwolf", 1, network=str(trained), margin="0.05", anchor="none", temperature="0")
+    assert isinstance(agent, DeepWolfAgent) and agent.margin == 0.05 and agent._anchor is None
+    record = run_sync(get_preset("aiwolf5"), [agent, *(make_agent("heuristic", s) for s in range(4))], 7)
+    assert not [e for e in record.events if isinstance(e, Fault) and e.seat == 0]
+    assert [c for c in record.model_calls if c.model == RECORD_MODEL and c.seat == 0]
+    with pytest.raises(ValueError, match="no trained value network"):
+        make_agent("deepwolf", 1, network=str(trained / "missing"))
 
 
 def test_training_through_the_cli_and_bad_configs(tmp_path: Path) -> None:

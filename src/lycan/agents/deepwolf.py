@@ -18,6 +18,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lycan.agents.base import SyncAgent
@@ -50,6 +51,8 @@ class DeepWolfAgent(SyncAgent):
             higher (a conservative policy-improvement step: the network learnt from such players'
             games, so it judges small departures from them best). None: the network alone.
         margin: how much higher (in P(win)) a candidate must be rated to replace the proposal.
+        network: a folder written by `lycan train value` (its `value.onnx` and `candidates.json`)
+            to play with instead of the shipped default; `value` and `candidates` take precedence.
     """
 
     label = "deepwolf"
@@ -63,7 +66,21 @@ class DeepWolfAgent(SyncAgent):
         temperature: float = 0.0,
         anchor: str | None = "heuristic",
         margin: float = 0.15,
+        network: str | Path | None = None,
     ) -> None:
+        temperature, margin = float(temperature), float(margin)  # options may come as text (`TYPE:KEY=VALUE`)
+        if anchor is not None and anchor.strip().lower() in ("", "none"):
+            anchor = None
+        if network is not None:
+            folder = Path(network)
+            if not (folder / "value.onnx").is_file():
+                raise ValueError(f"{folder} holds no trained value network (value.onnx); see `lycan train value`")
+            if value is None:
+                from lycan.value.onnx import OnnxValue
+
+                value = OnnxValue(folder / "value.onnx")
+            if candidates is None:
+                candidates = Candidates.load(folder / "candidates.json")
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
         self.rng = random.Random(seed)

@@ -2,21 +2,70 @@
 
 Both training pipelines (`lycan.value` and `lycan.causal`) learn from these games and measure on
 the held-out share, chosen by a hash of each game's id so that a game is never split.
+
+With `explore`, one seat per game (drawn from the game's seed) sometimes answers a vote or a night
+action with a uniformly random legal target instead of its own choice. Games of a rule-based agent
+alone show what its own choices lead to and almost nothing of the alternatives, so a value network
+learnt from them is least reliable exactly where an argmax over candidates lands; the explorer's
+departures, among seats that play as usual, show what each alternative leads to at that table.
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Iterator
 
+from lycan.agents.base import SyncAgent
+from lycan.engine.actions import PASS, Action, Request
 from lycan.engine.record import GameRecord
+from lycan.engine.view import View
 
 
-def self_play(preset: str, games: int, first_seed: int, agent: str = "heuristic") -> Iterator[GameRecord]:
+class Exploring(SyncAgent):
+    """`base`, except that with probability `rate` a vote or night action takes a uniformly random legal target.
+
+    Talk, whispers, bids and probes are always `base`'s.
+    """
+
+    label = "exploring"
+
+    def __init__(self, base: SyncAgent, rate: float, seed: int) -> None:
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"an exploration rate is a probability, not {rate}")
+        self.base = base
+        self.rate = rate
+        self.rng = random.Random(seed)
+        self.departures = 0
+
+    def decide(self, view: View, request: Request) -> Action:
+        """`base`'s answer, or (at rate `rate`, targeted requests only) a random legal target."""
+        if request.targets and not request.is_talk and request.kind != "probe" and self.rng.random() < self.rate:
+            options = [Action.choose(t) for t in request.targets]
+            if request.can_pass:
+                options.append(PASS)
+            self.departures += 1
+            # the base still sees the request, so an agent that keeps notes of its own moves stays consistent
+            self.base.decide(view, request)
+            return self.rng.choice(options)
+        return self.base.decide(view, request)
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """Pass the start of a game on to `base`."""
+        begin = getattr(self.base, "begin_game", None)
+        if callable(begin):
+            begin(game_id, seat)
+
+
+def self_play(
+    preset: str, games: int, first_seed: int, agent: str = "heuristic", *, explore: float = 0.0
+) -> Iterator[GameRecord]:
     """`games` games of `agent` in every seat, seeds `first_seed` onwards (deterministic in the seeds).
 
+    With an `explore` rate above 0, one seat per game is `Exploring` at that rate.
+
     Raises:
-        ValueError: an unknown preset or agent type, or one that needs a chat model.
+        ValueError: an unknown preset or agent type, one that needs a chat model, or a rate outside [0, 1].
     """
     from lycan.agents import make_agent
     from lycan.engine import run_sync
@@ -24,11 +73,17 @@ def self_play(preset: str, games: int, first_seed: int, agent: str = "heuristic"
     from lycan.engine.seeds import derive
     from lycan.rules import get_preset
 
+    if not 0.0 <= explore <= 1.0:
+        raise ValueError(f"an exploration rate is a probability, not {explore}")
     rules = get_preset(preset)
+    n = rules.n_players
     for seed in range(first_seed, first_seed + games):
-        players = [make_agent(agent, derive(seed, "agent", s)) for s in range(rules.n_players)]
+        players = [make_agent(agent, derive(seed, "agent", s)) for s in range(n)]
         if not all(isinstance(p, SyncPlayer) for p in players):
             raise ValueError(f"self-play needs a rule-based agent type, not {agent!r}")
+        if explore > 0:
+            seat = derive(seed, "explorer") % n
+            players[seat] = Exploring(players[seat], explore, derive(seed, "explorer", seat))  # type: ignore[arg-type]
         yield run_sync(rules, players, seed, game_id=f"selfplay-{preset}-{seed}")  # type: ignore[arg-type]
 
 
@@ -37,4 +92,4 @@ def held_out(game_id: str, share: float) -> bool:
     return int(hashlib.sha256(game_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
 
 
-__all__ = ["held_out", "self_play"]
+__all__ = ["Exploring", "held_out", "self_play"]

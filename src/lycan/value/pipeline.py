@@ -40,6 +40,8 @@ class PipelineConfig:
     """Self-play games to generate (when `run` is empty)."""
     agent: str = "heuristic"
     """The agent type that plays the self-play games."""
+    explore: float = 0.0
+    """Rate at which one seat per self-play game answers a vote or night action at random (`lycan.data.selfplay`)."""
     run: str = ""
     """Read stored games of this run (`lycan games`) instead of playing."""
     first_seed: int = 3_000_000
@@ -82,7 +84,7 @@ class PipelineConfig:
 
 def self_play(config: PipelineConfig) -> Iterator[GameRecord]:
     """The self-play games of `config` (deterministic in its seeds)."""
-    return selfplay.self_play(config.preset, config.games, config.first_seed, config.agent)
+    return selfplay.self_play(config.preset, config.games, config.first_seed, config.agent, explore=config.explore)
 
 
 def augmented(point: DecisionPoint, k: int, rng: random.Random) -> Iterator[Sample]:
