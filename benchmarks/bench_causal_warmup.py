@@ -57,20 +57,26 @@ def main() -> None:
     parser.add_argument("--warmup-examples", type=int, default=200)
     parser.add_argument("--steps", type=int, default=12, help="GRPO steps")
     parser.add_argument("--generations", type=int, default=4)
+    parser.add_argument("--micro-batch", type=int, default=0, help="answers per pass (0: all G of a step at once)")
+    parser.add_argument("--turns-per-step", type=int, default=1, help="prompts per GRPO step (G answers each)")
+    parser.add_argument("--learning-rate", type=float, default=0.0, help="GRPO learning rate (0: the config's)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1: best on a shared machine)")
     parser.add_argument("--eval", type=int, default=24, help="held-out turns measured")
     parser.add_argument("--samples", type=int, default=4, help="sampled answers per measured turn (format)")
     parser.add_argument("--ablations", nargs="*", choices=sorted(set(ABLATIONS) - {"full"}), default=[])
     parser.add_argument("--out", type=Path, default=Path("/tmp/bench-warmup"))
     args = parser.parse_args()
-    base = {
+    base: dict[str, Any] = {
         "num_generations": args.generations,
-        "micro_batch": args.generations,
+        "turns_per_step": args.turns_per_step,
+        "micro_batch": args.micro_batch or args.generations,
         "threads": args.threads,
         "eval_turns": args.eval,
         "eval_samples": args.samples,
         "max_steps": args.steps,
     }
+    if args.learning_rate:
+        base["learning_rate"] = args.learning_rate
     started = time.perf_counter()
     config = ReasonerConfig.load(
         Path(args.config), warmup_steps=args.warmup_steps, warmup_examples=args.warmup_examples, **base

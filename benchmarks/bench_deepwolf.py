@@ -2,7 +2,10 @@
 
 For each role, on N seeds whose deal gives that role to some seat, that seat is played once by
 `deepwolf` (the shipped network) and once by `heuristic`, the other four seats by `heuristic`
-every time: the same deals, so the difference is the agent's. Win rates with Wilson 95% intervals.
+every time: the same deals, so the difference is the agent's. Win rates with Wilson 95% intervals,
+and the paired difference of the first two agents over the same deals (mean of per-deal win
+differences, normal 95% interval): pairing removes the deals' own variance, so it resolves far
+smaller differences than two independent intervals do.
 
     python benchmarks/bench_deepwolf.py --games 500 --jobs 2
     python benchmarks/bench_deepwolf.py --agents deepwolf:anchor=heuristic-beliefs heuristic-beliefs heuristic
@@ -13,6 +16,7 @@ An agent is `TYPE` or `TYPE:KEY=VALUE,...` (options passed to `make_agent`).
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -53,6 +57,16 @@ def play(job: tuple[str, int, int]) -> tuple[bool, float]:
     return team_of(record.roles[seat]).value == record.winner, time.perf_counter() - started
 
 
+def paired(a: list[bool], b: list[bool]) -> tuple[float, float, float]:
+    """Mean of a_i - b_i over paired outcomes, with a normal 95% interval."""
+    diffs = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
@@ -61,13 +75,16 @@ def main() -> None:
     args = parser.parse_args()
     agents: list[str] = args.agents
     print(f"aiwolf5, one seat of the role played by the agent, four heuristic seats; N = {args.games} per cell")
-    print(f"{'role':<10} " + " ".join(f"{a:>30}" for a in agents) + f"  s/game ({agents[0]})")
+    head = " ".join(f"{a:>30}" for a in agents)
+    print(f"{'role':<10} {head}  s/game ({agents[0]})  {agents[0]} - {agents[1]} (paired)")
     with ProcessPoolExecutor(args.jobs) as pool:
         for role in ROLES:
             pairs = seats_for(role, args.games)
             cells = {}
+            outcomes: dict[str, list[bool]] = {}
             for agent in agents:
                 results = list(pool.map(play, [(agent, seed, seat) for seed, seat in pairs], chunksize=8))
+                outcomes[agent] = [w for w, _ in results]
                 cells[agent] = (
                     Rate(sum(w for w, _ in results), len(results)),
                     sum(t for _, t in results) / len(results),
@@ -78,7 +95,11 @@ def main() -> None:
                 lo, hi = rate.interval
                 shown.append(f"{rate.value:6.1%} [{lo:.1%}, {hi:.1%}]")
             row = " ".join(f"{c:>30}" for c in shown)
-            print(f"{role.value:<10} {row}  {cells[agents[0]][1]:.3f}", flush=True)
+            diff = ""
+            if len(agents) > 1:
+                mean, lo, hi = paired(outcomes[agents[0]], outcomes[agents[1]])
+                diff = f"  {mean:+.1%} [{lo:+.1%}, {hi:+.1%}]"
+            print(f"{role.value:<10} {row}  {cells[agents[0]][1]:.3f}{diff}", flush=True)
 
 
 if __name__ == "__main__":
