@@ -1099,6 +1099,29 @@ def train_reasoner_cmd(
     )
 
 
+@train_app.command("merge")
+def train_merge_cmd(
+    adapter: Annotated[Path, typer.Argument(help="LoRA adapter folder written by `lycan train reasoner`")],
+    out: Annotated[Path, typer.Option(help="the GGUF file to write")],
+    qtype: Annotated[str, typer.Option(help="type of the merged tensors: Q8_0, F16, BF16 or F32")] = "Q8_0",
+    base: Annotated[
+        Path | None, typer.Option(help="the base GGUF file (default: the one named in the adapter's lycan_base.json)")
+    ] = None,
+) -> None:
+    """Merge a LoRA adapter into its base GGUF file, for llama.cpp (`--model llamacpp:FILE`)."""
+    from lycan.models import ModelError
+    from lycan.models.merge import merge_adapter
+
+    try:
+        result = merge_adapter(adapter, out, base_gguf=base, qtype=qtype)
+    except ModelError as err:
+        fail(str(err))
+    console.print(
+        f"merged {len(result.merged)} tensors ({result.qtype}) of {adapter} into {result.base.name}; "
+        f"written to {result.path} (play it with --model llamacpp:{result.path})"
+    )
+
+
 causal_app = typer.Typer(no_args_is_help=True, help="Counterfactual premise intervention: faithfulness of reasoning.")
 app.add_typer(causal_app, name="causal")
 
