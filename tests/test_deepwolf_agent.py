@@ -124,6 +124,22 @@ def test_anchored_it_keeps_the_heuristic_answer_unless_the_network_is_sure() -> 
     assert any(t.startswith("I suspect") and "because" not in t for t in said)
     notes = [json.loads(c.reasoning) for c in sure.model_calls if c.model == RECORD_MODEL]
     assert notes and all(n["proposal"] is not None for n in notes)
+    # with a talk margin nothing can reach, the words are the heuristic's and only targets move
+    words = run_sync(
+        rules,
+        [DeepWolfAgent(s, value=Prefers(), candidates=TEMPLATES, margin=0.01, talk_margin=1) for s in range(5)],
+        6,
+    )
+    assert not any(
+        e.text.startswith("I suspect") and "because" not in e.text
+        for e in words.events
+        if isinstance(e, Talk) and not (e.over or e.skip)
+    )
+    kinds = [(c.kind, json.loads(c.reasoning)) for c in words.model_calls if c.model == RECORD_MODEL]
+    talk = [n for k, n in kinds if k == "talk" and n["proposal"]]
+    targeted = [n for k, n in kinds if k in ("vote", "divine", "attack") and n["proposal"]]
+    assert talk and all(n["chosen"][0] == n["proposal"][0] for n in talk)
+    assert any(n["chosen"][0] != n["proposal"][0] for n in targeted)
 
 
 class LikesFresh:

@@ -51,6 +51,9 @@ class DeepWolfAgent(SyncAgent):
             higher (a conservative policy-improvement step: the network learnt from such players'
             games, so it judges small departures from them best). None: the network alone.
         margin: how much higher (in P(win)) a candidate must be rated to replace the proposal.
+        talk_margin: the same for talk turns (None: `margin`); a network trained on games with
+            exploring votes and night actions (`lycan.data.selfplay`) has seen alternatives to
+            those but not to talk, so it may be trusted further on targets than on words.
         network: a folder written by `lycan train value` (its `value.onnx` and `candidates.json`)
             to play with instead of the shipped default; `value` and `candidates` take precedence.
     """
@@ -66,9 +69,11 @@ class DeepWolfAgent(SyncAgent):
         temperature: float = 0.0,
         anchor: str | None = "heuristic",
         margin: float = 0.15,
+        talk_margin: float | None = None,
         network: str | Path | None = None,
     ) -> None:
         temperature, margin = float(temperature), float(margin)  # options may come as text (`TYPE:KEY=VALUE`)
+        self.talk_margin = margin if talk_margin is None else float(talk_margin)
         if anchor is not None and anchor.strip().lower() in ("", "none"):
             anchor = None
         if network is not None:
@@ -147,7 +152,7 @@ class DeepWolfAgent(SyncAgent):
         choice = ranked[0]
         if proposal is not None:
             kept = options.index(proposal)
-            if scores[choice] < scores[kept] + self.margin:
+            if scores[choice] < scores[kept] + (self.talk_margin if request.is_talk else self.margin):
                 choice = kept
         if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
