@@ -404,7 +404,7 @@ async def test_the_embedded_model_on_the_held_out_lines(qwen: CachedModel, label
     assert result.recall >= parsed.recall + 0.3
 
 
-@pytest.mark.slow
+@pytest.mark.bench  # a measurement (BENCHMARKS.md, "Claims from free talk"); the held-out test above is the CI check
 @pytest.mark.parametrize(("parser", "floor"), [("off", 0.55), ("first", 0.6), ("merge", 0.6)])
 async def test_the_embedded_model_on_the_whole_labelled_set(
     qwen: CachedModel, labelled: list[Labelled], parser: ParserUse, floor: float
