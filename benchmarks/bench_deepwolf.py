@@ -9,6 +9,10 @@ smaller differences than two independent intervals do.
 
     python benchmarks/bench_deepwolf.py --games 500 --jobs 2
     python benchmarks/bench_deepwolf.py --agents deepwolf:anchor=heuristic-beliefs heuristic-beliefs heuristic
+    python benchmarks/bench_deepwolf.py --others llm --model local --games 25 --roles villager werewolf
+
+With `--others llm --model SPEC` the four other seats are `llm` players on that model (loaded once
+per worker process and shared by its seats; games through the async runner).
 
 An agent is `TYPE` or `TYPE:KEY=VALUE,...` (options passed to `make_agent`).
 """
@@ -16,9 +20,11 @@ An agent is `TYPE` or `TYPE:KEY=VALUE,...` (options passed to `make_agent`).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from lycan.engine import Game, run_sync
 from lycan.engine.seeds import derive
@@ -42,18 +48,30 @@ def seats_for(role: Role, games: int) -> list[tuple[int, int]]:
     return out
 
 
-def play(job: tuple[str, int, int]) -> tuple[bool, float]:
-    """Play one game with `agent` on `seat`; (whether that seat's side won, seconds)."""
-    from lycan.agents import make_agent
+_MODELS: dict[str, Any] = {}
 
-    agent, seed, seat = job
+
+def play(job: tuple[str, int, int, str, str]) -> tuple[bool, float]:
+    """Play one game with `agent` on `seat` and `others` elsewhere; (whether that seat's side won, seconds)."""
+    from lycan.agents import LLM_KINDS, make_agent
+    from lycan.engine.runner import run_async
+
+    agent, seed, seat, others, model_spec = job
     kind, _, spec = agent.partition(":")
     options = dict(item.split("=", 1) for item in spec.split(",") if item)
     rules = get_preset("aiwolf5")
-    players = [make_agent("heuristic", derive(seed, "agent", s)) for s in range(rules.n_players)]
+    model = None
+    if others in LLM_KINDS:
+        if model_spec not in _MODELS:
+            from lycan.models import load_model
+
+            _MODELS[model_spec] = load_model(model_spec)
+        model = _MODELS[model_spec]
+    players = [make_agent(others, derive(seed, "agent", s), model=model) for s in range(rules.n_players)]
     players[seat] = make_agent(kind, derive(seed, "agent", seat), **options)
     started = time.perf_counter()
-    record = run_sync(rules, players, seed)  # type: ignore[arg-type]
+    sync = model is None
+    record = run_sync(rules, players, seed) if sync else asyncio.run(run_async(rules, players, seed))  # type: ignore[arg-type]
     return team_of(record.roles[seat]).value == record.winner, time.perf_counter() - started
 
 
@@ -72,18 +90,23 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agents", nargs="+", default=["deepwolf", "heuristic"], help="agents to compare")
+    parser.add_argument("--others", default="heuristic", help="the agent type of the four other seats")
+    parser.add_argument("--model", default="local", help="their model, when they are an LLM type")
+    parser.add_argument("--roles", nargs="+", default=[r.value for r in ROLES], help="roles to measure")
     args = parser.parse_args()
     agents: list[str] = args.agents
-    print(f"aiwolf5, one seat of the role played by the agent, four heuristic seats; N = {args.games} per cell")
+    others = args.others if args.others == "heuristic" else f"{args.others} on {args.model}"
+    print(f"aiwolf5, one seat of the role played by the agent, four {others} seats; N = {args.games} per cell")
     head = " ".join(f"{a:>30}" for a in agents)
     print(f"{'role':<10} {head}  s/game ({agents[0]})  {agents[0]} - {agents[1]} (paired)")
     with ProcessPoolExecutor(args.jobs) as pool:
-        for role in ROLES:
+        for role in (r for r in ROLES if r.value in args.roles):
             pairs = seats_for(role, args.games)
             cells = {}
             outcomes: dict[str, list[bool]] = {}
             for agent in agents:
-                results = list(pool.map(play, [(agent, seed, seat) for seed, seat in pairs], chunksize=8))
+                jobs = [(agent, seed, seat, args.others, args.model) for seed, seat in pairs]
+                results = list(pool.map(play, jobs, chunksize=1 if args.others != "heuristic" else 8))
                 outcomes[agent] = [w for w, _ in results]
                 cells[agent] = (
                     Rate(sum(w for w, _ in results), len(results)),
