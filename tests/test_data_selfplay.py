@@ -52,3 +52,53 @@ def test_the_departure_rate_and_its_bounds() -> None:
             Exploring(HeuristicAgent(0), rate, seed=0)
         with pytest.raises(ValueError, match="probability"):
             next(self_play("aiwolf5", 1, 0, explore=rate))
+
+
+def test_talk_exploration_says_the_shipped_candidates_and_never_repeats() -> None:
+    from lycan.engine.events import Talk
+    from lycan.value import default_candidates
+
+    cands = default_candidates()
+    records = list(self_play("aiwolf5", 30, 21, explore=0.5, explore_talk=True))
+    plain = list(self_play("aiwolf5", 30, 21, explore=0.5))
+    assert not [e for r in records for e in r.events if isinstance(e, Fault)]
+    templated = 0
+    for record in records:
+        seed = int(record.game_id.rsplit("-", 1)[1])
+        explorer = derive(seed, "explorer") % 5
+        said = [e.text for e in record.events if isinstance(e, Talk) and e.actor == explorer and e.channel == "talk"]
+        spoken = [t for t in said if t not in ("Over", "Skip")]
+        assert len(spoken) == len(set(spoken))
+        role = record.roles[explorer].value
+        starts = {t.split("{")[0] for t in cands.by_role[role] if t.split("{")[0]}
+        templated += sum(1 for t in spoken if any(t.startswith(s) for s in starts))
+    assert templated > 0
+    assert [r.events for r in records] != [r.events for r in plain]
+
+
+def test_at_rate_one_every_public_talk_is_a_candidate_of_that_turn() -> None:
+    from lycan.data.candidates import Candidates
+    from lycan.engine import Action, Request, View, run_sync
+    from lycan.engine.events import Talk
+    from lycan.rules import get_preset
+    from lycan.value import default_candidates
+
+    class Offered(Candidates):
+        """The shipped candidates, remembering what each turn offered."""
+
+        offers: list[set[str]]
+
+        def for_request(self, view: View, request: Request) -> list[Action]:
+            out = super().for_request(view, request)
+            self.offers.append({a.text if a.kind == "speak" else a.kind.capitalize() for a in out})
+            return out
+
+    rules = get_preset("aiwolf5")
+    for seed in range(5):
+        cands = Offered(default_candidates().by_role)
+        cands.offers = []
+        explorer = Exploring(HeuristicAgent(seed), 1.0, seed=seed, talk=cands)
+        record = run_sync(rules, [explorer, *(HeuristicAgent(s) for s in range(1, 5))], seed)  # type: ignore[list-item]
+        said = [e.text for e in record.events if isinstance(e, Talk) and e.actor == 0 and e.channel == "talk"]
+        assert said and len(said) == len(cands.offers)
+        assert all(text in options for text, options in zip(said, cands.offers, strict=True))

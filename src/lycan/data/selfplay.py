@@ -4,7 +4,8 @@ Both training pipelines (`lycan.value` and `lycan.causal`) learn from these game
 the held-out share, chosen by a hash of each game's id so that a game is never split.
 
 With `explore`, one seat per game (drawn from the game's seed) sometimes answers a vote or a night
-action with a uniformly random legal target instead of its own choice. Games of a rule-based agent
+action with a uniformly random legal target instead of its own choice (and, with `explore_talk`, a
+public talk turn with a random one of Deep Wolf's shipped talk candidates for its role). Games of a rule-based agent
 alone show what its own choices lead to and almost nothing of the alternatives, so a value network
 learnt from them is least reliable exactly where an argmax over candidates lands; the explorer's
 departures, among seats that play as usual, show what each alternative leads to at that table.
@@ -17,6 +18,7 @@ import random
 from collections.abc import Iterator
 
 from lycan.agents.base import SyncAgent
+from lycan.data.candidates import Candidates
 from lycan.engine.actions import PASS, Action, Request
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
@@ -25,21 +27,28 @@ from lycan.engine.view import View
 class Exploring(SyncAgent):
     """`base`, except that with probability `rate` a vote or night action takes a uniformly random legal target.
 
-    Talk, whispers, bids and probes are always `base`'s.
+    With `talk` (talk candidates per role), a public talk turn is at the same rate one of the
+    candidates for this turn (`Candidates.for_request`: never a sentence said before), drawn
+    uniformly. Whispers, bids and probes are always `base`'s.
     """
 
     label = "exploring"
 
-    def __init__(self, base: SyncAgent, rate: float, seed: int) -> None:
+    def __init__(self, base: SyncAgent, rate: float, seed: int, *, talk: Candidates | None = None) -> None:
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"an exploration rate is a probability, not {rate}")
         self.base = base
         self.rate = rate
+        self.talk = talk
         self.rng = random.Random(seed)
         self.departures = 0
 
     def decide(self, view: View, request: Request) -> Action:
-        """`base`'s answer, or (at rate `rate`, targeted requests only) a random legal target."""
+        """`base`'s answer, or (at rate `rate`) a random legal target or talk candidate."""
+        if self.talk is not None and request.kind == "talk" and self.rng.random() < self.rate:
+            self.departures += 1
+            # base is not asked: it would take its own words as said and never say them
+            return self.rng.choice(self.talk.for_request(view, request))
         if request.targets and not request.is_talk and request.kind != "probe" and self.rng.random() < self.rate:
             options = [Action.choose(t) for t in request.targets]
             if request.can_pass:
@@ -58,11 +67,18 @@ class Exploring(SyncAgent):
 
 
 def self_play(
-    preset: str, games: int, first_seed: int, agent: str = "heuristic", *, explore: float = 0.0
+    preset: str,
+    games: int,
+    first_seed: int,
+    agent: str = "heuristic",
+    *,
+    explore: float = 0.0,
+    explore_talk: bool = False,
 ) -> Iterator[GameRecord]:
     """`games` games of `agent` in every seat, seeds `first_seed` onwards (deterministic in the seeds).
 
-    With an `explore` rate above 0, one seat per game is `Exploring` at that rate.
+    With an `explore` rate above 0, one seat per game is `Exploring` at that rate (its talk too,
+    with `explore_talk`, among the talk candidates shipped with Deep Wolf's network).
 
     Raises:
         ValueError: an unknown preset or agent type, one that needs a chat model, or a rate outside [0, 1].
@@ -77,13 +93,19 @@ def self_play(
         raise ValueError(f"an exploration rate is a probability, not {explore}")
     rules = get_preset(preset)
     n = rules.n_players
+    talk = None
+    if explore > 0 and explore_talk:
+        from lycan.value import default_candidates
+
+        talk = default_candidates()
     for seed in range(first_seed, first_seed + games):
         players = [make_agent(agent, derive(seed, "agent", s)) for s in range(n)]
         if not all(isinstance(p, SyncPlayer) for p in players):
             raise ValueError(f"self-play needs a rule-based agent type, not {agent!r}")
         if explore > 0:
             seat = derive(seed, "explorer") % n
-            players[seat] = Exploring(players[seat], explore, derive(seed, "explorer", seat))  # type: ignore[arg-type]
+            base = players[seat]
+            players[seat] = Exploring(base, explore, derive(seed, "explorer", seat), talk=talk)  # type: ignore[arg-type]
         yield run_sync(rules, players, seed, game_id=f"selfplay-{preset}-{seed}")  # type: ignore[arg-type]
 
 

@@ -42,6 +42,8 @@ class PipelineConfig:
     """The agent type that plays the self-play games."""
     explore: float = 0.0
     """Rate at which one seat per self-play game answers a vote or night action at random (`lycan.data.selfplay`)."""
+    explore_talk: bool = False
+    """The exploring seat also says a random shipped talk candidate at that rate."""
     run: str = ""
     """Read stored games of this run (`lycan games`) instead of playing."""
     first_seed: int = 3_000_000
@@ -84,7 +86,14 @@ class PipelineConfig:
 
 def self_play(config: PipelineConfig) -> Iterator[GameRecord]:
     """The self-play games of `config` (deterministic in its seeds)."""
-    return selfplay.self_play(config.preset, config.games, config.first_seed, config.agent, explore=config.explore)
+    return selfplay.self_play(
+        config.preset,
+        config.games,
+        config.first_seed,
+        config.agent,
+        explore=config.explore,
+        explore_talk=config.explore_talk,
+    )
 
 
 def augmented(point: DecisionPoint, k: int, rng: random.Random) -> Iterator[Sample]:
