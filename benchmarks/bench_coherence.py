@@ -65,17 +65,18 @@ async def main(argv: Sequence[str] | None = None) -> None:
     seconds: dict[str, list[float]] = {}
     games: list[dict[str, object]] = []
     try:
-        for style in args.styles:
-            for mode in args.modes:
-                label = f"{style}, {mode}"
-                for seed in seeds:
-                    counts, took = await play(model, style, mode, seed)
-                    cells[label] = cells[label] + counts if label in cells else counts
-                    seconds.setdefault(label, []).append(took)
-                    games.append({"style": style, "mode": mode, "seed": seed, "seconds": took, **asdict(counts)})
-                    print(f"# {label} seed {seed}: {took:.0f} s, {counts}", flush=True)
-                    if args.out:
-                        args.out.write_text(json.dumps(games, indent=1))
+        # seed outermost: the cells of one seed run back to back, so a change of load on a shared
+        # machine falls on every cell alike and their seconds per game stay comparable
+        order = [(seed, style, mode) for seed in seeds for style in args.styles for mode in args.modes]
+        for seed, style, mode in order:
+            label = f"{style}, {mode}"
+            counts, took = await play(model, style, mode, seed)
+            cells[label] = cells[label] + counts if label in cells else counts
+            seconds.setdefault(label, []).append(took)
+            games.append({"style": style, "mode": mode, "seed": seed, "seconds": took, **asdict(counts)})
+            print(f"# {label} seed {seed}: {took:.0f} s, {counts}", flush=True)
+            if args.out:
+                args.out.write_text(json.dumps(games, indent=1))
     finally:
         close = getattr(model, "close", None)
         if close is not None:
