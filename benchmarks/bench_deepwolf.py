@@ -35,11 +35,11 @@ ROLES = (Role.VILLAGER, Role.SEER, Role.POSSESSED, Role.WEREWOLF)
 FIRST_SEED = 1_000_000
 
 
-def seats_for(role: Role, games: int) -> list[tuple[int, int]]:
-    """(seed, seat) pairs: the first `games` seeds from FIRST_SEED, each with a seat dealt `role`."""
+def seats_for(role: Role, games: int, first: int = FIRST_SEED) -> list[tuple[int, int]]:
+    """(seed, seat) pairs: the first `games` seeds from `first`, each with a seat dealt `role`."""
     rules = get_preset("aiwolf5")
     out = []
-    seed = FIRST_SEED
+    seed = first
     while len(out) < games:
         roles = Game(rules, seed).roles
         holders = [s for s, r in enumerate(roles) if r is role]
@@ -92,6 +92,7 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=["deepwolf", "heuristic"], help="agents to compare")
     parser.add_argument("--others", default="heuristic", help="the agent type of the four other seats")
     parser.add_argument("--model", default="local", help="their model, when they are an LLM type")
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED, help="seeds from here (keep selection apart)")
     parser.add_argument("--roles", nargs="+", default=[r.value for r in ROLES], help="roles to measure")
     args = parser.parse_args()
     agents: list[str] = args.agents
@@ -101,7 +102,7 @@ def main() -> None:
     print(f"{'role':<10} {head}  s/game ({agents[0]})  {agents[0]} - {agents[1]} (paired)")
     with ProcessPoolExecutor(args.jobs) as pool:
         for role in (r for r in ROLES if r.value in args.roles):
-            pairs = seats_for(role, args.games)
+            pairs = seats_for(role, args.games, args.first_seed)
             cells = {}
             outcomes: dict[str, list[bool]] = {}
             for agent in agents:

@@ -21,7 +21,16 @@ from lycan.value import PipelineConfig, default_candidates, default_value, train
 from lycan.value.onnx import OnnxValue
 
 SMALL = PipelineConfig(
-    games=40, encoder="hash:64", epochs=1, d_model=16, heads=2, permutations=2, per_role=20, explore=0.3
+    games=40,
+    encoder="hash:64",
+    epochs=1,
+    d_model=16,
+    heads=2,
+    permutations=2,
+    per_role=20,
+    explore=0.3,
+    explore_talk=True,
+    play={"margin": 0.1, "talk_margin": {"seer": 1.0}},
 )
 
 
@@ -57,8 +66,15 @@ def test_a_deepwolf_seat_plays_legal_games_with_the_trained_network(trained: Pat
 
 
 def test_a_trained_folder_is_playable_by_name_with_options_given_as_text(trained: Path) -> None:
+    assert json.loads((trained / "play.json").read_text()) == {"margin": 0.1, "talk_margin": {"seer": 1.0}}
+    stored = make_agent("deepwolf", 1, network=str(trained))  # the folder's own margins
+    assert isinstance(stored, DeepWolfAgent) and stored.margin == 0.1
+    assert stored.talk_margin("seer") == 1.0 and stored.talk_margin("villager") == 0.1
     agent = make_agent("deepwolf", 1, network=str(trained), margin="0.05", anchor="none", temperature="0")
     assert isinstance(agent, DeepWolfAgent) and agent.margin == 0.05 and agent._anchor is None
+    assert agent.talk_margin("seer") == 1.0 and agent.talk_margin("werewolf") == 0.05  # the caller's margin wins
+    given = make_agent("deepwolf", 1, network=str(trained), talk_margin="0.2")
+    assert isinstance(given, DeepWolfAgent) and given.talk_margin("seer") == 0.2
     record = run_sync(get_preset("aiwolf5"), [agent, *(make_agent("heuristic", s) for s in range(4))], 7)
     assert not [e for e in record.events if isinstance(e, Fault) and e.seat == 0]
     assert [c for c in record.model_calls if c.model == RECORD_MODEL and c.seat == 0]

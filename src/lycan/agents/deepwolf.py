@@ -17,7 +17,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: How many of the best candidates a decision's record keeps.
 KEEP_TOP = 5
+#: The margin of an anchored choice when neither the caller nor the network's `play.json` sets one.
+DEFAULT_MARGIN = 0.15
 #: The `model` name of the records the agent leaves.
 RECORD_MODEL = "deepwolf-value"
 
@@ -50,12 +52,18 @@ class DeepWolfAgent(SyncAgent):
             departs from the proposal only for a candidate the network rates at least `margin`
             higher (a conservative policy-improvement step: the network learnt from such players'
             games, so it judges small departures from them best). None: the network alone.
-        margin: how much higher (in P(win)) a candidate must be rated to replace the proposal.
-        talk_margin: the same for talk turns (None: `margin`); a network trained on games with
-            exploring votes and night actions (`lycan.data.selfplay`) has seen alternatives to
-            those but not to talk, so it may be trusted further on targets than on words.
+        margin: how much higher (in P(win)) a candidate must be rated to replace the proposal
+            (None: the network's own setting, else 0.15).
+        talk_margin: the same for talk turns, one number or one per role (`{"seer": 1.0, "*": 0.15}`;
+            None: the network's own setting, else `margin`). A network trained on games with an
+            exploring seat (`lycan.data.selfplay`) knows the alternatives it saw explored; where
+            paired games show its talk choices losing for a role, a margin it cannot reach keeps
+            that role's words the anchor's.
         network: a folder written by `lycan train value` (its `value.onnx` and `candidates.json`)
             to play with instead of the shipped default; `value` and `candidates` take precedence.
+
+    A network folder may hold `play.json`, the margins chosen for it (`margin`, `talk_margin`),
+    used where the caller gives none.
     """
 
     label = "deepwolf"
@@ -68,16 +76,14 @@ class DeepWolfAgent(SyncAgent):
         candidates: Candidates | None = None,
         temperature: float = 0.0,
         anchor: str | None = "heuristic",
-        margin: float = 0.15,
-        talk_margin: float | None = None,
+        margin: float | str | None = None,
+        talk_margin: float | str | Mapping[str, float] | None = None,
         network: str | Path | None = None,
     ) -> None:
-        temperature, margin = float(temperature), float(margin)  # options may come as text (`TYPE:KEY=VALUE`)
-        self.talk_margin = margin if talk_margin is None else float(talk_margin)
         if anchor is not None and anchor.strip().lower() in ("", "none"):
             anchor = None
-        if network is not None:
-            folder = Path(network)
+        folder = Path(network) if network is not None else None
+        if folder is not None:
             if not (folder / "value.onnx").is_file():
                 raise ValueError(f"{folder} holds no trained value network (value.onnx); see `lycan train value`")
             if value is None:
@@ -86,6 +92,21 @@ class DeepWolfAgent(SyncAgent):
                 value = OnnxValue(folder / "value.onnx")
             if candidates is None:
                 candidates = Candidates.load(folder / "candidates.json")
+        elif value is None:
+            from lycan.value.pipeline import default_dir
+
+            folder = default_dir()
+        play = _play_settings(folder)
+        temperature = float(temperature)  # options may come as text (`TYPE:KEY=VALUE`)
+        margin = float(margin if margin is not None else play.get("margin", DEFAULT_MARGIN))
+        if talk_margin is None:
+            talk_margin = play.get("talk_margin", margin)
+        self.talk_margins: dict[str, float] = (
+            {str(k): float(v) for k, v in talk_margin.items()}
+            if isinstance(talk_margin, Mapping)
+            else {"*": float(talk_margin)}
+        )
+        self.talk_margins.setdefault("*", margin)
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
         self.rng = random.Random(seed)
@@ -102,6 +123,10 @@ class DeepWolfAgent(SyncAgent):
         self._value = value
         self._candidates = candidates
         self._calls: list[ModelCall] = []
+
+    def talk_margin(self, role: str) -> float:
+        """The margin a talk candidate must clear to replace the anchor's words, for a seat in `role`."""
+        return self.talk_margins.get(role, self.talk_margins["*"])
 
     # ------------------------------------------------------------------ the network
     @property
@@ -152,7 +177,8 @@ class DeepWolfAgent(SyncAgent):
         choice = ranked[0]
         if proposal is not None:
             kept = options.index(proposal)
-            if scores[choice] < scores[kept] + (self.talk_margin if request.is_talk else self.margin):
+            need = self.talk_margin(view.role.value) if request.is_talk else self.margin
+            if scores[choice] < scores[kept] + need:
                 choice = kept
         if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
@@ -311,6 +337,14 @@ class DeepWolfChatAgent:
         """A new game: the writer's cache scope and the inner agent start afresh."""
         self.writer.begin_game(game_id, seat)
         self.inner.begin_game(game_id, seat)
+
+
+def _play_settings(folder: Path | None) -> dict[str, Any]:
+    """The margins stored with a network (`play.json`), or none."""
+    if folder is None or not (folder / "play.json").is_file():
+        return {}
+    data = json.loads((folder / "play.json").read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
 
 
 def _describe(action: Action) -> str:

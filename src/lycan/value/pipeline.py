@@ -64,6 +64,8 @@ class PipelineConfig:
     encoder: str = "minilm"
     device: str = "auto"
     seed: int = 0
+    play: dict[str, Any] = field(default_factory=dict)
+    """The `deepwolf` agent's margins for this network (`margin`, `talk_margin`), written to `play.json`."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -164,6 +166,8 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     trained.save(out)
     export_onnx(trained, out / "value.onnx")
     candidates.save(out / "candidates.json")
+    if config.play:
+        (out / "play.json").write_text(json.dumps(config.play, indent=1) + "\n", encoding="utf-8")
     r = trained.report
     report.train_samples, report.held_out_samples = len(train), len(held)
     report.candidates = {role: len(ts) for role, ts in candidates.by_role.items()}
@@ -178,7 +182,8 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     return report
 
 
-def _default_dir() -> Path:
+def default_dir() -> Path:
+    """The folder of the network that ships with Lycan."""
     return Path(str(resources.files("lycan.value") / DEFAULT))
 
 
@@ -190,9 +195,9 @@ def default_value() -> ValueModel:
     """
     from lycan.value.onnx import OnnxValue
 
-    return OnnxValue(_default_dir() / "value.onnx")
+    return OnnxValue(default_dir() / "value.onnx")
 
 
 def default_candidates() -> Candidates:
     """The talk candidates mined with the shipped network."""
-    return Candidates.load(_default_dir() / "candidates.json")
+    return Candidates.load(default_dir() / "candidates.json")
