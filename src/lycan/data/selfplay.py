@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from lycan.agents.base import SyncAgent
 from lycan.data.candidates import Candidates
 from lycan.engine.actions import PASS, Action, Request
+from lycan.engine.events import Talk
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
 
@@ -45,10 +46,17 @@ class Exploring(SyncAgent):
 
     def decide(self, view: View, request: Request) -> Action:
         """`base`'s answer, or (at rate `rate`) a random legal target or talk candidate."""
-        if self.talk is not None and request.kind == "talk" and self.rng.random() < self.rate:
-            self.departures += 1
-            # base is not asked: it would take its own words as said and never say them
-            return self.rng.choice(self.talk.for_request(view, request))
+        if self.talk is not None and request.kind == "talk":
+            if self.rng.random() < self.rate:
+                self.departures += 1
+                # base is not asked: it would take its own words as said and never say them
+                return self.rng.choice(self.talk.for_request(view, request))
+            answer = self.base.decide(view, request)
+            said = {e.text for e in view.events if isinstance(e, Talk) and e.actor == view.seat}
+            if answer.kind == "speak" and answer.text in said:  # base never heard itself say an explored line
+                self.departures += 1
+                return self.rng.choice(self.talk.for_request(view, request))
+            return answer
         if request.targets and not request.is_talk and request.kind != "probe" and self.rng.random() < self.rate:
             options = [Action.choose(t) for t in request.targets]
             if request.can_pass:
