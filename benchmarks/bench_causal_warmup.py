@@ -58,7 +58,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=12, help="GRPO steps")
     parser.add_argument("--generations", type=int, default=4)
     parser.add_argument("--micro-batch", type=int, default=0, help="answers per pass (0: all G of a step at once)")
-    parser.add_argument("--turns-per-step", type=int, default=1, help="prompts per GRPO step (G answers each)")
+    parser.add_argument("--turns-per-step", type=int, default=0, help="prompts per GRPO step (0: the config's)")
     parser.add_argument("--learning-rate", type=float, default=0.0, help="GRPO learning rate (0: the config's)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1: best on a shared machine)")
     parser.add_argument("--eval", type=int, default=24, help="held-out turns measured")
@@ -68,7 +68,6 @@ def main() -> None:
     args = parser.parse_args()
     base: dict[str, Any] = {
         "num_generations": args.generations,
-        "turns_per_step": args.turns_per_step,
         "micro_batch": args.micro_batch or args.generations,
         "threads": args.threads,
         "eval_turns": args.eval,
@@ -77,6 +76,8 @@ def main() -> None:
     }
     if args.learning_rate:
         base["learning_rate"] = args.learning_rate
+    if args.turns_per_step:
+        base["turns_per_step"] = args.turns_per_step
     started = time.perf_counter()
     config = ReasonerConfig.load(
         Path(args.config), warmup_steps=args.warmup_steps, warmup_examples=args.warmup_examples, **base

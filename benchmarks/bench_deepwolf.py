@@ -93,7 +93,13 @@ def main() -> None:
     parser.add_argument("--others", default="heuristic", help="the agent type of the four other seats")
     parser.add_argument("--model", default="local", help="their model, when they are an LLM type")
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED, help="seeds from here (keep selection apart)")
-    parser.add_argument("--roles", nargs="+", default=[r.value for r in ROLES], help="roles to measure")
+    parser.add_argument(
+        "--roles",
+        nargs="+",
+        choices=[r.value for r in ROLES],
+        default=[r.value for r in ROLES],
+        help="roles to measure",
+    )
     args = parser.parse_args()
     agents: list[str] = args.agents
     others = args.others if args.others == "heuristic" else f"{args.others} on {args.model}"

@@ -70,11 +70,12 @@ def test_a_trained_folder_is_playable_by_name_with_options_given_as_text(trained
     stored = make_agent("deepwolf", 1, network=str(trained))  # the folder's own margins
     assert isinstance(stored, DeepWolfAgent) and stored.margin == 0.1
     assert stored.talk_margin("seer") == 1.0 and stored.talk_margin("villager") == 0.1
-    agent = make_agent("deepwolf", 1, network=str(trained), margin="0.05", anchor="none", temperature="0")
+    agent = make_agent("deepwolf", 1, network=str(trained), margin="0.05", anchor=" None", temperature="0")
     assert isinstance(agent, DeepWolfAgent) and agent.margin == 0.05 and agent._anchor is None
-    assert agent.talk_margin("seer") == 1.0 and agent.talk_margin("werewolf") == 0.05  # the caller's margin wins
-    given = make_agent("deepwolf", 1, network=str(trained), talk_margin="0.2")
-    assert isinstance(given, DeepWolfAgent) and given.talk_margin("seer") == 0.2
+    # the caller's margin replaces the folder's settings, for talk too
+    assert agent.talk_margin("seer") == 0.05 and agent.talk_margin("werewolf") == 0.05
+    given = make_agent("deepwolf", 1, network=str(trained), talk_margin="0.2", margin="none", anchor=" Heuristic")
+    assert isinstance(given, DeepWolfAgent) and given.talk_margin("seer") == 0.2 and given.margin == 0.1
     record = run_sync(get_preset("aiwolf5"), [agent, *(make_agent("heuristic", s) for s in range(4))], 7)
     assert not [e for e in record.events if isinstance(e, Fault) and e.seat == 0]
     assert [c for c in record.model_calls if c.model == RECORD_MODEL and c.seat == 0]
@@ -86,12 +87,28 @@ def test_training_through_the_cli_and_bad_configs(tmp_path: Path) -> None:
     runner = CliRunner()
     cfg = tmp_path / "c.toml"
     cfg.write_text('preset = "aiwolf5"\ngames = 20\nencoder = "hash:32"\nepochs = 1\nd_model = 16\nheads = 2\n')
+    (tmp_path / "net").mkdir()
+    (tmp_path / "net" / "play.json").write_text('{"margin": 0.5}')  # an earlier network's margins
     result = runner.invoke(app, ["train", "value", str(cfg), "--out", str(tmp_path / "net")])
     assert result.exit_code == 0, result.output
     assert "20 games" in result.output and (tmp_path / "net" / "value.onnx").is_file()
+    assert not (tmp_path / "net" / "play.json").exists()  # not carried over to a network without [play]
     cfg.write_text('preset = "aiwolf5"\ngamez = 20\n')
     bad = runner.invoke(app, ["train", "value", str(cfg), "--out", str(tmp_path / "x")])
     assert bad.exit_code != 0 and "unknown key(s) gamez" in bad.output
+
+
+def test_config_files_name_their_candidates_relative_to_themselves_and_check_play_keys(tmp_path: Path) -> None:
+    shipped = PipelineConfig.load(Path(__file__).parents[1] / "src/lycan/value/deepwolf-aiwolf5.toml")
+    assert shipped.explore_talk and shipped.path(shipped.explore_candidates).is_file()
+    assert set(shipped.play) <= {"margin", "talk_margin"} and shipped.play["talk_margin"]["seer"] == 1.0
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('explore_candidates = "cands.json"\n[play]\nmargins = 0.1\n')
+    with pytest.raises(ValueError, match=r"unknown \[play\] key\(s\) margins"):
+        PipelineConfig.load(cfg)
+    cfg.write_text('explore_candidates = "cands.json"\n')
+    assert PipelineConfig.load(cfg).path("cands.json") == tmp_path / "cands.json"
+    assert PipelineConfig().path("cands.json") == Path("cands.json")
 
 
 def test_the_shipped_network_plays_from_the_command_line(tmp_path: Path) -> None:

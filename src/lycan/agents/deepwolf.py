@@ -54,8 +54,9 @@ class DeepWolfAgent(SyncAgent):
             games, so it judges small departures from them best). None: the network alone.
         margin: how much higher (in P(win)) a candidate must be rated to replace the proposal
             (None: the network's own setting, else 0.15).
-        talk_margin: the same for talk turns, one number or one per role (`{"seer": 1.0, "*": 0.15}`;
-            None: the network's own setting, else `margin`). A network trained on games with an
+        talk_margin: the same for talk turns, one number or one per role (`{"seer": 1.0, "*": 0.15}`,
+            from Python or a TOML lineup; as text only one number); None: `margin` when the
+            caller gives one, else the network's own setting, else its margin. A network trained on games with an
             exploring seat (`lycan.data.selfplay`) knows the alternatives it saw explored; where
             paired games show its talk choices losing for a role, a margin it cannot reach keeps
             that role's words the anchor's.
@@ -80,8 +81,10 @@ class DeepWolfAgent(SyncAgent):
         talk_margin: float | str | Mapping[str, float] | None = None,
         network: str | Path | None = None,
     ) -> None:
-        if anchor is not None and anchor.strip().lower() in ("", "none"):
-            anchor = None
+        # options may come as text (`TYPE:KEY=VALUE`): "none" is None, numbers are parsed
+        anchor, margin = _none(anchor), _none(margin)
+        talk_margin = talk_margin if isinstance(talk_margin, Mapping) else _none(talk_margin)
+        anchor = anchor.strip().lower() if anchor is not None else None
         folder = Path(network) if network is not None else None
         if folder is not None:
             if not (folder / "value.onnx").is_file():
@@ -97,10 +100,10 @@ class DeepWolfAgent(SyncAgent):
 
             folder = default_dir()
         play = _play_settings(folder)
-        temperature = float(temperature)  # options may come as text (`TYPE:KEY=VALUE`)
+        temperature = float(temperature)
+        if talk_margin is None:  # the caller's margin replaces all of the network's own settings
+            talk_margin = play.get("talk_margin", play.get("margin", DEFAULT_MARGIN)) if margin is None else margin
         margin = float(margin if margin is not None else play.get("margin", DEFAULT_MARGIN))
-        if talk_margin is None:
-            talk_margin = play.get("talk_margin", margin)
         self.talk_margins: dict[str, float] = (
             {str(k): float(v) for k, v in talk_margin.items()}
             if isinstance(talk_margin, Mapping)
@@ -337,6 +340,11 @@ class DeepWolfChatAgent:
         """A new game: the writer's cache scope and the inner agent start afresh."""
         self.writer.begin_game(game_id, seat)
         self.inner.begin_game(game_id, seat)
+
+
+def _none(value: Any) -> Any:
+    """None for an option given as the text "none" (or empty), else the value itself."""
+    return None if isinstance(value, str) and value.strip().lower() in ("", "none") else value
 
 
 def _play_settings(folder: Path | None) -> dict[str, Any]:

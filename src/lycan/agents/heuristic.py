@@ -514,7 +514,7 @@ class HeuristicAgent(SyncAgent):
 
     # ------------------------------------------------------------------ talk
     def _talk(self, mem: _Memory, view: View, request: Request) -> Action:
-        text = self._compose(mem, self._agenda(mem, view), request)
+        text = self._compose(mem, self._agenda(mem, view), request, view.day)
         return Action.speak(text) if text else OVER
 
     def _whisper(self, mem: _Memory, view: View, request: Request) -> Action:
@@ -529,7 +529,7 @@ class HeuristicAgent(SyncAgent):
             if target is None or not view.alive[target]:
                 target = self._prey(mem, view, prey)
             agenda.append((("attack", view.day, target), speech.attack(mem.names[target])))
-        text = self._compose(mem, agenda, request)
+        text = self._compose(mem, agenda, request, view.day)
         return Action.speak(text) if text else OVER
 
     def _bid(self, mem: _Memory, view: View) -> Action:
@@ -539,7 +539,7 @@ class HeuristicAgent(SyncAgent):
         urgent = any(k[0] in ("claim", "div", "fake", "med", "liar") for k in pending)
         return Action("bid", amount=3 if urgent else 2)
 
-    def _compose(self, mem: _Memory, agenda: list[tuple[Key, str]], request: Request) -> str:
+    def _compose(self, mem: _Memory, agenda: list[tuple[Key, str]], request: Request, day: int) -> str:
         """Pack the unsaid items of `agenda` into one utterance within the length limit."""
         limit = request.max_length or UTTERANCE_LENGTH
         parts: list[str] = []
@@ -548,7 +548,7 @@ class HeuristicAgent(SyncAgent):
         for key, text in agenda:
             if key in mem.said_keys or key in keys:
                 continue
-            line = _fresh(text, mem.said_texts)
+            line = _fresh(text, day, mem.said_texts)
             if line is None:
                 mem.said_keys.add(key)
                 continue
@@ -728,13 +728,20 @@ def _best(scores: dict[int, float]) -> int:
     return max(sorted(scores), key=lambda s: scores[s])
 
 
-def _fresh(text: str, said: set[str]) -> str | None:
+def _fresh(text: str, day: int, said: set[str]) -> str | None:
     """`text`, or a variant of it never said before; None if every variant was used.
 
     The variants are what a player says when repeating themselves (not a log's `Day 2:` marker,
-    which reads as narration and which phrasing checks reject as error text).
+    which reads as narration and which phrasing checks reject as error text); two of them name the
+    day, so a point can be made again on each new day.
     """
-    variants = (text, f"I repeat: {text}", f"Once more: {text}")
+    variants = (
+        text,
+        f"I repeat: {text}",
+        f"Once more: {text}",
+        f"As of day {day}, I still say: {text}",
+        f"On day {day}, once again: {text}",
+    )
     for candidate in variants:
         if candidate not in said:
             return candidate

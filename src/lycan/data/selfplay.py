@@ -30,7 +30,9 @@ class Exploring(SyncAgent):
 
     With `talk` (talk candidates per role), a public talk turn is at the same rate one of the
     candidates for this turn (`Candidates.for_request`: never a sentence said before), drawn
-    uniformly. Whispers, bids and probes are always `base`'s.
+    uniformly (`Over` among them); a role without candidates talks as `base`, and a line of `base`
+    that the seat already said through a candidate is replaced by another candidate. Whispers, bids
+    and probes are always `base`'s.
     """
 
     label = "exploring"
@@ -46,7 +48,7 @@ class Exploring(SyncAgent):
 
     def decide(self, view: View, request: Request) -> Action:
         """`base`'s answer, or (at rate `rate`) a random legal target or talk candidate."""
-        if self.talk is not None and request.kind == "talk":
+        if self.talk is not None and request.kind == "talk" and self.talk.by_role.get(view.role.value):
             if self.rng.random() < self.rate:
                 self.departures += 1
                 # base is not asked: it would take its own words as said and never say them
@@ -54,7 +56,6 @@ class Exploring(SyncAgent):
             answer = self.base.decide(view, request)
             said = {e.text for e in view.events if isinstance(e, Talk) and e.actor == view.seat}
             if answer.kind == "speak" and answer.text in said:  # base never heard itself say an explored line
-                self.departures += 1
                 return self.rng.choice(self.talk.for_request(view, request))
             return answer
         if request.targets and not request.is_talk and request.kind != "probe" and self.rng.random() < self.rate:
@@ -82,11 +83,13 @@ def self_play(
     *,
     explore: float = 0.0,
     explore_talk: bool = False,
+    talk_candidates: Candidates | None = None,
 ) -> Iterator[GameRecord]:
     """`games` games of `agent` in every seat, seeds `first_seed` onwards (deterministic in the seeds).
 
     With an `explore` rate above 0, one seat per game is `Exploring` at that rate (its talk too,
-    with `explore_talk`, among the talk candidates shipped with Deep Wolf's network).
+    with `explore_talk`, among `talk_candidates`, by default those shipped with Deep Wolf's network;
+    name a file for self-play that stays reproducible when the shipped network is retrained).
 
     Raises:
         ValueError: an unknown preset or agent type, one that needs a chat model, or a rate outside [0, 1].
@@ -103,9 +106,11 @@ def self_play(
     n = rules.n_players
     talk = None
     if explore > 0 and explore_talk:
-        from lycan.value import default_candidates
+        if talk_candidates is None:
+            from lycan.value import default_candidates
 
-        talk = default_candidates()
+            talk_candidates = default_candidates()
+        talk = talk_candidates
     for seed in range(first_seed, first_seed + games):
         players = [make_agent(agent, derive(seed, "agent", s)) for s in range(n)]
         if not all(isinstance(p, SyncPlayer) for p in players):

@@ -28,6 +28,8 @@ from lycan.engine.record import GameRecord
 from lycan.value.base import Sample, ValueModel
 
 DEFAULT = "default"
+PLAY_KEYS = frozenset({"margin", "talk_margin"})
+"""The keys of a config's `[play]` table (the `deepwolf` agent's options stored with the network)."""
 """The package folder holding the shipped network and candidates."""
 
 
@@ -43,7 +45,9 @@ class PipelineConfig:
     explore: float = 0.0
     """Rate at which one seat per self-play game answers a vote or night action at random (`lycan.data.selfplay`)."""
     explore_talk: bool = False
-    """The exploring seat also says a random shipped talk candidate at that rate."""
+    """The exploring seat also says a random talk candidate at that rate."""
+    explore_candidates: str = ""
+    """The candidates file it draws from (relative to the config file; "" = those shipped now)."""
     run: str = ""
     """Read stored games of this run (`lycan games`) instead of playing."""
     first_seed: int = 3_000_000
@@ -64,6 +68,8 @@ class PipelineConfig:
     encoder: str = "minilm"
     device: str = "auto"
     seed: int = 0
+    folder: str = field(default="", repr=False, compare=False)
+    """The config file's folder (set by `load`; not a TOML key)."""
     play: dict[str, Any] = field(default_factory=dict)
     """The `deepwolf` agent's margins for this network (`margin`, `talk_margin`), written to `play.json`."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -79,15 +85,26 @@ class PipelineConfig:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as err:
             raise ValueError(f"cannot read training config {path}: {err}") from err
-        known = {f.name for f in fields(cls)}
+        known = {f.name for f in fields(cls)} - {"folder"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown key(s) {', '.join(unknown)} in {path}; known: {', '.join(sorted(known))}")
-        return cls(**data)
+        bad_play = sorted(set(data.get("play", {})) - PLAY_KEYS)
+        if bad_play:
+            raise ValueError(
+                f"unknown [play] key(s) {', '.join(bad_play)} in {path}; known: {', '.join(sorted(PLAY_KEYS))}"
+            )
+        return cls(**data, folder=str(path.parent))
+
+    def path(self, name: str) -> Path:
+        """`name` as a path: relative names are read from the config file's folder."""
+        p = Path(name)
+        return p if p.is_absolute() or not self.folder else Path(self.folder) / p
 
 
 def self_play(config: PipelineConfig) -> Iterator[GameRecord]:
-    """The self-play games of `config` (deterministic in its seeds)."""
+    """The self-play games of `config` (deterministic in its seeds and its candidates file)."""
+    talk = Candidates.load(config.path(config.explore_candidates)) if config.explore_candidates else None
     return selfplay.self_play(
         config.preset,
         config.games,
@@ -95,6 +112,7 @@ def self_play(config: PipelineConfig) -> Iterator[GameRecord]:
         config.agent,
         explore=config.explore,
         explore_talk=config.explore_talk,
+        talk_candidates=talk,
     )
 
 
@@ -168,6 +186,8 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     candidates.save(out / "candidates.json")
     if config.play:
         (out / "play.json").write_text(json.dumps(config.play, indent=1) + "\n", encoding="utf-8")
+    else:
+        (out / "play.json").unlink(missing_ok=True)  # no margins of an earlier network in this folder
     r = trained.report
     report.train_samples, report.held_out_samples = len(train), len(held)
     report.candidates = {role: len(ts) for role, ts in candidates.by_role.items()}
@@ -177,7 +197,11 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     report.samples_per_s = r.samples_per_s
     report.seconds = time.perf_counter() - started
     (out / "report.json").write_text(
-        json.dumps({"config": asdict(config), "report": asdict(report)}, indent=1) + "\n", encoding="utf-8"
+        json.dumps(
+            {"config": {k: v for k, v in asdict(config).items() if k != "folder"}, "report": asdict(report)}, indent=1
+        )
+        + "\n",
+        encoding="utf-8",
     )
     return report
 
