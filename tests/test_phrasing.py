@@ -175,3 +175,4 @@ def test_a_planner_repeating_itself_says_so_as_a_player_would() -> None:
     for line in spoken:
         assert check(line) == "", line  # no log marker, no narration: the checks pass it as the act itself
         assert parser.parse(line, 0) == parser.parse(SEER_ACT, 0)
+        assert "," not in line.removesuffix(SEER_ACT)  # AIWolf NLP servers reject commas

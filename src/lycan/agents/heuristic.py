@@ -739,8 +739,8 @@ def _fresh(text: str, day: int, said: set[str]) -> str | None:
         text,
         f"I repeat: {text}",
         f"Once more: {text}",
-        f"As of day {day}, I still say: {text}",
-        f"On day {day}, once again: {text}",
+        f"As of day {day} I still say: {text}",
+        f"On day {day} once again: {text}",
     )
     for candidate in variants:
         if candidate not in said:
