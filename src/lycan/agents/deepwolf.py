@@ -13,6 +13,7 @@ The role probe is answered with the belief engine's posterior; whispers say `Ove
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import random
@@ -348,8 +349,13 @@ def _none(value: Any) -> Any:
 
 
 def _play_settings(folder: Path | None) -> dict[str, Any]:
-    """The margins stored with a network (`play.json`), or none."""
-    if folder is None or not (folder / "play.json").is_file():
+    """The margins stored with a network (`play.json`), or none (read once per folder: agents are made per game)."""
+    return {} if folder is None else dict(_read_play(folder))
+
+
+@functools.lru_cache(maxsize=16)
+def _read_play(folder: Path) -> dict[str, Any]:
+    if not (folder / "play.json").is_file():
         return {}
     data = json.loads((folder / "play.json").read_text(encoding="utf-8"))
     return data if isinstance(data, dict) else {}

@@ -5,10 +5,11 @@ the held-out share, chosen by a hash of each game's id so that a game is never s
 
 With `explore`, one seat per game (drawn from the game's seed) sometimes answers a vote or a night
 action with a uniformly random legal target instead of its own choice (and, with `explore_talk`, a
-public talk turn with a random one of Deep Wolf's shipped talk candidates for its role). Games of a rule-based agent
-alone show what its own choices lead to and almost nothing of the alternatives, so a value network
-learnt from them is least reliable exactly where an argmax over candidates lands; the explorer's
-departures, among seats that play as usual, show what each alternative leads to at that table.
+public talk turn with a random Deep Wolf talk candidate for its role: the shipped ones, or a
+file). Games of a rule-based agent alone show what its own choices lead to and almost nothing of
+the alternatives, so a value network learnt from them is least reliable exactly where an argmax
+over candidates lands; the explorer's departures, among seats that play as usual, show what each
+alternative leads to at that table.
 """
 
 from __future__ import annotations
