@@ -65,6 +65,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4, help="sampled answers per measured turn (format)")
     parser.add_argument("--ablations", nargs="*", choices=sorted(set(ABLATIONS) - {"full"}), default=[])
     parser.add_argument("--out", type=Path, default=Path("/tmp/bench-warmup"))
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the full run already in --out (its summary.json and warm-up adapter); run only the ablations",
+    )
     args = parser.parse_args()
     base: dict[str, Any] = {
         "num_generations": args.generations,
@@ -79,22 +84,28 @@ def main() -> None:
     if args.turns_per_step:
         base["turns_per_step"] = args.turns_per_step
     started = time.perf_counter()
-    config = ReasonerConfig.load(
-        Path(args.config), warmup_steps=args.warmup_steps, warmup_examples=args.warmup_examples, **base
-    )
-    report = train_reasoner(config, args.out / "full", progress=print)
-    summary: dict[str, Any] = {
-        "config": {k: v for k, v in config.to_dict().items() if k != "extra"},
-        "data": {"games": report.games, "train_turns": report.train_turns, "held_out_turns": report.held_out_turns},
-        "warmup": {k: v for k, v in report.warmup.items() if k != "losses"}
-        | {"loss_first": report.warmup["losses"][0], "loss_last10": sum(report.warmup["losses"][-10:]) / 10},
-        "base": rates(report.before),
-        "warmup_only": rates(report.after_warmup),
-        "grpo": {"full": rates(report.after)},
-        "rewards": {"full": [{k: round(v, 3) for k, v in s.items()} for s in report.steps]},
-        "seconds_per_step": {"full": round(report.seconds_per_step, 1)},
-        "peak_rss_mb": round(report.peak_rss_mb),
-    }
+    if args.reuse:
+        summary: dict[str, Any] = json.loads((args.out / "summary.json").read_text(encoding="utf-8"))
+        kept = {k: v for k, v in summary["config"].items() if k in base}
+        if kept != {k: v for k, v in base.items() if k in kept}:
+            parser.error(f"--reuse: the full run in {args.out} used other settings: {kept}")
+    else:
+        config = ReasonerConfig.load(
+            Path(args.config), warmup_steps=args.warmup_steps, warmup_examples=args.warmup_examples, **base
+        )
+        report = train_reasoner(config, args.out / "full", progress=print)
+        summary = {
+            "config": {k: v for k, v in config.to_dict().items() if k != "extra"},
+            "data": {"games": report.games, "train_turns": report.train_turns, "held_out_turns": report.held_out_turns},
+            "warmup": {k: v for k, v in report.warmup.items() if k != "losses"}
+            | {"loss_first": report.warmup["losses"][0], "loss_last10": sum(report.warmup["losses"][-10:]) / 10},
+            "base": rates(report.before),
+            "warmup_only": rates(report.after_warmup),
+            "grpo": {"full": rates(report.after)},
+            "rewards": {"full": [{k: round(v, 3) for k, v in s.items()} for s in report.steps]},
+            "seconds_per_step": {"full": round(report.seconds_per_step, 1)},
+            "peak_rss_mb": round(report.peak_rss_mb),
+        }
     for name in args.ablations:
         ablated = ReasonerConfig.load(
             Path(args.config),
@@ -107,7 +118,7 @@ def main() -> None:
         summary["grpo"][name] = rates(run.after)
         summary["rewards"][name] = [{k: round(v, 3) for k, v in s.items()} for s in run.steps]
         summary["seconds_per_step"][name] = round(run.seconds_per_step, 1)
-    summary["seconds"] = round(time.perf_counter() - started)
+    summary["seconds"] = round(time.perf_counter() - started) + (summary.get("seconds", 0) if args.reuse else 0)
     summary["load_average"] = [round(x, 1) for x in os.getloadavg()]
     text = json.dumps(summary, indent=1)
     print(text)

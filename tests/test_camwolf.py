@@ -5,7 +5,9 @@ embedded model plays it in `test_camwolf_real.py`)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import re
 from typing import Any
 
 import pytest
@@ -226,3 +228,73 @@ def test_a_hanging_reasoner_leaves_time_to_answer_within_the_request() -> None:
     assert took < request.timeout, took
     assert request.check(action) is None
     assert agent.usage.timeouts >= 1 and agent.reasonings and agent.reasonings[-1][1].fallback
+
+
+def test_the_reasoners_of_one_day_share_the_table_and_public_log_and_keep_secrets_after_it() -> None:
+    seen: list[ChatRequest] = []
+
+    def pick(request: ChatRequest, schema: dict[str, Any]) -> str:
+        seen.append(request)
+        return conclude()(request, schema)
+
+    for seed in (5, 6, 7):
+        seen.clear()
+        players, record = _play(reasoner(pick), seed=seed)
+        assert {r.session for r in seen} == {f"{players[0].scope}:reason"}
+        assert len({r.messages[0]["content"] for r in seen}) == 1, "one system prompt for every seat"
+        system = seen[0].messages[0]["content"]
+        assert "secret role" not in system and "You are" not in system
+        secret_ids = {e.id for e in record.events if e.audience is not None}
+        shared = 0
+        for before, after in itertools.pairwise(seen):
+            head_a, _, tail_a = before.messages[1]["content"].partition("\nYou are ")
+            head_b, _, tail_b = after.messages[1]["content"].partition("\nYou are ")
+            assert tail_a and tail_b, "who the seat is comes after the public log"
+            for head in (head_a, head_b):
+                # the public part names no private event and no seat's secret role
+                ids = {int(i) for i in re.findall(r"^\[(\d+)\]", head, flags=re.M)}
+                assert not ids & secret_ids
+                assert "secret role" not in head
+            ids_a = re.findall(r"^\[(\d+)\]", head_a, flags=re.M)
+            ids_b = re.findall(r"^\[(\d+)\]", head_b, flags=re.M)
+            if ids_a and ids_b[: len(ids_a)] == ids_a:
+                assert head_b.startswith(head_a), "a later seat's log extends the earlier one's"
+                shared += 1
+        assert shared >= 3, shared
+
+
+def test_the_reasoners_log_keeps_today_whole_and_a_fixed_window_of_earlier_days() -> None:
+    from lycan.agents.camwolf import HISTORY_LINES, LOG_LINES, PRIVATE_LINES
+    from lycan.agents.heuristic import HeuristicAgent
+
+    rules = get_preset("guardian7")
+    agent = CamWolfAgent(ScriptedModel(), 1)
+    seen_days: dict[int, list[str]] = {}
+    checked = 0
+    for seed in range(6):
+        game = Game(rules, seed)
+        players = [HeuristicAgent(seed * 10 + s) for s in range(rules.n_players)]
+        play = game.play()
+        try:
+            batch = next(play)
+            while True:
+                for req in batch:
+                    if req.kind != "talk":
+                        continue
+                    view = game.view(req.seat)
+                    public, private, ids = agent._log(view)
+                    today = [r for r in public if f"Day {view.day}:" in r.split("]", 1)[1][:8]]
+                    earlier = public[: len(public) - len(today)]
+                    assert len(public) <= LOG_LINES and len(private) <= PRIVATE_LINES
+                    assert len(earlier) <= HISTORY_LINES
+                    assert not any(r.startswith("[") and "You said" in r for r in public)
+                    if view.day in seen_days and seen_days[view.day]:
+                        assert earlier == seen_days[view.day], "earlier days' window is fixed for the day"
+                    seen_days[view.day] = earlier
+                    assert len(ids) == len(public) + len(private)
+                    checked += 1
+                batch = play.send({r.id: players[r.seat].decide(game.view(r.seat), r) for r in batch})
+        except StopIteration:
+            pass
+        seen_days.clear()
+    assert checked > 50

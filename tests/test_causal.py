@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from lycan.agents.camwolf import Identification
+from lycan.agents.camwolf import PRIVATE_HEADER, Identification
 from lycan.causal import (
     Answer,
     BeliefIntervener,
@@ -323,8 +323,12 @@ def test_speaking_turns_hold_only_what_the_seat_saw() -> None:
     train, held = split_turns(turns, 0.5)
     assert {t.game_id for t in train}.isdisjoint({t.game_id for t in held}) and len(train) + len(held) == len(turns)
     messages = turn_messages(turns[-1], log_lines=3)
-    rows = [line for line in messages[1]["content"].split("\n") if line.startswith("[")]
+    public, _, private = messages[1]["content"].partition(PRIVATE_HEADER)
+    rows = [line for line in public.split("\n") if line.startswith("[")]
     assert len(rows) == 3 and "Answer with JSON only" in messages[1]["content"]
+    assert "role" in private, "what only the seat knows (its role first) is kept whole"
+    whole = turn_messages(turns[-1])[1]["content"]
+    assert private.split("\n[")[1:] == whole.partition(PRIVATE_HEADER)[2].split("\n[")[1:]
 
 
 @pytest.mark.parametrize("name", ["reasoner-cpu-tiny.toml", "reasoner-gpu-0.5b.toml", "reasoner-gpu-1.5b.toml"])

@@ -6,6 +6,12 @@ premises (ids of events in the seat's own view), a deduction and a conclusion (p
 and the delivery of what it will say: a vocal style (pace, pitch, emotion) and a vision
 description (expression, gesture), together a `lycan.engine.manner.Manner`.
 
+The Reasoner's prompt is laid out for llama.cpp's prefix reuse: the table (the same for every
+seat), the public log (read as a spectator reads it, so every seat's copy is the same text; earlier
+days' window fixed for the day), then who the seat is and what only it knows, then the task. The
+seats that reason one after another on a day share one KV-cache session, so each call evaluates
+only what is new since the last; a camwolf game took 40% less time for it (BENCHMARKS.md).
+
 Premises are checked against the view: an id the seat cannot see, or no premise at all, is a
 format error; the agent asks once more with the error shown, and if that fails too it concludes
 from the belief engine instead (premises: the events that moved its posterior most) and records
@@ -45,12 +51,18 @@ Grounding = Literal["none", "beliefs"]
 GROUNDINGS: tuple[str, ...] = ("none", "beliefs")
 MAX_IDENTIFICATIONS = 2
 MAX_PREMISES = 3
-THINK_CHARS = 160
-DEDUCTION_CHARS = 120
-REASON_TOKENS = 288
+THINK_CHARS = 64
+DEDUCTION_CHARS = 72
+REASON_TOKENS = 224
 """Completion tokens of one Reasoner answer (think, two identifications, the manner)."""
 LOG_LINES = 40
-"""The most recent lines of the seat's log shown to the Reasoner (each with its event id)."""
+"""The most lines of the public log shown to the Reasoner (each with its event id)."""
+HISTORY_LINES = 28
+"""Of those, the most from days before today (the rest is today's, which only grows)."""
+PRIVATE_LINES = 12
+"""The most recent lines only the seat (or its pack) saw, shown after the public log."""
+PRIVATE_HEADER = "What only you know:"
+"""The line before them."""
 REASON_SHARE = 0.6
 """The share of a talk request's time the Reasoner may use (the phrasing gets what is left)."""
 TIME_SHARE = 0.9
@@ -316,19 +328,36 @@ class CamWolfAgent(LLMAgent):
         return Action.probe(guesses)
 
     # ------------------------------------------------------------------ the Reasoner
-    def _log(self, view: View) -> tuple[list[str], list[int]]:
-        """The seat's log as `[id] line` rows (the most recent `LOG_LINES`), and the ids shown."""
-        rows: list[tuple[int, str]] = []
+    def _log(self, view: View) -> tuple[list[str], list[str], list[int]]:
+        """The seat's log as `[id] line` rows: the public window, its private lines, and the ids shown.
+
+        The public window is the last `HISTORY_LINES` rows of earlier days (fixed for the whole
+        day) and today's rows (which only grow), so the prompts of the seats reasoning one after
+        another today share their prefix: llama.cpp evaluates only what is new since the last one.
+        """
+        history: list[tuple[int, str]] = []
+        today: list[tuple[int, str]] = []
+        private: list[tuple[int, str]] = []
         for event in view.events:
-            line = event_line(event, view)
+            shared = event.audience is None
+            line = event_line(event, view, spectator=shared)  # the public log reads the same for every seat
             if line is None:
                 continue
             text = f"{line.speaker} said: {line.text}" if line.speaker else line.text
             if line.channel == "whisper":
                 text = f"(whisper) {text}"
-            rows.append((event.id, f"[{event.id}] Day {event.day}: {text}"))
-        rows = rows[-LOG_LINES:]
-        return [r for _, r in rows], [i for i, _ in rows]
+            row = (event.id, f"[{event.id}] Day {event.day}: {text}")
+            if not shared:
+                private.append(row)
+            elif event.day < view.day:
+                history.append(row)
+            else:
+                today.append(row)
+        today = today[-LOG_LINES:]
+        earlier = max(0, min(HISTORY_LINES, LOG_LINES - len(today)))
+        public = history[len(history) - earlier :] + today
+        private = private[-PRIVATE_LINES:]
+        return [r for _, r in public], [r for _, r in private], [i for i, _ in public + private]
 
     def _grounding(self, view: View) -> str:
         """The belief engine's summary: each other living seat's most likely role, with the events behind it."""
@@ -349,9 +378,16 @@ class CamWolfAgent(LLMAgent):
         return "\n".join(lines)
 
     def _messages(self, view: View, request: Request, error: str = "") -> tuple[list[Message], list[int]]:
-        system = self.builder.system(view)
-        rows, ids = self._log(view)
-        parts = ["Your log (event ids in brackets):", *rows] if rows else ["Your log is empty so far."]
+        """The Reasoner's prompt: the table, the public log, then who the seat is and what only it knows.
+
+        Everything seat-specific comes after the public log, so that the seats' prompts of one day
+        share a long prefix (see `_log`); its ids are offered as premises.
+        """
+        public, private, ids = self._log(view)
+        parts = ["The public log (event ids in brackets):", *public] if public else ["The public log is empty so far."]
+        parts.append(self.builder.identity(view))
+        if private:
+            parts += [PRIVATE_HEADER, *private]
         if self.grounding == "beliefs":
             summary = self._grounding(view)
             if summary:
@@ -365,7 +401,7 @@ class CamWolfAgent(LLMAgent):
         if error:
             parts.append(f"Your last answer could not be used: {error}. Cite only ids from your log.")
         user = "\n".join(parts)
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}], ids
+        return [{"role": "system", "content": self.builder.table(view)}, {"role": "user", "content": user}], ids
 
     async def _reason(self, view: View, request: Request, deadline: float) -> None:
         """Ask the Reasoner (once more with the error if its answer cannot be used) until `deadline`."""
@@ -382,7 +418,8 @@ class CamWolfAgent(LLMAgent):
                 seed=(self.seed * 1_000_003 + request.id * 7919 + 17 + attempt) % 2**31,
                 json_schema=reasoner_schema(names, roles, ids),
                 scope=self.scope,
-                session=f"{self.scope}:reason:{view.seat}",
+                # one session for every seat's Reasoner: their prompts share the table and the public log
+                session=f"{self.scope}:reason",
             )
             prompt_tokens = sum(self.count(m["content"]) for m in messages)
             started = time.perf_counter()
@@ -466,6 +503,7 @@ def camwolf_factory(seed: int, *, model: ChatModel | None = None, **kw: Any) -> 
 
 __all__ = [
     "GROUNDINGS",
+    "PRIVATE_HEADER",
     "CamWolfAgent",
     "Identification",
     "Reasoning",

@@ -51,9 +51,12 @@ def _n(names: Sequence[str], seat: int | None) -> str:
     return neutralise(names[seat], 40)
 
 
-def event_line(event: Event, view: View) -> Line | None:
-    """How `event` reads in `view.seat`'s log, or None if it is not worth a line."""
-    names, me = view.names, view.seat
+def event_line(event: Event, view: View, *, spectator: bool = False) -> Line | None:
+    """How `event` reads in `view.seat`'s log, or None if it is not worth a line.
+
+    `spectator`: as anyone at the table reads it (the seat's own acts under its name, not "You").
+    """
+    names, me = view.names, -1 if spectator else view.seat
     match event:
         case PhaseStarted(phase="day", alive=alive):
             return Line(f"Day {event.day} begins. Alive: {', '.join(_n(names, s) for s in alive)}.")

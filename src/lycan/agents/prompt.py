@@ -1,7 +1,8 @@
 """Prompts for the LLM players: templates from a directory, filled from one seat's `View` only.
 
 Templates are `string.Template` text files (`$name` placeholders) in `lycan/agents/prompts/`:
-`system.txt` and `role_<role>.txt` make the system prompt, `context.txt` the user message,
+`system.txt` (the table, the same for every seat), `seat.txt` and `role_<role>.txt` (who the seat
+is) make the system prompt, `context.txt` the user message,
 `task_<request kind>.txt` the task, `format_<style>_<talk|choose|probe>.txt` the answer format and
 `retry.txt` the note shown when an answer was rejected. A directory given by the user overrides
 any of these files by name; missing files fall back to the packaged ones.
@@ -65,6 +66,7 @@ PLACEHOLDERS = frozenset(
 )
 TEMPLATE_NAMES = (
     "system",
+    "seat",
     "context",
     "retry",
     *(f"role_{r.value}" for r in Role),
@@ -217,6 +219,11 @@ def _quote_blocks(lines: Sequence[Line]) -> str:
     return "\n".join(out)
 
 
+def _lines(text: str) -> str:
+    """`text` without its blank lines."""
+    return "\n".join(line for line in text.splitlines() if line.strip())
+
+
 class PromptBuilder:
     """Builds the messages for one seat's request within a token budget."""
 
@@ -249,24 +256,33 @@ class PromptBuilder:
         return cost
 
     def system(self, view: View) -> str:
-        """The system prompt: the game (the same for every seat, so seats share its KV cache), then who this seat is."""
+        """The system prompt: the table (the same for every seat: they share its KV cache), then who this seat is."""
+        return f"{self.table(view)}\n{self.identity(view)}"
+
+    def table(self, view: View) -> str:
+        """The game as every seat is told it: players and roles dealt (no seat's secret)."""
+        counts = ", ".join(f"{view.rules.roles[r]} {r.value}" for r in Role if r in view.rules.roles)
+        text = self.library.render(
+            "system", n_players=view.n_players, players=_names(view, range(view.n_players)), role_counts=counts
+        )
+        return _lines(text)
+
+    def identity(self, view: View) -> str:
+        """Who this seat is: its name, secret role, the role's brief and its persona."""
         lib = self.library
         wolves = [w for w in view.wolves() if w != view.seat]
         wolf_text = _names(view, wolves) if wolves else "none (you are the only werewolf)"
-        role_text = lib.render(f"role_{view.role.value}", wolves=wolf_text, name=neutralise(view.name, 40))
-        counts = ", ".join(f"{view.rules.roles[r]} {r.value}" for r in Role if r in view.rules.roles)
+        name = neutralise(view.name, 40)
+        role_text = lib.render(f"role_{view.role.value}", wolves=wolf_text, name=name)
         text = lib.render(
-            "system",
-            name=neutralise(view.name, 40),
-            n_players=view.n_players,
-            players=_names(view, range(view.n_players)),
-            role_counts=counts,
+            "seat",
+            name=name,
             role=view.role.value,
             role_text=role_text,
             persona=f"Your manner of speaking: {self.persona}" if self.persona else "",
             wolves=wolf_text,
         )
-        return "\n".join(line for line in text.splitlines() if line.strip())
+        return _lines(text)
 
     def task(self, view: View, request: Request) -> str:
         """The instruction for this request, with the answer format and any retry note last."""

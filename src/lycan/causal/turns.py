@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from lycan.agents.camwolf import PRIVATE_HEADER
 from lycan.causal.intervene import _log_ids, reasoner_messages
 from lycan.data.samples import decision_points
 from lycan.data.selfplay import held_out, self_play
@@ -77,7 +78,8 @@ def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hin
 
     Args:
         turn: a turn, or a seat's view.
-        log_lines: keep only the last this many lines of the log (None: the agent's own limit).
+        log_lines: keep only the last this many lines of the public log (None: the agent's own
+            limit); the lines only the seat saw are all kept.
         format_hint: end the prompt with the answer's format in one line.
     """
     view = turn.view if isinstance(turn, Turn) else turn
@@ -85,9 +87,14 @@ def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hin
     messages = reasoner_messages(view, request)
     user = messages[-1]["content"]
     if log_lines is not None:
-        ids = [int(m.group(1)) for line in user.split("\n") if (m := _ROW.match(line))]
+        # the public log is cut to its last `log_lines` rows; what only the seat knows is kept
+        public, sep, private = user.partition(f"\n{PRIVATE_HEADER}\n")
+        ids = [int(m.group(1)) for line in public.split("\n") if (m := _ROW.match(line))]
         keep = set(ids[-log_lines:]) if log_lines > 0 else set()
-        user = "\n".join(line for line in user.split("\n") if not (m := _ROW.match(line)) or int(m.group(1)) in keep)
+        public = "\n".join(
+            line for line in public.split("\n") if not (m := _ROW.match(line)) or int(m.group(1)) in keep
+        )
+        user = public + sep + private
     if format_hint:
         players = ", ".join(view.names[s] for s in view.living_others())
         roles = ", ".join(r.value for r in Role if r in view.rules.roles)
