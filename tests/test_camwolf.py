@@ -288,7 +288,7 @@ def test_the_reasoners_log_keeps_today_whole_and_a_fixed_window_of_earlier_days(
                     assert len(public) <= LOG_LINES and len(private) <= PRIVATE_LINES
                     assert len(earlier) <= HISTORY_LINES
                     assert not any(r.startswith("[") and "You said" in r for r in public)
-                    if view.day in seen_days and seen_days[view.day]:
+                    if seen_days.get(view.day):
                         assert earlier == seen_days[view.day], "earlier days' window is fixed for the day"
                     seen_days[view.day] = earlier
                     assert len(ids) == len(public) + len(private)

@@ -9,11 +9,12 @@ from lycan.agents import speech
 from lycan.agents.heuristic import HeuristicAgent
 from lycan.engine import Action, Decision, GameRecord, run_sync
 from lycan.engine.actions import Answer, Failure
-from lycan.engine.events import Died, Divined, Event, Fault, GameOver, PhaseStarted, Talk
+from lycan.engine.events import Died, Divined, Event, Fault, GameOver, PhaseStarted, Talk, VoteCast
 from lycan.engine.record import ModelCall
 from lycan.eval import coherence as coh
 from lycan.eval.coherence import coherence, echoes_prompt, game_coherence, is_llm
 from lycan.eval.report import build_report, tables
+from lycan.eval.report import coherence_cells as coh_cells
 from lycan.eval.stats import Rate
 from lycan.rules import Role, Species, get_preset
 
@@ -190,3 +191,25 @@ def test_report_shows_coherence_for_llm_seats(tmp_path: Path) -> None:
     assert cells["prompt echo"].endswith("N=9") and cells["rejection reasons"] == "prompt echo 2, self-narration 1"
     md = (build_report(recs, tmp_path, n_boot=5).parent / "report.md").read_text()
     assert "## Coherence" in md and "werewolf self-reveal" in md
+
+
+def test_votes_as_said_counts_first_round_votes_after_a_stated_intention() -> None:
+    log = Log()
+    log.start("day", 1)
+    log.say(0, "I will vote for P1.")
+    log.say(1, "I will vote for P3. Actually I will vote for P2.")  # the last intention counts
+    log.say(2, "I will vote for P2.")  # itself: no promise to keep
+    log.say(3, "I will vote for P4.")  # P4 dies before the vote: no promise to keep
+    log.add(Died, target=4, cause="shot")
+    log.add(VoteCast, actor=0, target=1)  # kept
+    log.add(VoteCast, actor=1, target=3)  # broken
+    log.add(VoteCast, actor=2, target=0)
+    log.add(VoteCast, actor=3, target=0)
+    log.add(VoteCast, actor=1, target=2, round=1)  # a revote: not counted
+    log.start("day", 2)
+    log.add(VoteCast, actor=0, target=3)  # a new day: yesterday's words promise nothing
+    c = game_coherence(record(log))["llm"]
+    assert (c.promises_kept, c.promises) == (1, 2)
+    assert (c.promise_rate.wins, c.promise_rate.n) == (1, 2)
+    header, rows = coh_cells({"llm": c})
+    assert rows[0][header.index("votes as said")].startswith("50.0%")

@@ -6,12 +6,14 @@ import asyncio
 
 import pytest
 
-from lycan.agents.llm import LLMAgent
+from lycan.agents.llm import LLMAgent, promised_vote
 from lycan.agents.phrasing import check_phrasing, clean, echoes, narrates_self, reveals_wolf_side, role_words
 from lycan.beliefs.claims import Statement, parser_for
+from lycan.engine.actions import Action, Request
 from lycan.engine.events import Talk
 from lycan.engine.record import ModelCall
 from lycan.engine.runner import run_async
+from lycan.engine.view import View
 from lycan.models.base import ChatRequest, ModelError
 from lycan.rules import Role, get_preset
 from scripted import HANG, ScriptedModel, sensible
@@ -176,3 +178,35 @@ def test_a_planner_repeating_itself_says_so_as_a_player_would() -> None:
         assert check(line) == "", line  # no log marker, no narration: the checks pass it as the act itself
         assert parser.parse(line, 0) == parser.parse(SEER_ACT, 0)
         assert "," not in line.removesuffix(SEER_ACT)  # AIWolf NLP servers reject commas
+
+
+def test_in_phrase_mode_a_seat_votes_as_it_said_it_would() -> None:
+    asked: list[ChatRequest] = []
+    votes: list[tuple[int | None, Request, Action, str]] = []
+
+    def respond(request: ChatRequest) -> object:
+        if request.json_schema is not None and "target" in request.json_schema["properties"]:
+            asked.append(request)
+        return sensible(request)
+
+    class Watched(LLMAgent):
+        async def act(self, view: View, request: Request) -> Action:
+            action = await super().act(view, request)
+            if request.kind == "vote":
+                mine = [e for e in view.events if isinstance(e, Talk) and e.actor == view.seat and e.day == view.day]
+                votes.append((promised_vote(view), request, action, " ".join(e.text for e in mine)))
+            return action
+
+    rules = get_preset("guardian7")
+    for seed in (4, 5, 6):
+        players = [Watched(ScriptedModel(respond), seed * 10 + s, talk="phrase") for s in range(rules.n_players)]  # type: ignore[arg-type]
+        asyncio.run(run_async(rules, players, seed))
+        assert sum(p.usage.votes_as_said for p in players) > 0
+    kept = [(p, r, a) for p, r, a, _ in votes if p is not None and p in r.targets]
+    assert len(kept) > 10 and all(a.target == p for p, _, a in kept)
+    for promised, _, _, said in votes:
+        if promised is not None:
+            assert f"vote for {NAMES[promised]}" in said, "the promise is the seat's own words today"
+    # only the votes without a promise were asked of the model (night actions still are)
+    voted = [r for r in asked if "Vote now:" in r.messages[-1]["content"]]
+    assert len(voted) == len(votes) - len(kept) and len(asked) > len(voted)

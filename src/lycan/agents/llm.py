@@ -36,7 +36,9 @@ from lycan.agents.parsing import (
 )
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
+from lycan.beliefs.claims import parser_for
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
+from lycan.engine.events import Talk
 from lycan.engine.manner import Manner
 from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
@@ -107,6 +109,8 @@ class AgentUsage:
     lines_left_out: int = 0
     phrasings: int = 0
     phrasings_rejected: int = 0
+    votes_as_said: int = 0
+    """Votes cast for the player the seat said it would vote for (phrase mode), without a model call."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -168,6 +172,19 @@ def probe_schema(style: Style, names: list[str], roles: list[str]) -> dict[str, 
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
+def promised_vote(view: View) -> int | None:
+    """Whom the seat last said today, in public, that it will vote for (None if it said nobody)."""
+    parser = parser_for(view.names)
+    for event in reversed(view.events):
+        if event.day != view.day:
+            break
+        if isinstance(event, Talk) and event.actor == view.seat and event.channel == "talk":
+            said = [s.target for s in parser.parse(event.text, view.seat) if s.kind == "will_vote"]
+            if said and said[-1] is not None:
+                return said[-1]
+    return None
+
+
 def describe_probe(action: Action, names: tuple[str, ...]) -> str:
     """A probe answer in short: `probe Player 2=werewolf 0.7, Player 3=villager`."""
     parts = []
@@ -208,7 +225,10 @@ class LLMAgent:
         max_tokens: overrides of `DEFAULT_MAX_TOKENS` entries.
         probe_beliefs: show the exact belief engine's chances (`lycan.beliefs.tracker` of the
             seat's view) in the probe prompt, so that answers with and without them can be compared.
-        talk: `phrase`, `free` or `auto` (see `TALK_MODES` and `lycan.agents.phrasing`).
+        talk: `phrase`, `free` or `auto` (see `TALK_MODES` and `lycan.agents.phrasing`). In `phrase`
+            mode a seat that said today whom it will vote for votes for them when it can (the
+            planner decided those words, so the vote keeps them: `promised_vote`); its other votes
+            and night actions are the model's choice.
         phrase_timeout: seconds a phrasing may take before the act is spoken in template words.
         phrase_temperature: sampling temperature of phrasings (low: the wording stays close to the act).
 
@@ -345,8 +365,14 @@ class LLMAgent:
                 a probe is asked again here first, as the engine asks it once).
             ModelError: the backend failed.
         """
-        if request.is_talk and self.talk == "phrase":
-            return await self._phrase(view, request)
+        if self.talk == "phrase":
+            if request.is_talk:
+                return await self._phrase(view, request)
+            if request.kind == "vote":
+                promised = promised_vote(view)
+                if promised is not None and promised in request.targets:
+                    self.usage.votes_as_said += 1
+                    return Action.choose(promised)
         if request.kind == "probe" and request.attempt == 0:
             try:
                 return await self._act(view, request)
@@ -580,4 +606,5 @@ __all__ = [
     "describe_probe",
     "llm_agent_factory",
     "probe_schema",
+    "promised_vote",
 ]

@@ -14,6 +14,8 @@ the phrasing checks use (`lycan.agents.phrasing`):
   werewolf lived, and announced a werewolf result in public (one trial per such seer seat);
 - contradictions: a village-side seat (not werewolf or possessed) claims a role it does not hold,
   or announces a divine or medium result it did not get;
+- votes as said: of the day's first-round votes cast by a seat that said that day whom it would
+  vote for (another seat, still alive at the vote), the share cast for that seat;
 - faults (fallbacks), timeouts (answers that came too late, retries included) and phrasings, with
   the reasons why phrasings were rejected (model calls whose error starts with `phrasing rejected`).
 """
@@ -31,7 +33,7 @@ from lycan.agents import speech
 from lycan.agents.phrasing import echoes, narrates_self, reveals_wolf_side
 from lycan.beliefs.claims import Statement, parser_for
 from lycan.engine.actions import Failure
-from lycan.engine.events import Died, Divined, Executed, Fault, MediumResult, Talk
+from lycan.engine.events import Died, Divined, Executed, Fault, MediumResult, Talk, VoteCast
 from lycan.engine.record import GameRecord
 from lycan.eval.stats import Rate
 from lycan.rules.roles import Role, Species
@@ -97,6 +99,8 @@ class Coherence:
     seer_announced: int = 0
     village_utterances: int = 0
     contradictions: int = 0
+    promises: int = 0
+    promises_kept: int = 0
     decisions: int = 0
     faults: int = 0
     timeouts: int = 0
@@ -129,6 +133,11 @@ class Coherence:
     def contradiction_rate(self) -> Rate:
         """Public utterances of village-side seats that contradict what the seat knows."""
         return Rate(self.contradictions, self.village_utterances)
+
+    @property
+    def promise_rate(self) -> Rate:
+        """Votes cast for the player the voter said that day it would vote for."""
+        return Rate(self.promises_kept, self.promises)
 
     @property
     def fault_rate(self) -> Rate:
@@ -179,8 +188,18 @@ def game_coherence(record: GameRecord) -> dict[str, Coherence]:
     results: list[dict[str, dict[int, Species]]] = [{"divined": {}, "identified": {}} for _ in range(n)]
     found: list[set[int]] = [set() for _ in range(n)]  # werewolves each seer divined
     dead: set[int] = set()
+    promised: dict[int, int] = {}  # whom each seat last said today it will vote for
+    today = -1
     for e in record.events:
-        if isinstance(e, Divined):
+        if e.day != today:
+            today = e.day
+            promised.clear()
+        if isinstance(e, VoteCast):
+            target = promised.get(e.actor)
+            if e.round == 0 and target is not None and target != e.actor and target not in dead:
+                tally[e.actor]["promises"] += 1
+                tally[e.actor]["promises_kept"] += e.target == target
+        elif isinstance(e, Divined):
             results[e.actor]["divined"][e.target] = e.result
             if e.result is Species.WEREWOLF and record.roles[e.actor] is Role.SEER:
                 found[e.actor].add(e.target)
@@ -197,6 +216,9 @@ def game_coherence(record: GameRecord) -> dict[str, Coherence]:
             if e.over or e.skip:
                 continue
             statements = parser.parse(e.text, seat)
+            for st in statements:
+                if st.kind == "will_vote" and st.target is not None:
+                    promised[seat] = st.target
             t["utterances"] += 1
             t["echoes"] += echoes_prompt(e.text)
             t["narrations"] += narrates_self(e.text, record.names[seat])
