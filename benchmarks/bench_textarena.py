@@ -14,6 +14,12 @@ python, e.g.
     .venv/bin/python benchmarks/bench_textarena.py --textarena-python /tmp/ta/bin/python
 
 Both sides run pinned to the same single core.
+
+`--floor` adds a third side: the least work per decision an engine of Lycan's design does, written
+as one flat loop with nothing else (one frozen slotted request, one random legal choice, one
+legality check, one frozen slotted event appended to the log and to the seven seats' views), run
+for as many decisions as Lycan made. No generators, no roles, no game logic: what CPython itself
+allows per decision, the ceiling of any Python engine that keeps typed requests and per-seat views.
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ import argparse
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 TEXTARENA_SIDE = r"""
 import json, random, re, sys, time
@@ -74,6 +82,50 @@ def lycan_side(games: int, seed: int) -> dict[str, float]:
     return {"games": games, "decisions": decisions, "seconds": elapsed}
 
 
+@dataclass(frozen=True, slots=True)
+class _Request:
+    id: int
+    seat: int
+    kind: str
+    day: int
+    targets: tuple[int, ...]
+    can_pass: bool
+    timeout: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Event:
+    id: int
+    day: int
+    phase: str
+    audience: frozenset[int] | None
+    actor: int
+    target: int
+
+
+def floor_side(decisions: int, seed: int, seats: int = 7) -> dict[str, float]:
+    """`decisions` decisions of the bare loop described in the module docstring."""
+    rng = random.Random(seed)
+    targets = tuple(range(seats))
+    log: list[_Event] = []
+    views: list[list[_Event]] = [[] for _ in range(seats)]
+    per_game = 37  # about a guardian7 game's decisions: then a new log and new views
+    start = time.perf_counter()
+    for i in range(decisions):
+        req = _Request(i, i % seats, "vote", 1, targets, False, 5.0)
+        choice = rng.choice(req.targets)
+        if choice not in req.targets:
+            raise AssertionError("illegal")
+        event = _Event(i, req.day, "day", None, req.seat, choice)
+        log.append(event)
+        for view in views:
+            view.append(event)
+        if i % per_game == per_game - 1:
+            log, views = [], [[] for _ in range(seats)]
+    elapsed = time.perf_counter() - start
+    return {"games": decisions / per_game, "decisions": decisions, "seconds": elapsed}
+
+
 def textarena_side(python: str, games: int, seed: int) -> dict[str, float]:
     out = subprocess.run(
         [python, "-c", TEXTARENA_SIDE, str(games), str(seed)], capture_output=True, text=True, check=True
@@ -86,6 +138,7 @@ def main() -> None:
     parser.add_argument("--textarena-python", required=True, help="python of a venv with textarena==0.7.4")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--floor", action="store_true", help="also run the bare per-decision loop (see above)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, inherited by the subprocess
@@ -93,12 +146,16 @@ def main() -> None:
     print(f"Python {platform.python_version()}; pinned to one core; {args.games} games per run; {args.runs} runs")
     ours: list[dict[str, float]] = []
     theirs: list[dict[str, float]] = []
+    floor: list[dict[str, float]] = []
     for run in range(args.runs):
         ours.append(lycan_side(args.games, 1000 * run))
         theirs.append(textarena_side(args.textarena_python, args.games, 1000 * run))
+        if args.floor:
+            floor.append(floor_side(int(ours[-1]["decisions"]), run))
         print(
             f"run {run + 1}: lycan {ours[-1]['decisions'] / ours[-1]['seconds']:,.0f} decisions/s, "
-            f"textarena {theirs[-1]['decisions'] / theirs[-1]['seconds']:,.0f} decisions/s",
+            f"textarena {theirs[-1]['decisions'] / theirs[-1]['seconds']:,.0f} decisions/s"
+            + (f", floor {floor[-1]['decisions'] / floor[-1]['seconds']:,.0f} decisions/s" if floor else ""),
             file=sys.stderr,
         )
 
@@ -107,13 +164,20 @@ def main() -> None:
 
     print("| engine | decisions/s (median) | games/s (median) | decisions/game |")
     print("|---|---|---|---|")
-    for name, rows in (("Lycan guardian7, random agents", ours), ("TextArena SecretMafia-v0-raw, 7 players", theirs)):
+    sides = [("Lycan guardian7, random agents", ours), ("TextArena SecretMafia-v0-raw, 7 players", theirs)]
+    if floor:
+        sides.append(("the bare per-decision loop (`--floor`)", floor))
+    for name, rows in sides:
         per_game = sum(r["decisions"] for r in rows) / sum(r["games"] for r in rows)
         print(f"| {name} | {med(rows, 'decisions'):,.0f} | {med(rows, 'games'):,.0f} | {per_game:.1f} |")
     ratio = statistics.median(
         (a["decisions"] / a["seconds"]) / (b["decisions"] / b["seconds"]) for a, b in zip(ours, theirs, strict=True)
     )
     print(f"\nLycan / TextArena, decisions per second (median of per-run ratios): {ratio:.2f}x")
+    if floor:
+        pairs = zip(floor, theirs, strict=True)
+        bare = statistics.median((a["decisions"] / a["seconds"]) / (b["decisions"] / b["seconds"]) for a, b in pairs)
+        print(f"bare loop / TextArena, decisions per second (median of per-run ratios): {bare:.2f}x")
 
 
 if __name__ == "__main__":
