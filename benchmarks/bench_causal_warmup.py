@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lycan.agents import camwolf
 from lycan.causal.config import ReasonerConfig, shipped
 from lycan.causal.train import train_reasoner
 
@@ -84,11 +85,16 @@ def main() -> None:
     if args.turns_per_step:
         base["turns_per_step"] = args.turns_per_step
     started = time.perf_counter()
+    layout = getattr(camwolf, "PROMPT_LAYOUT", 1)  # 1: before the layout had a number
     if args.reuse:
         summary: dict[str, Any] = json.loads((args.out / "summary.json").read_text(encoding="utf-8"))
         kept = {k: v for k, v in summary["config"].items() if k in base}
         if kept != {k: v for k, v in base.items() if k in kept}:
             parser.error(f"--reuse: the full run in {args.out} used other settings: {kept}")
+        if summary.get("prompt_layout", 1) != layout:
+            parser.error(
+                f"--reuse: the full run in {args.out} used Reasoner prompt layout {summary.get('prompt_layout', 1)}"
+            )
     else:
         config = ReasonerConfig.load(
             Path(args.config), warmup_steps=args.warmup_steps, warmup_examples=args.warmup_examples, **base
@@ -105,6 +111,7 @@ def main() -> None:
             "rewards": {"full": [{k: round(v, 3) for k, v in s.items()} for s in report.steps]},
             "seconds_per_step": {"full": round(report.seconds_per_step, 1)},
             "peak_rss_mb": round(report.peak_rss_mb),
+            "prompt_layout": layout,
         }
     for name in args.ablations:
         ablated = ReasonerConfig.load(

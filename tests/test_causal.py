@@ -326,7 +326,8 @@ def test_speaking_turns_hold_only_what_the_seat_saw() -> None:
     public, _, private = messages[1]["content"].partition(PRIVATE_HEADER)
     rows = [line for line in public.split("\n") if line.startswith("[")]
     assert len(rows) == 3 and "Answer with JSON only" in messages[1]["content"]
-    assert "role" in private, "what only the seat knows (its role first) is kept whole"
+    assert "Your secret role" in public, "who the seat is comes before what only it knows"
+    assert "\n[" in private, "the rows only the seat saw are kept"
     whole = turn_messages(turns[-1])[1]["content"]
     assert private.split("\n[")[1:] == whole.partition(PRIVATE_HEADER)[2].split("\n[")[1:]
 

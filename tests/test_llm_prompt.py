@@ -6,6 +6,7 @@ import math
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -291,3 +292,18 @@ def test_day_notes_read_human_results_in_every_wording() -> None:
     notes = " ".join(day_notes(talk, view, 1))
     assert "said Player 2 is human" in notes and "said Player 3 is human" in notes
     assert "said Player 4 is werewolf" in notes
+
+
+def test_a_system_template_that_names_the_seat_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "system.txt").write_text("A game of $n_players players. You are $name, a $role.", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"seat\.txt"):
+        PromptLibrary(tmp_path)
+    (tmp_path / "system.txt").write_text("A game of $n_players players: $players.", encoding="utf-8")
+    (tmp_path / "seat.txt").write_text("You are $name. Role: $role.", encoding="utf-8")
+    view = Game(get_preset("guardian7"), 1).view(0)
+    builder = PromptBuilder(PromptLibrary(tmp_path), "llm")
+    assert (
+        builder.table(view)
+        == "A game of 7 players: Player 1, Player 2, Player 3, Player 4, Player 5, Player 6, Player 7."
+    )
+    assert builder.system(view) == f"{builder.table(view)}\nYou are Player 1. Role: {view.role.value}."

@@ -198,15 +198,19 @@ def test_in_phrase_mode_a_seat_votes_as_it_said_it_would() -> None:
             return action
 
     rules = get_preset("guardian7")
+    as_said = 0
     for seed in (4, 5, 6):
         players = [Watched(ScriptedModel(respond), seed * 10 + s, talk="phrase") for s in range(rules.n_players)]  # type: ignore[arg-type]
         asyncio.run(run_async(rules, players, seed))
-        assert sum(p.usage.votes_as_said for p in players) > 0
-    kept = [(p, r, a) for p, r, a, _ in votes if p is not None and p in r.targets]
-    assert len(kept) > 10 and all(a.target == p for p, _, a in kept)
-    for promised, _, _, said in votes:
-        if promised is not None:
-            assert f"vote for {NAMES[promised]}" in said, "the promise is the seat's own words today"
+        as_said += sum(p.usage.votes_as_said for p in players)
+    promised = [(p, r, a) for p, r, a, _ in votes if p is not None and p in r.targets]
+    kept = [a for p, _, a in promised if a.target == p]
+    # the planner that chose the words casts the vote: as said, unless later talk changed its mind
+    assert len(promised) > 10 and len(kept) >= 0.8 * len(promised)
+    assert as_said == len(kept)
+    for target, _, _, said in votes:
+        if target is not None:
+            assert f"vote for {NAMES[target]}" in said, "the promise is the seat's own words today"
     # only the votes without a promise were asked of the model (night actions still are)
     voted = [r for r in asked if "Vote now:" in r.messages[-1]["content"]]
-    assert len(voted) == len(votes) - len(kept) and len(asked) > len(voted)
+    assert len(voted) == len(votes) - len(promised) and len(asked) > len(voted)

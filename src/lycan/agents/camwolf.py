@@ -7,10 +7,11 @@ and the delivery of what it will say: a vocal style (pace, pitch, emotion) and a
 description (expression, gesture), together a `lycan.engine.manner.Manner`.
 
 The Reasoner's prompt is laid out for llama.cpp's prefix reuse: the table (the same for every
-seat), the public log (read as a spectator reads it, so every seat's copy is the same text; earlier
-days' window fixed for the day), then who the seat is and what only it knows, then the task. The
-seats that reason one after another on a day share one KV-cache session, so each call evaluates
-only what is new since the last; a camwolf game took 40% less time for it (BENCHMARKS.md).
+seat), the public log (read as a spectator reads it, so every seat's copy is the same text; the
+window of earlier days changes at most twice a day), then who the seat is and what only it knows,
+then the task. The seats that reason one after another on a day share one KV-cache session, so
+each call evaluates only what is new since the last. With shorter answers, this made a camwolf game
+about 40% faster (BENCHMARKS.md).
 
 Premises are checked against the view: an id the seat cannot see, or no premise at all, is a
 format error; the agent asks once more with the error shown, and if that fails too it concludes
@@ -59,8 +60,11 @@ LOG_LINES = 40
 """The most lines of the public log shown to the Reasoner (each with its event id)."""
 HISTORY_LINES = 28
 """Of those, the most from days before today (the rest is today's, which only grows)."""
-PRIVATE_LINES = 12
-"""The most recent lines only the seat (or its pack) saw, shown after the public log."""
+PROMPT_LAYOUT = 2
+"""The Reasoner prompt's layout (2: the public log first, then the seat; adapters trained on another
+layout learned other prompts and are retrained)."""
+WHISPER_LINES = 8
+"""The most recent werewolf whispers shown among the lines only the seat (or its pack) saw."""
 PRIVATE_HEADER = "What only you know:"
 """The line before them."""
 REASON_SHARE = 0.6
@@ -150,6 +154,19 @@ def reasoner_schema(names: Sequence[str], roles: Sequence[str], event_ids: Seque
         "required": ["think", "identifications", "style", "vision"],
         "additionalProperties": False,
     }
+
+
+def _earlier(today: int) -> int:
+    """How many rows of earlier days the public window shows beside `today` rows of today.
+
+    All `HISTORY_LINES` while they fit, then half, then none: a count that changes at most twice a
+    day keeps the prompts of one day's Reasoners sharing their prefix.
+    """
+    if today + HISTORY_LINES <= LOG_LINES:
+        return HISTORY_LINES
+    if today + HISTORY_LINES // 2 <= LOG_LINES:
+        return HISTORY_LINES // 2
+    return 0
 
 
 def read_reasoning(text: str, view: View) -> Reasoning:
@@ -331,13 +348,16 @@ class CamWolfAgent(LLMAgent):
     def _log(self, view: View) -> tuple[list[str], list[str], list[int]]:
         """The seat's log as `[id] line` rows: the public window, its private lines, and the ids shown.
 
-        The public window is the last `HISTORY_LINES` rows of earlier days (fixed for the whole
-        day) and today's rows (which only grow), so the prompts of the seats reasoning one after
-        another today share their prefix: llama.cpp evaluates only what is new since the last one.
+        The public window is today's rows (which only grow; the last `LOG_LINES` of them) after up
+        to `HISTORY_LINES` rows of earlier days, a number that only steps down, twice at most in a
+        day, as today's rows fill the window (`_earlier`), so the prompts of the seats reasoning one
+        after another today share their prefix: llama.cpp evaluates only what is new since the
+        last one. The private lines are the seat's own results, role and pack (all kept) and the
+        last `WHISPER_LINES` whispers.
         """
         history: list[tuple[int, str]] = []
         today: list[tuple[int, str]] = []
-        private: list[tuple[int, str]] = []
+        private: list[tuple[int, str, bool]] = []  # (id, row, is a whisper), in the order they happened
         for event in view.events:
             shared = event.audience is None
             line = event_line(event, view, spectator=shared)  # the public log reads the same for every seat
@@ -348,16 +368,18 @@ class CamWolfAgent(LLMAgent):
                 text = f"(whisper) {text}"
             row = (event.id, f"[{event.id}] Day {event.day}: {text}")
             if not shared:
-                private.append(row)
+                private.append((*row, line.channel == "whisper"))
             elif event.day < view.day:
                 history.append(row)
             else:
                 today.append(row)
         today = today[-LOG_LINES:]
-        earlier = max(0, min(HISTORY_LINES, LOG_LINES - len(today)))
-        public = history[len(history) - earlier :] + today
-        private = private[-PRIVATE_LINES:]
-        return [r for _, r in public], [r for _, r in private], [i for i, _ in public + private]
+        earlier = _earlier(len(today))
+        public = history[len(history) - min(earlier, len(history)) :] + today
+        whispers = [i for i, _, whisper in private if whisper]
+        kept = set(whispers[len(whispers) - WHISPER_LINES :]) if len(whispers) > WHISPER_LINES else set(whispers)
+        secret = [(i, r) for i, r, whisper in private if not whisper or i in kept]
+        return [r for _, r in public], [r for _, r in secret], [i for i, _ in public + secret]
 
     def _grounding(self, view: View) -> str:
         """The belief engine's summary: each other living seat's most likely role, with the events behind it."""
@@ -504,6 +526,7 @@ def camwolf_factory(seed: int, *, model: ChatModel | None = None, **kw: Any) -> 
 __all__ = [
     "GROUNDINGS",
     "PRIVATE_HEADER",
+    "PROMPT_LAYOUT",
     "CamWolfAgent",
     "Identification",
     "Reasoning",

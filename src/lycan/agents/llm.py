@@ -110,7 +110,7 @@ class AgentUsage:
     phrasings: int = 0
     phrasings_rejected: int = 0
     votes_as_said: int = 0
-    """Votes cast for the player the seat said it would vote for (phrase mode), without a model call."""
+    """Votes (revotes included) cast for the player the seat said it would vote for, in phrase mode."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -226,9 +226,9 @@ class LLMAgent:
         probe_beliefs: show the exact belief engine's chances (`lycan.beliefs.tracker` of the
             seat's view) in the probe prompt, so that answers with and without them can be compared.
         talk: `phrase`, `free` or `auto` (see `TALK_MODES` and `lycan.agents.phrasing`). In `phrase`
-            mode a seat that said today whom it will vote for votes for them when it can (the
-            planner decided those words, so the vote keeps them: `promised_vote`); its other votes
-            and night actions are the model's choice.
+            mode a seat that said today whom it will vote for (`promised_vote`) lets the planner
+            that decided those words cast the vote: for that player, unless what was said since
+            changed the planner's mind; its other votes and night actions are the model's choice.
         phrase_timeout: seconds a phrasing may take before the act is spoken in template words.
         phrase_temperature: sampling temperature of phrasings (low: the wording stays close to the act).
 
@@ -368,11 +368,12 @@ class LLMAgent:
         if self.talk == "phrase":
             if request.is_talk:
                 return await self._phrase(view, request)
-            if request.kind == "vote":
-                promised = promised_vote(view)
-                if promised is not None and promised in request.targets:
-                    self.usage.votes_as_said += 1
-                    return Action.choose(promised)
+            if request.kind == "vote" and (promised := promised_vote(view)) in request.targets:
+                # The planner chose these words; it casts the vote too: as said, unless what was
+                # said since changed its mind (the model is not asked to contradict its own words).
+                action = self.planner().decide(view, request)
+                self.usage.votes_as_said += action.target == promised
+                return action
         if request.kind == "probe" and request.attempt == 0:
             try:
                 return await self._act(view, request)

@@ -54,7 +54,8 @@ def _n(names: Sequence[str], seat: int | None) -> str:
 def event_line(event: Event, view: View, *, spectator: bool = False) -> Line | None:
     """How `event` reads in `view.seat`'s log, or None if it is not worth a line.
 
-    `spectator`: as anyone at the table reads it (the seat's own acts under its name, not "You").
+    `spectator`: for a public event, as anyone at the table reads it (the seat's own acts under
+    its name, not "You"); private events still read as the seat's own ("Your divination").
     """
     names, me = view.names, -1 if spectator else view.seat
     match event:

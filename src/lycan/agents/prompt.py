@@ -78,6 +78,8 @@ TEMPLATE_NAMES = (
     "phrase_system",
     "phrase_user",
 )
+SEAT_PLACEHOLDERS = frozenset({"name", "role", "role_text", "persona", "wolves"})
+"""What `seat.txt` may say and `system.txt` may not (the table is the same text for every seat)."""
 KEEP_RECENT = 3
 _OVER = {
     "llm": " If you have nothing to add, reply Over.",
@@ -144,6 +146,11 @@ class PromptLibrary:
                 raise ValueError(
                     f"prompt template {name}.txt uses unknown placeholder(s) {', '.join(sorted(unknown))}; "
                     f"known ones are {', '.join(sorted(PLACEHOLDERS))}"
+                )
+            if name == "system" and set(template.get_identifiers()) & SEAT_PLACEHOLDERS:
+                raise ValueError(
+                    "prompt template system.txt describes the table, the same for every seat; who the seat is "
+                    f"({', '.join(sorted(set(template.get_identifiers()) & SEAT_PLACEHOLDERS))}) goes in seat.txt"
                 )
             self._templates[name] = template
 

@@ -46,7 +46,7 @@ class ReasonerConfig:
     """Answers sampled (at `temperature`) per evaluated turn to measure the format of sampled answers, as
     GRPO sees them (0: greedy answers only)."""
     log_lines: int = 40
-    """The Reasoner prompt's log: the last this many lines."""
+    """The Reasoner prompt's public log: the last this many lines (the lines only the seat saw are all kept)."""
     # ------------------------------------------------------------------ policy
     model: str = "local"
     """The checkpoint: `local` (Qwen2.5-Coder-0.5B), `local:1.5b`, `local:tiny` (SmolLM2-135M),
