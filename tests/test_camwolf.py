@@ -268,6 +268,8 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
     from lycan.agents.camwolf import HISTORY_LINES, LOG_LINES, WHISPER_LINES
     from lycan.agents.heuristic import HeuristicAgent
     from lycan.agents.memory import event_line
+    from lycan.data.samples import decision_points
+    from lycan.engine import run_sync
     from lycan.engine.events import Talk as TalkEvent
 
     rules = get_preset(preset)
@@ -275,31 +277,23 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
     windows: dict[tuple[int, int], set[tuple[str, ...]]] = {}
     checked = 0
     for seed in range(4):
-        game = Game(rules, seed)
-        players = [HeuristicAgent(seed * 10 + s) for s in range(rules.n_players)]
-        play = game.play()
-        try:
-            batch = next(play)
-            while True:
-                for req in batch:
-                    if req.kind != "talk":
-                        continue
-                    view = game.view(req.seat)
-                    public, private, ids = agent._log(view)
-                    today = [r for r in public if r.split("] ", 1)[1].startswith(f"Day {view.day}:")]
-                    earlier = public[: len(public) - len(today)]
-                    assert len(today) <= LOG_LINES and len(earlier) <= HISTORY_LINES
-                    assert not any("You said" in r for r in public), "the public log reads as a spectator's"
-                    windows.setdefault((seed, view.day), set()).add(tuple(earlier))
-                    secret = [e for e in view.events if e.audience is not None and event_line(e, view) is not None]
-                    whispers = [e for e in secret if isinstance(e, TalkEvent)]
-                    shown = {int(r[1:].split("]", 1)[0]) for r in private}
-                    assert {e.id for e in secret if not isinstance(e, TalkEvent)} <= shown, "results are all kept"
-                    assert len(shown) - len(secret) + len(whispers) <= WHISPER_LINES
-                    assert len(ids) == len(public) + len(private)
-                    checked += 1
-                batch = play.send({r.id: players[r.seat].decide(game.view(r.seat), r) for r in batch})
-        except StopIteration:
-            pass
+        record = run_sync(rules, [HeuristicAgent(seed * 10 + s) for s in range(rules.n_players)], seed)
+        for point in decision_points(record):
+            if point.request.kind != "talk":
+                continue
+            view = point.view
+            public, private, ids = agent._log(view)
+            today = [r for r in public if r.split("] ", 1)[1].startswith(f"Day {view.day}:")]
+            earlier = public[: len(public) - len(today)]
+            assert len(today) <= LOG_LINES and len(earlier) <= HISTORY_LINES
+            assert not any("You said" in r for r in public), "the public log reads as a spectator's"
+            windows.setdefault((seed, view.day), set()).add(tuple(earlier))
+            secret = [e for e in view.events if e.audience is not None and event_line(e, view) is not None]
+            shown = {int(r[1:].split("]", 1)[0]) for r in private}
+            results = {e.id for e in secret if not isinstance(e, TalkEvent)}
+            assert results <= shown, "the seat's results, role and pack are all kept"
+            assert len(shown - results) <= WHISPER_LINES
+            assert len(ids) == len(public) + len(private)
+            checked += 1
     assert checked > 50
     assert all(len(w) <= 3 for w in windows.values()), "earlier days' window moves at most twice a day"

@@ -375,9 +375,8 @@ class CamWolfAgent(LLMAgent):
                 today.append(row)
         today = today[-LOG_LINES:]
         earlier = _earlier(len(today))
-        public = history[len(history) - min(earlier, len(history)) :] + today
-        whispers = [i for i, _, whisper in private if whisper]
-        kept = set(whispers[len(whispers) - WHISPER_LINES :]) if len(whispers) > WHISPER_LINES else set(whispers)
+        public = (history[-earlier:] if earlier else []) + today
+        kept = set([i for i, _, whisper in private if whisper][-WHISPER_LINES:])
         secret = [(i, r) for i, r, whisper in private if not whisper or i in kept]
         return [r for _, r in public], [r for _, r in secret], [i for i, _ in public + secret]
 

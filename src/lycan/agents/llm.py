@@ -36,7 +36,7 @@ from lycan.agents.parsing import (
 )
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
-from lycan.beliefs.claims import parser_for
+from lycan.beliefs.claims import parser_for, stated_vote
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
 from lycan.engine.events import Talk
 from lycan.engine.manner import Manner
@@ -179,9 +179,9 @@ def promised_vote(view: View) -> int | None:
         if event.day != view.day:
             break
         if isinstance(event, Talk) and event.actor == view.seat and event.channel == "talk":
-            said = [s.target for s in parser.parse(event.text, view.seat) if s.kind == "will_vote"]
-            if said and said[-1] is not None:
-                return said[-1]
+            said = stated_vote(parser.parse(event.text, view.seat))
+            if said is not None:
+                return said
     return None
 
 

@@ -15,6 +15,7 @@ protocol language (`COMINGOUT Agent[01] SEER`, `DIVINED Agent[02] WEREWOLF`, `ES
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, cast
@@ -128,10 +129,16 @@ class SpeechParser:
         return Statement(cast("StatementKind", kind), target)
 
 
+def stated_vote(statements: Iterable[Statement]) -> int | None:
+    """The seat the last vote intention among `statements` names (None if they state none)."""
+    said = [s.target for s in statements if s.kind == "will_vote" and s.target is not None]
+    return said[-1] if said else None
+
+
 @lru_cache(maxsize=64)
 def parser_for(names: tuple[str, ...]) -> SpeechParser:
     """A shared parser for one table of seat names."""
     return SpeechParser(names)
 
 
-__all__ = ["CLAIMABLE_ROLES", "SpeechParser", "Statement", "StatementKind", "parser_for"]
+__all__ = ["CLAIMABLE_ROLES", "SpeechParser", "Statement", "StatementKind", "parser_for", "stated_vote"]

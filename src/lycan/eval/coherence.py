@@ -31,7 +31,7 @@ from importlib import resources
 
 from lycan.agents import speech
 from lycan.agents.phrasing import echoes, narrates_self, reveals_wolf_side
-from lycan.beliefs.claims import Statement, parser_for
+from lycan.beliefs.claims import Statement, parser_for, stated_vote
 from lycan.engine.actions import Failure
 from lycan.engine.events import Died, Divined, Executed, Fault, MediumResult, Talk, VoteCast
 from lycan.engine.record import GameRecord
@@ -216,9 +216,8 @@ def game_coherence(record: GameRecord) -> dict[str, Coherence]:
             if e.over or e.skip:
                 continue
             statements = parser.parse(e.text, seat)
-            for st in statements:
-                if st.kind == "will_vote" and st.target is not None:
-                    promised[seat] = st.target
+            if (said := stated_vote(statements)) is not None:
+                promised[seat] = said
             t["utterances"] += 1
             t["echoes"] += echoes_prompt(e.text)
             t["narrations"] += narrates_self(e.text, record.names[seat])
