@@ -19,6 +19,7 @@ from lycan.rules import get_preset
 from lycan.store import GameStore
 from lycan.value import PipelineConfig, default_candidates, default_value, train_pipeline
 from lycan.value.onnx import OnnxValue
+from lycan.value.pipeline import PLAY_KEYS
 
 SMALL = PipelineConfig(
     games=40,
@@ -101,7 +102,10 @@ def test_training_through_the_cli_and_bad_configs(tmp_path: Path) -> None:
 def test_config_files_name_their_candidates_relative_to_themselves_and_check_play_keys(tmp_path: Path) -> None:
     shipped = PipelineConfig.load(Path(__file__).parents[1] / "src/lycan/value/deepwolf-aiwolf5.toml")
     assert shipped.explore_talk and shipped.path(shipped.explore_candidates).is_file()
-    assert set(shipped.play) <= {"margin", "talk_margin"} and shipped.play["talk_margin"]["seer"] == 1.0
+    assert set(shipped.play) <= PLAY_KEYS and shipped.play["talk_margin"]["seer"] == 1.0
+    # the settings shipped beside the network are the config's (a retrain writes them from it)
+    stored = json.loads((Path(__file__).parents[1] / "src/lycan/value/default/play.json").read_text())
+    assert stored == shipped.play and stored["search_talk"]["seer"] == 0 and stored["rollouts"] > 0
     cfg = tmp_path / "c.toml"
     cfg.write_text('explore_candidates = "cands.json"\n[play]\nmargins = 0.1\n')
     with pytest.raises(ValueError, match=r"unknown \[play\] key\(s\) margins"):
@@ -143,3 +147,4 @@ def test_the_shipped_network_plays_from_the_command_line(tmp_path: Path) -> None
     shown = runner.invoke(app, ["replay", game, "--values", "--db", str(db)])
     assert shown.exit_code == 0, shown.output
     assert "P(win) by the value network" in shown.output and "mean P(win) of its choices by day" in shown.output
+    assert "played out (won):" in shown.output  # the shipped settings search every decision

@@ -692,6 +692,9 @@ def _print_values(record: GameRecord, seat: int | None) -> None:
             console.print(
                 line + (f"  top: {best}" if best else "") + (f"  error: {c.error}" if c.error else ""), markup=False
             )
+            if detail.get("searched"):  # the candidates played out, and the share of worlds each won
+                played = "; ".join(f"{text[:60]} {rate:.0%}" for text, rate in detail["searched"])
+                console.print(f"    played out (won): {played}", markup=False)
         trend = ", ".join(f"day {d}: {sum(v) / len(v):.2f}" for d, v in sorted(curve.items()))
         console.print(f"  mean P(win) of its choices by day: {trend}", markup=False)
     console.print(f"outcome: {record.winner} won", markup=False)

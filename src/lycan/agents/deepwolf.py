@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 KEEP_TOP = 5
 #: The margin of an anchored choice when neither the caller nor the network's `play.json` sets one.
 DEFAULT_MARGIN = 0.15
+#: A search plays up to this many times its `rollouts` worlds while a candidate leads but not clearly.
+SEARCH_ROUNDS = 4
 #: The `model` name of the records the agent leaves.
 RECORD_MODEL = "deepwolf-value"
 
@@ -63,9 +65,23 @@ class DeepWolfAgent(SyncAgent):
             that role's words the anchor's.
         network: a folder written by `lycan train value` (its `value.onnx` and `candidates.json`)
             to play with instead of the shipped default; `value` and `candidates` take precedence.
+        rollouts: worlds per decision for search (`lycan.agents.rollout`; 0: none), one number or
+            one per role like `talk_margin`; None: the network's own setting, else none. The
+            proposal and the network's best candidates (every target of a vote or night action;
+            `search_talk` utterances) are each played out in the same worlds drawn from the seat's
+            beliefs, and the agent departs from the proposal for the candidate that won most only
+            if it won clearly more often: by `search_margin` of the worlds and two standard
+            deviations of a sign test (`lycan.agents.rollout.choose`; up to four times `rollouts`
+            worlds while a candidate leads but not yet clearly). Search needs an anchor.
+        search_margin: see `rollouts`.
+        search_seconds: no world of a search is begun after this many seconds (the choice is made
+            on the worlds played by then), so a searching seat answers within a table's timeout.
+        search_talk: talk candidates played out beside the proposal: the network's best that say
+            something else than the proposal and one another (0: talk is not searched); one
+            number or one per role; None: the network's own setting, else 4.
 
-    A network folder may hold `play.json`, the margins chosen for it (`margin`, `talk_margin`),
-    used where the caller gives none.
+    A network folder may hold `play.json`, the settings chosen for it (`margin`, `talk_margin`,
+    `rollouts`, `search_talk`), used where the caller gives none.
     """
 
     label = "deepwolf"
@@ -81,6 +97,10 @@ class DeepWolfAgent(SyncAgent):
         margin: float | str | None = None,
         talk_margin: float | str | Mapping[str, float] | None = None,
         network: str | Path | None = None,
+        rollouts: int | str | Mapping[str, int] | None = None,
+        search_margin: float | str = 0.05,
+        search_seconds: float | str = 2.0,
+        search_talk: int | str | Mapping[str, int] | None = None,
     ) -> None:
         # options may come as text (`TYPE:KEY=VALUE`): "none" is None, numbers are parsed
         anchor, margin = _none(anchor), _none(margin)
@@ -124,9 +144,21 @@ class DeepWolfAgent(SyncAgent):
                 raise ValueError(f"anchor must be one of {', '.join(kinds)} or None, not {anchor!r}")
             self._anchor = kinds[anchor](seed)  # type: ignore[call-arg]
         self.temperature = temperature
+        asked = _none(rollouts) is not None
+        self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts")
+        self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk")
+        self.search_margin, self.search_seconds = float(search_margin), float(search_seconds)
+        if self._anchor is None:
+            if asked and any(self.rollouts.values()):
+                raise ValueError("search needs an anchor (a proposal to depart from)")
+            self.rollouts = {"*": 0}  # the network's own search setting assumes its anchor
         self._value = value
         self._candidates = candidates
         self._calls: list[ModelCall] = []
+
+    def worlds(self, role: str) -> int:
+        """Worlds per searched decision for a seat in `role` (0: no search)."""
+        return self.rollouts.get(role, self.rollouts["*"])
 
     def talk_margin(self, role: str) -> float:
         """The margin a talk candidate must clear to replace the anchor's words, for a seat in `role`."""
@@ -184,6 +216,9 @@ class DeepWolfAgent(SyncAgent):
             need = self.talk_margin(view.role.value) if request.is_talk else self.margin
             if scores[choice] < scores[kept] + need:
                 choice = kept
+        searched = None
+        if proposal is not None and not request.attempt and self.worlds(view.role.value):
+            choice, searched = self._search(view, request, options, ranked, options.index(proposal))
         if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
             top = max(logits)
@@ -193,8 +228,69 @@ class DeepWolfAgent(SyncAgent):
         best = [(options[i], scores[i]) for i in ranked[:KEEP_TOP]]
         anchor = (proposal, scores[options.index(proposal)]) if proposal is not None else None
         written = [(a, scores[options.index(a)]) for a in fresh if a in options]
-        self._note(request, best, picked, started, chosen=scores[choice], proposal=anchor, fresh=written)
+        self._note(
+            request, best, picked, started, chosen=scores[choice], proposal=anchor, fresh=written, searched=searched
+        )
         return picked
+
+    def _search(
+        self, view: View, request: Request, options: list[Action], ranked: list[int], kept: int
+    ) -> tuple[int, list[tuple[Action, float]] | None]:
+        """Play the proposal and the network's best candidates out; the index chosen, and each one's win rate."""
+        from lycan.agents.rollout import Estimate, choose
+
+        pool = (
+            [kept, *(i for i in ranked if i != kept)]
+            if not request.is_talk
+            else self._talk_pool(view, options, ranked, kept)
+        )
+        if len(pool) < 2:
+            return kept, None
+        worlds = self.worlds(view.role.value)
+        est = Estimate(view, request, [options[i] for i in pool], self.rng)
+        best = choose(
+            est, first=worlds, most=worlds * SEARCH_ROUNDS, margin=self.search_margin, seconds=self.search_seconds
+        )
+        return pool[best], [(options[i], est.rate(j)) for j, i in enumerate(pool)]
+
+    def _talk_pool(self, view: View, options: list[Action], ranked: list[int], kept: int) -> list[int]:
+        """The proposal, the network's best `search_talk` other utterances, and the best about each seat.
+
+        Utterances are told apart by what the table's claim parser reads in them (claims, results,
+        vote intentions, accusations): two that read the same are one candidate to play out. The
+        utterances about each seat make sure that what a seat says of each other one (whom it will
+        vote for, whom it accuses) is weighed, whatever the network ranks first.
+        """
+        from lycan.beliefs.claims import parser_for
+
+        parser = parser_for(view.names)
+        wanted = self.search_talk.get(view.role.value, self.search_talk["*"])
+        if not wanted:
+            return [kept]
+        read = {i: parser.parse(options[i].text, view.seat) if options[i].text else () for i in ranked}
+
+        def meaning(i: int) -> tuple[object, ...]:
+            return (options[i].kind, *sorted(map(repr, read.get(i, ()))))
+
+        seen, pool = {meaning(kept)}, [kept]
+
+        def add(i: int) -> None:
+            key = meaning(i)
+            if key not in seen:
+                seen.add(key)
+                pool.append(i)
+
+        for i in ranked:
+            if len(pool) > wanted:
+                break
+            add(i)
+        for seat in view.living_others():
+            about = next(
+                (i for i in ranked if any(st.target == seat for st in read[i]) and meaning(i) not in seen), None
+            )
+            if about is not None:
+                add(about)
+        return pool
 
     def options(self, view: View, request: Request) -> list[Action]:
         """Every candidate the agent weighs for `request`."""
@@ -221,6 +317,7 @@ class DeepWolfAgent(SyncAgent):
         chosen: float | None = None,
         proposal: tuple[Action, float] | None = None,
         fresh: Sequence[tuple[Action, float]] = (),
+        searched: Sequence[tuple[Action, float]] | None = None,
         error: str = "",
     ) -> None:
         detail: dict[str, Any] = {
@@ -232,6 +329,8 @@ class DeepWolfAgent(SyncAgent):
         }
         if fresh:
             detail["fresh"] = [[_describe(a), round(v, 6)] for a, v in fresh]
+        if searched:
+            detail["searched"] = [[_describe(a), round(v, 4)] for a, v in searched]
         self._calls.append(
             ModelCall(
                 seat=request.seat,
@@ -346,6 +445,21 @@ class DeepWolfChatAgent:
 def _none(value: Any) -> Any:
     """None for an option given as the text "none" (or empty), else the value itself."""
     return None if isinstance(value, str) and value.strip().lower() in ("", "none") else value
+
+
+def _per_role(value: Any, default: Any, name: str) -> dict[str, int]:
+    """A count per role (`{"seer": 0, "*": 16}`; roles a mapping leaves out: 0) from a number, text or mapping.
+
+    None (or the text "none") takes `default`.
+    """
+    value = value if isinstance(value, Mapping) else _none(value)
+    if value is None:
+        value = default
+    out = {str(k): int(v) for k, v in value.items()} if isinstance(value, Mapping) else {"*": int(value)}
+    out.setdefault("*", 0)
+    if any(v < 0 for v in out.values()):
+        raise ValueError(f"{name} must be >= 0, not {value}")
+    return out
 
 
 def _play_settings(folder: Path | None) -> dict[str, Any]:

@@ -261,6 +261,19 @@ class Beliefs:
             observations=len(self.observations),
         )
 
+    def deals(self, tau: float | None = None) -> tuple[list[tuple[Role, ...]], list[float]]:
+        """Every deal the seat's knowledge allows (or the sample of them), with its posterior weight.
+
+        Raises:
+            ValueError: no deal fits what the seat knows.
+        """
+        self._flush()
+        if not self.mask.any():
+            raise ValueError("no deal fits what the seat knows")
+        rows = np.flatnonzero(self.mask)
+        w = self._weights(self.logw, self.mask, tau)[rows]
+        return [tuple(ROLES[r] for r in self.base[i]) for i in rows], (w / w.sum()).tolist()
+
     def influences(self, seats: Sequence[int] | None = None, top: int = 3) -> dict[int, list[Influence]]:
         """For each seat, the `top` events whose removal would move its P(werewolf side) most.
 

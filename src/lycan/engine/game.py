@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import random
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import replace
 from itertools import compress
 from typing import Any, Literal
@@ -114,10 +114,19 @@ class Game:
     (before the vote) every living seat gets a `probe` request asking the role of every other
     seat. Answers are recorded as `ProbeAnswered` events that no seat can see; a pass, failure
     or illegal answer is recorded with its reason and is never retried or counted as a fault.
+
+    `deal` sets the roles by seat instead of drawing them from the seed (a position to play from,
+    e.g. a world sampled by a search agent); it must hold exactly the rules' deck.
     """
 
     def __init__(
-        self, rules: RuleSet, seed: int, names: Iterable[str] | None = None, *, probe_days: Iterable[int] = ()
+        self,
+        rules: RuleSet,
+        seed: int,
+        names: Iterable[str] | None = None,
+        *,
+        probe_days: Iterable[int] = (),
+        deal: Sequence[Role] | None = None,
     ) -> None:
         self.rules = rules
         self.probe_days = tuple(sorted(set(probe_days)))
@@ -133,7 +142,12 @@ class Game:
         if len(self.names) != n or len(set(self.names)) != n:
             raise ValueError(f"need {n} distinct seat names, got {list(self.names)}")
         deck = rules.deck()
-        stream(seed, "deal").shuffle(deck)
+        if deal is None:
+            stream(seed, "deal").shuffle(deck)
+        elif sorted(deal, key=ROLE_INDEX.__getitem__) != deck:  # the deck comes in role order
+            raise ValueError(f"a deal for {rules.name} holds {[r.value for r in deck]} in some order, not {list(deal)}")
+        else:
+            deck = list(deal)
         self.roles: tuple[Role, ...] = tuple(deck)
         self.alive = [True] * n
         self._seats = range(n)

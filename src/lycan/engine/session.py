@@ -33,6 +33,7 @@ from lycan.engine.events import Event
 from lycan.engine.game import Answers, Decision, Game, Play
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
 from lycan.engine.view import PublicView, View
+from lycan.rules.roles import Role
 from lycan.rules.ruleset import RuleSet
 
 
@@ -219,6 +220,7 @@ class Session:
         names: seat names (default `Player 1` ...).
         game_id: the record's id (default a new ULID); also every seat's model scope.
         probe_days: see `Game`.
+        deal: see `Game` (roles by seat; default: drawn from the seed).
         hooks: the front end's hooks.
         meta: extra data for the record's `meta`.
 
@@ -235,12 +237,13 @@ class Session:
         names: Sequence[str] | None = None,
         game_id: str | None = None,
         probe_days: Sequence[int] = (),
+        deal: Sequence[Role] | None = None,
         hooks: Hooks | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
         if len(seats) != rules.n_players:
             raise ValueError(f"{rules.name} needs {rules.n_players} players, got {len(seats)}")
-        self.game = Game(rules, seed, names, probe_days=probe_days)
+        self.game = Game(rules, seed, names, probe_days=probe_days, deal=deal)
         self.seats: list[Seat] = [as_seat(s) for s in seats]
         self.game_id = game_id or new_game_id()
         self.hooks = hooks or Hooks()

@@ -28,7 +28,7 @@ from lycan.engine.record import GameRecord
 from lycan.value.base import Sample, ValueModel
 
 DEFAULT = "default"
-PLAY_KEYS = frozenset({"margin", "talk_margin"})
+PLAY_KEYS = frozenset({"margin", "talk_margin", "rollouts", "search_talk"})
 """The keys of a config's `[play]` table (the `deepwolf` agent's options stored with the network)."""
 """The package folder holding the shipped network and candidates."""
 
@@ -71,7 +71,7 @@ class PipelineConfig:
     folder: str = field(default="", repr=False, compare=False)
     """The config file's folder (set by `load`; not a TOML key)."""
     play: dict[str, Any] = field(default_factory=dict)
-    """The `deepwolf` agent's margins for this network (`margin`, `talk_margin`), written to `play.json`."""
+    """The `deepwolf` agent's settings for this network (`PLAY_KEYS`), written to `play.json`."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
