@@ -91,6 +91,28 @@ def test_worlds_rebuilt_with_the_true_deal_reach_the_decision_where_the_view_sta
     assert fitted >= 0.8 * tried  # a tie broken the other way may drop a world, rarely
 
 
+def test_in_a_rebuilt_world_only_past_days_talk_is_closed_by_the_script() -> None:
+    from lycan.agents.rollout import _World
+
+    _, rec = _played(3, 0)
+    view, request, _ = next(
+        (v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1 and not r.attempt and r.talk.turn > 0
+    )
+    world = _World(Script.of(view), view, request, Action.speak("Hello."), HeuristicAgent, 1)
+    spoken = {s: len(acts) for (s, d), acts in Script.of(view).talk.items() if d == 1}
+    other = next(s for s in view.living_others() if s in spoken)
+    today = Request(id=99, seat=other, kind="talk", day=1)
+    for _ in range(spoken[other]):  # what it said today in the view, in order
+        act = world.scripted(today)
+        assert act is not None
+    assert world.scripted(today) is None  # then its turns are the world's own: the base policy speaks
+    assert world.scripted(Request(id=98, seat=other, kind="talk", day=0)) is not None  # day 0 replayed
+    silent = Request(id=97, seat=other, kind="talk", day=0)
+    while (act := world.scripted(silent)) is not None and act.kind != "over":
+        pass
+    assert act is not None and act.kind == "over"  # a past day's talk ends with Over
+
+
 def test_a_deal_that_gives_the_seat_another_role_is_refused() -> None:
     session, rec = _played(2, 1)
     view, request, action = next((v, r, a) for v, r, a in rec.asked if r.kind == "vote")
@@ -130,7 +152,9 @@ def test_the_proposal_is_kept_unless_another_candidate_wins_clearly_more_often()
     assert choose(Rows(early + late), first=16, most=16, margin=0.05) == 0
     assert choose(Rows(early + late), first=16, most=64, margin=0.05) == 1
     # out of time: the choice is made on the worlds played so far
-    assert choose(Rows(early + late), first=16, most=64, margin=0.05, seconds=0.0) == 0
+    assert choose(Rows(early + late), first=16, most=64, margin=0.05, deadline=0.0) == 0
+    # rounds that keep no world (every draw dropped) still end the search
+    assert choose(Rows(early[:3] + [(True, True)] * 13), first=16, most=64, margin=0.05) == 0
     # a tie between two others and the proposal: the proposal
     assert choose(Rows([(True, True, True)] * 16), first=16, most=64, margin=0.0) == 0
 
@@ -176,3 +200,75 @@ def test_the_same_view_and_stream_give_the_same_estimate() -> None:
     a = Estimate(view, request, candidates, random.Random(9)).run(6)
     b = Estimate(view, request, candidates, random.Random(9)).run(6)
     assert a.outcomes == b.outcomes and a.worlds == 6
+
+
+@pytest.mark.parametrize("preset", ["aiwolf5", "guardian7"])
+def test_worlds_are_drawn_only_among_deals_the_seat_cannot_rule_out(preset: str) -> None:
+    for seed in range(8):
+        rules = get_preset(preset)
+        seat = seed % rules.n_players
+        session, rec = _played(seed, seat, preset)
+        truth = session.game.roles
+        for view, request, _ in rec.asked[:: max(1, len(rec.asked) // 4)]:
+            est = Estimate(
+                view, request, [Action.choose(t) for t in request.targets] or [Action("over")], random.Random(0)
+            )
+            assert truth in est.deals  # what really happened is never ruled out
+            for deal in est.deals:
+                assert deal[seat] is view.role
+                for e in view.events:
+                    if isinstance(e, Divined) and e.actor == seat:
+                        assert (deal[e.target] is Role.WEREWOLF) == (e.result.value == "werewolf")
+                if view.role is Role.WEREWOLF:
+                    assert {s for s, r in enumerate(deal) if r is Role.WEREWOLF} == set(view.wolves())
+            assert abs(sum(est.weights) - 1.0) < 1e-9
+
+
+class LikesSuspicion:
+    """A stand-in network that rates any suspicion highest and every target alike."""
+
+    def score(self, view: View, request: Request, candidates: list[Action]) -> list[float]:
+        return [0.9 if a.kind == "speak" and a.text.startswith("I suspect") else 0.5 for a in candidates]
+
+
+def test_what_is_not_searched_or_fails_to_search_keeps_the_networks_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lycan.data.candidates import Candidates
+
+    rules = get_preset("aiwolf5")
+    cands = Candidates({r: ["I suspect {0}.", "Good morning."] for r in ("villager", "seer", "possessed", "werewolf")})
+
+    def lineup() -> list[object]:
+        seat = DeepWolfAgent(1, value=LikesSuspicion(), candidates=cands, margin=0.01, rollouts=4, search_talk=0)
+        return [seat, *(HeuristicAgent(s) for s in range(1, 5))]
+
+    record = run_sync(rules, lineup(), 8)
+    said = [e.text for e in record.events if isinstance(e, Talk) and e.actor == 0 and not (e.over or e.skip)]
+    assert said and said[0].startswith("I suspect")  # talk not searched: the network's departure stands
+    notes = [json.loads(c.reasoning) for c in record.model_calls if c.kind == "vote"]
+    assert notes and all("searched" in n for n in notes)  # targets were searched
+
+    def broken(*args: object, **kw: object) -> None:
+        raise RuntimeError("no worlds today")
+
+    monkeypatch.setattr("lycan.agents.rollout.Estimate.__init__", broken)
+    record = run_sync(rules, lineup(), 8)
+    assert record.winner in ("village", "werewolf") and not [e for e in record.events if isinstance(e, Fault)]
+    errors = [c.error for c in record.model_calls if c.kind == "vote"]
+    assert errors and all(e == "search: RuntimeError: no worlds today" for e in errors)
+
+
+def test_the_talk_pool_is_the_proposal_the_best_others_and_one_about_each_seat() -> None:
+    from lycan.data.candidates import Candidates
+
+    _, rec = _played(5, 0)
+    view, request, action = next((v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1)
+    cands = Candidates({view.role.value: ["I suspect {0}.", "I will vote for {0}.", "Good morning.", "Hello all."]})
+    agent = DeepWolfAgent(1, value=LikesSuspicion(), candidates=cands, search_talk=1, rollouts=4)
+    options = [action, *(o for o in agent.options(view, request) if o != action)]
+    ranked = list(range(len(options)))
+    pool = agent._talk_pool(view, options, ranked, 0)
+    texts = [options[i].text for i in pool]
+    assert pool[0] == 0 and len(set(texts)) == len(texts)
+    assert len(pool) <= 1 + 1 + len(view.living_others())
+    for seat in view.living_others():  # something about every other living seat is weighed
+        assert any(view.names[seat] in t for t in texts[1:])

@@ -74,11 +74,14 @@ class DeepWolfAgent(SyncAgent):
             deviations of a sign test (`lycan.agents.rollout.choose`; up to four times `rollouts`
             worlds while a candidate leads but not yet clearly). Search needs an anchor.
         search_margin: see `rollouts`.
-        search_seconds: no world of a search is begun after this many seconds (the choice is made
-            on the worlds played by then), so a searching seat answers within a table's timeout.
+        search_seconds: no world of a search is begun this many seconds after the request came
+            (the choice is made on the worlds played by then), so a searching seat answers within a
+            table's timeout; on a slower machine a search may stop earlier, and a replay with the
+            same seeds may then differ.
         search_talk: talk candidates played out beside the proposal: the network's best that say
-            something else than the proposal and one another (0: talk is not searched); one
-            number or one per role; None: the network's own setting, else 4.
+            something else than the proposal and one another, then for each other living seat the
+            best utterance about it (0: talk is not searched); one number or one per role; None:
+            the network's own setting, else 4.
 
     A network folder may hold `play.json`, the settings chosen for it (`margin`, `talk_margin`,
     `rollouts`, `search_talk`), used where the caller gives none.
@@ -148,6 +151,9 @@ class DeepWolfAgent(SyncAgent):
         self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts")
         self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk")
         self.search_margin, self.search_seconds = float(search_margin), float(search_seconds)
+        if not 0 < self.search_seconds < math.inf:
+            raise ValueError(f"search_seconds must be a positive number of seconds, not {search_seconds}")
+        self._search_error = ""
         if self._anchor is None:
             if asked and any(self.rollouts.values()):
                 raise ValueError("search needs an anchor (a proposal to depart from)")
@@ -218,7 +224,7 @@ class DeepWolfAgent(SyncAgent):
                 choice = kept
         searched = None
         if proposal is not None and not request.attempt and self.worlds(view.role.value):
-            choice, searched = self._search(view, request, options, ranked, options.index(proposal))
+            choice, searched = self._search(view, request, options, ranked, options.index(proposal), choice, started)
         if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
             top = max(logits)
@@ -228,15 +234,35 @@ class DeepWolfAgent(SyncAgent):
         best = [(options[i], scores[i]) for i in ranked[:KEEP_TOP]]
         anchor = (proposal, scores[options.index(proposal)]) if proposal is not None else None
         written = [(a, scores[options.index(a)]) for a in fresh if a in options]
+        error, self._search_error = self._search_error, ""
         self._note(
-            request, best, picked, started, chosen=scores[choice], proposal=anchor, fresh=written, searched=searched
+            request,
+            best,
+            picked,
+            started,
+            chosen=scores[choice],
+            proposal=anchor,
+            fresh=written,
+            searched=searched,
+            error=error,
         )
         return picked
 
     def _search(
-        self, view: View, request: Request, options: list[Action], ranked: list[int], kept: int
+        self,
+        view: View,
+        request: Request,
+        options: list[Action],
+        ranked: list[int],
+        kept: int,
+        choice: int,
+        started: float,
     ) -> tuple[int, list[tuple[Action, float]] | None]:
-        """Play the proposal and the network's best candidates out; the index chosen, and each one's win rate."""
+        """Play the proposal and the network's best candidates out; the index chosen, and each one's win rate.
+
+        Where nothing is played out (too few candidates, no world fits, a failure) the network's
+        own `choice` stands; a failure is noted in the record.
+        """
         from lycan.agents.rollout import Estimate, choose
 
         pool = (
@@ -245,12 +271,22 @@ class DeepWolfAgent(SyncAgent):
             else self._talk_pool(view, options, ranked, kept)
         )
         if len(pool) < 2:
-            return kept, None
+            return choice, None
         worlds = self.worlds(view.role.value)
-        est = Estimate(view, request, [options[i] for i in pool], self.rng)
-        best = choose(
-            est, first=worlds, most=worlds * SEARCH_ROUNDS, margin=self.search_margin, seconds=self.search_seconds
-        )
+        try:
+            est = Estimate(view, request, [options[i] for i in pool], self.rng)
+            best = choose(
+                est,
+                first=worlds,
+                most=worlds * SEARCH_ROUNDS,
+                margin=self.search_margin,
+                deadline=started + self.search_seconds,
+            )
+        except Exception as err:  # a search that fails leaves the network's choice
+            self._search_error = f"search: {type(err).__name__}: {err}"
+            return choice, None
+        if not est.worlds:
+            return choice, None
         return pool[best], [(options[i], est.rate(j)) for j, i in enumerate(pool)]
 
     def _talk_pool(self, view: View, options: list[Action], ranked: list[int], kept: int) -> list[int]:
@@ -455,7 +491,7 @@ def _per_role(value: Any, default: Any, name: str) -> dict[str, int]:
     value = value if isinstance(value, Mapping) else _none(value)
     if value is None:
         value = default
-    out = {str(k): int(v) for k, v in value.items()} if isinstance(value, Mapping) else {"*": int(value)}
+    out = {str(k): int(float(v)) for k, v in value.items()} if isinstance(value, Mapping) else {"*": int(float(value))}
     out.setdefault("*", 0)
     if any(v < 0 for v in out.values()):
         raise ValueError(f"{name} must be >= 0, not {value}")

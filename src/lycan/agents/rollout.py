@@ -57,7 +57,7 @@ class Script:
                 script.talk.setdefault((ev.actor, ev.day), []).append(act)
             elif isinstance(ev, VoteCast):
                 script.votes[(ev.actor, ev.day, ev.round)] = ev.target
-            elif isinstance(ev, Died) and ev.cause == "night":
+            elif isinstance(ev, Died) and ev.cause == "night":  # with a poison too, a guess (a miss drops worlds)
                 script.night.setdefault(("attack", ev.day - 1), ev.target)
             elif isinstance(ev, AttackChosen):
                 script.night[("attack", ev.day)] = ev.target
@@ -102,7 +102,11 @@ class _World:
             return None
         if kind == "talk":
             queue = self.talk.get((seat, day))
-            return queue.popleft() if queue else OVER
+            if queue:
+                return queue.popleft()
+            # a past day's talk is over; today's turns not yet taken in the seat's view are the
+            # world's own (its talk order is its own), so the base policy speaks them
+            return OVER if day < self.day else None
         if kind == "vote":
             target = self.script.votes.get((seat, day, _round(request)))
             return Action.choose(target) if target is not None else None
@@ -238,17 +242,21 @@ class Estimate:
         return better, worse
 
 
-def choose(est: Estimate, *, first: int, most: int, margin: float, z: float = 2.0, seconds: float | None = None) -> int:
+def choose(
+    est: Estimate, *, first: int, most: int, margin: float, z: float = 2.0, deadline: float | None = None
+) -> int:
     """The candidate to play: another than the proposal (index 0) only if it wins clearly more often.
 
     Plays `first` worlds, then more in steps of `first` up to `most` while the leader is ahead of
     the proposal but not yet clearly. Clearly: ahead by at least `margin` of the worlds and by `z`
-    standard deviations of a sign test over the worlds where the two differ. With `seconds`, no
-    world is begun after that long: the choice is made on the worlds played by then.
+    standard deviations of a sign test over the worlds where the two differ. With a `deadline` (a
+    `time.monotonic()` value), no world is begun after it: the choice is made on the worlds played
+    by then (so how far a search goes, and which worlds it draws next, depends on the machine's speed).
     """
-    deadline = None if seconds is None else time.monotonic() + seconds
-    est.run(first, deadline=deadline)
-    while True:
+    for step in range(max(1, most // max(first, 1))):  # rounds, not worlds: a round may keep none
+        if step and deadline is not None and time.monotonic() > deadline:
+            return 0
+        est.run(first, deadline=deadline)
         if not est.worlds:
             return 0
         best = max(range(len(est.candidates)), key=lambda i: (est.wins(i), -i))  # ties keep the proposal
@@ -257,6 +265,4 @@ def choose(est: Estimate, *, first: int, most: int, margin: float, z: float = 2.
         b, c = est.against(best)
         if b - c >= max(margin * est.worlds, z * (b + c) ** 0.5, 1):
             return best
-        if est.worlds + first > most or (deadline is not None and time.monotonic() > deadline):
-            return 0
-        est.run(first, deadline=deadline)
+    return 0
