@@ -11,7 +11,7 @@ from lycan.agents import HeuristicAgent, make_agent
 from lycan.agents.deepwolf import RECORD_MODEL, DeepWolfAgent
 from lycan.agents.rollout import Estimate, Script, choose, play_world
 from lycan.engine import Game, Request, View, run_sync
-from lycan.engine.actions import Action
+from lycan.engine.actions import OVER, Action
 from lycan.engine.events import Died, Divined, Fault, Talk, VoteCast
 from lycan.engine.session import Session
 from lycan.rules import Role, get_preset
@@ -74,7 +74,6 @@ def test_the_script_holds_only_what_the_seat_saw(seed: int) -> None:
             assert view.role is Role.SEER and own[("divine", night)] == target
     if view.role is not Role.SEER:
         assert not any(kind == "divine" for kind, _ in script.night)
-    assert script.deaths == {s for s in range(5) if not view.alive[s]}
 
 
 def test_worlds_rebuilt_with_the_true_deal_reach_the_decision_where_the_view_stands() -> None:
@@ -98,7 +97,7 @@ def test_in_a_rebuilt_world_only_past_days_talk_is_closed_by_the_script() -> Non
     view, request, _ = next(
         (v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1 and not r.attempt and r.talk.turn > 0
     )
-    world = _World(Script.of(view), view, request, Action.speak("Hello."), HeuristicAgent, 1)
+    world = _World(Script.of(view), view, request, HeuristicAgent, 1)
     spoken = {s: len(acts) for (s, d), acts in Script.of(view).talk.items() if d == 1}
     other = next(s for s in view.living_others() if s in spoken)
     today = Request(id=99, seat=other, kind="talk", day=1)
@@ -106,11 +105,10 @@ def test_in_a_rebuilt_world_only_past_days_talk_is_closed_by_the_script() -> Non
         act = world.scripted(today)
         assert act is not None
     assert world.scripted(today) is None  # then its turns are the world's own: the base policy speaks
-    assert world.scripted(Request(id=98, seat=other, kind="talk", day=0)) is not None  # day 0 replayed
-    silent = Request(id=97, seat=other, kind="talk", day=0)
-    while (act := world.scripted(silent)) is not None and act.kind != "over":
-        pass
-    assert act is not None and act.kind == "over"  # a past day's talk ends with Over
+    day0 = Request(id=98, seat=other, kind="talk", day=0)
+    replayed = [world.scripted(day0) for _ in Script.of(view).talk[(other, 0)]]
+    assert replayed == Script.of(view).talk[(other, 0)]  # day 0 replayed as it was
+    assert world.scripted(day0) == OVER  # and once it is used up, a past day's talk is over
 
 
 def test_a_deal_that_gives_the_seat_another_role_is_refused() -> None:

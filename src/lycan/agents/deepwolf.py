@@ -18,9 +18,9 @@ import json
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lycan.agents.base import SyncAgent
 from lycan.data.candidates import Candidates
@@ -31,6 +31,8 @@ from lycan.engine.view import View
 if TYPE_CHECKING:
     from lycan.models.base import ChatModel
     from lycan.value.base import ValueModel
+
+Number = TypeVar("Number", int, float)
 
 #: How many of the best candidates a decision's record keeps.
 KEEP_TOP = 5
@@ -128,12 +130,7 @@ class DeepWolfAgent(SyncAgent):
         if talk_margin is None:  # the caller's margin replaces all of the network's own settings
             talk_margin = play.get("talk_margin", play.get("margin", DEFAULT_MARGIN)) if margin is None else margin
         margin = float(margin if margin is not None else play.get("margin", DEFAULT_MARGIN))
-        self.talk_margins: dict[str, float] = (
-            {str(k): float(v) for k, v in talk_margin.items()}
-            if isinstance(talk_margin, Mapping)
-            else {"*": float(talk_margin)}
-        )
-        self.talk_margins.setdefault("*", margin)
+        self.talk_margins = _per_role(talk_margin, None, "talk_margin", float, rest=margin)
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
         self.rng = random.Random(seed)
@@ -148,12 +145,11 @@ class DeepWolfAgent(SyncAgent):
             self._anchor = kinds[anchor](seed)  # type: ignore[call-arg]
         self.temperature = temperature
         asked = _none(rollouts) is not None
-        self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts")
-        self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk")
+        self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts", int)
+        self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk", int)
         self.search_margin, self.search_seconds = float(search_margin), float(search_seconds)
         if not 0 < self.search_seconds < math.inf:
             raise ValueError(f"search_seconds must be a positive number of seconds, not {search_seconds}")
-        self._search_error = ""
         if self._anchor is None:
             if asked and any(self.rollouts.values()):
                 raise ValueError("search needs an anchor (a proposal to depart from)")
@@ -164,11 +160,11 @@ class DeepWolfAgent(SyncAgent):
 
     def worlds(self, role: str) -> int:
         """Worlds per searched decision for a seat in `role` (0: no search)."""
-        return self.rollouts.get(role, self.rollouts["*"])
+        return _of(self.rollouts, role)
 
     def talk_margin(self, role: str) -> float:
         """The margin a talk candidate must clear to replace the anchor's words, for a seat in `role`."""
-        return self.talk_margins.get(role, self.talk_margins["*"])
+        return _of(self.talk_margins, role)
 
     # ------------------------------------------------------------------ the network
     @property
@@ -222,9 +218,11 @@ class DeepWolfAgent(SyncAgent):
             need = self.talk_margin(view.role.value) if request.is_talk else self.margin
             if scores[choice] < scores[kept] + need:
                 choice = kept
-        searched = None
+        searched, error = None, ""
         if proposal is not None and not request.attempt and self.worlds(view.role.value):
-            choice, searched = self._search(view, request, options, ranked, options.index(proposal), choice, started)
+            choice, searched, error = self._search(
+                view, request, options, ranked, options.index(proposal), choice, started
+            )
         if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
             top = max(logits)
@@ -234,7 +232,6 @@ class DeepWolfAgent(SyncAgent):
         best = [(options[i], scores[i]) for i in ranked[:KEEP_TOP]]
         anchor = (proposal, scores[options.index(proposal)]) if proposal is not None else None
         written = [(a, scores[options.index(a)]) for a in fresh if a in options]
-        error, self._search_error = self._search_error, ""
         self._note(
             request,
             best,
@@ -257,11 +254,11 @@ class DeepWolfAgent(SyncAgent):
         kept: int,
         choice: int,
         started: float,
-    ) -> tuple[int, list[tuple[Action, float]] | None]:
-        """Play the proposal and the network's best candidates out; the index chosen, and each one's win rate.
+    ) -> tuple[int, list[tuple[Action, float]] | None, str]:
+        """Play the proposal and the network's best candidates out: the index chosen, each one's win rate, an error.
 
         Where nothing is played out (too few candidates, no world fits, a failure) the network's
-        own `choice` stands; a failure is noted in the record.
+        own `choice` stands; a failure comes back as the error the record notes.
         """
         from lycan.agents.rollout import Estimate, choose
 
@@ -271,7 +268,7 @@ class DeepWolfAgent(SyncAgent):
             else self._talk_pool(view, options, ranked, kept)
         )
         if len(pool) < 2:
-            return choice, None
+            return choice, None, ""
         worlds = self.worlds(view.role.value)
         try:
             est = Estimate(view, request, [options[i] for i in pool], self.rng)
@@ -283,11 +280,10 @@ class DeepWolfAgent(SyncAgent):
                 deadline=started + self.search_seconds,
             )
         except Exception as err:  # a search that fails leaves the network's choice
-            self._search_error = f"search: {type(err).__name__}: {err}"
-            return choice, None
+            return choice, None, f"search: {type(err).__name__}: {err}"
         if not est.worlds:
-            return choice, None
-        return pool[best], [(options[i], est.rate(j)) for j, i in enumerate(pool)]
+            return choice, None, ""
+        return pool[best], [(options[i], est.rate(j)) for j, i in enumerate(pool)], ""
 
     def _talk_pool(self, view: View, options: list[Action], ranked: list[int], kept: int) -> list[int]:
         """The proposal, the network's best `search_talk` other utterances, and the best about each seat.
@@ -300,7 +296,7 @@ class DeepWolfAgent(SyncAgent):
         from lycan.beliefs.claims import parser_for
 
         parser = parser_for(view.names)
-        wanted = self.search_talk.get(view.role.value, self.search_talk["*"])
+        wanted = _of(self.search_talk, view.role.value)
         if not wanted:
             return [kept]
         read = {i: parser.parse(options[i].text, view.seat) if options[i].text else () for i in ranked}
@@ -483,19 +479,28 @@ def _none(value: Any) -> Any:
     return None if isinstance(value, str) and value.strip().lower() in ("", "none") else value
 
 
-def _per_role(value: Any, default: Any, name: str) -> dict[str, int]:
-    """A count per role (`{"seer": 0, "*": 16}`; roles a mapping leaves out: 0) from a number, text or mapping.
+def _per_role(
+    value: Any, default: Any, name: str, cast: Callable[[float], Number], *, rest: Number = 0
+) -> dict[str, Number]:
+    """A setting per role (`{"seer": 0, "*": 16}`) from a number, text or mapping; None (or "none") takes `default`.
 
-    None (or the text "none") takes `default`.
+    Roles a mapping leaves out get `rest`.
     """
     value = value if isinstance(value, Mapping) else _none(value)
     if value is None:
         value = default
-    out = {str(k): int(float(v)) for k, v in value.items()} if isinstance(value, Mapping) else {"*": int(float(value))}
-    out.setdefault("*", 0)
+    out = (
+        {str(k): cast(float(v)) for k, v in value.items()} if isinstance(value, Mapping) else {"*": cast(float(value))}
+    )
+    out.setdefault("*", rest)
     if any(v < 0 for v in out.values()):
         raise ValueError(f"{name} must be >= 0, not {value}")
     return out
+
+
+def _of(table: Mapping[str, Number], role: str) -> Number:
+    """A per-role setting's value for `role` (its `*` entry for roles it does not name)."""
+    return table.get(role, table["*"])
 
 
 def _play_settings(folder: Path | None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from lycan.engine.actions import OVER, SKIP, Action, Answer, Request, VoteInfo
 from lycan.engine.events import AttackChosen, Died, Divined, Guarded, Talk, VoteCast
@@ -43,7 +44,6 @@ class Script:
     """(seat, day, round) -> the vote it cast."""
     night: dict[tuple[str, int], int] = field(default_factory=dict)
     """(request kind, night) -> the target chosen (the seat's own night actions, each night's attack)."""
-    deaths: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, view: View) -> Script:
@@ -65,7 +65,6 @@ class Script:
                 script.night[("divine", ev.day)] = ev.target
             elif isinstance(ev, Guarded) and ev.actor == view.seat:
                 script.night[("guard", ev.day)] = ev.target
-        script.deaths = frozenset(s for s, alive in enumerate(view.alive) if not alive)
         return script
 
 
@@ -77,15 +76,13 @@ def _round(request: Request) -> int:
 class _World:
     """One rebuilt world: answers from the script until the decision, then from the base policy."""
 
-    def __init__(self, script: Script, view: View, request: Request, candidate: Action, policy: BasePolicy, seed: int):
+    def __init__(self, script: Script, view: View, request: Request, policy: BasePolicy, seed: int):
         self.script = script
         self.seat = view.seat
         self.kind, self.day, self.round = request.kind, request.day, _round(request)
-        self.candidate = candidate
         self.talk = {key: deque(acts) for key, acts in script.talk.items()}
         self.players = [policy(seed * 31 + s) for s in range(view.n_players)]
         self.reached = False
-        self.valid = True
 
     def at_decision(self, request: Request) -> bool:
         if request.seat != self.seat or request.kind != self.kind or request.day != self.day or request.attempt:
@@ -147,7 +144,7 @@ def play_world(
     if deal[view.seat] is not view.role:
         raise ValueError(f"a world's deal must give seat {view.seat} its own role ({view.role.value})")
     script = script or Script.of(view)
-    world = _World(script, view, request, candidate, policy, seed)
+    world = _World(script, view, request, policy, seed)
     session = Session(view.rules, world.players, seed, names=view.names, deal=deal)
     game = session.game
     batch = session.start()
@@ -163,8 +160,8 @@ def play_world(
             act = world.scripted(req) if not world.reached else None
             answers[req.id] = act if act is not None else _decide(world.players[req.seat], game.view(req.seat), req)
         batch = session.send(answers)
-    if not world.reached or game.winner is None or game.winner == "draw":
-        return None if not world.reached else False
+    if not world.reached:
+        return None
     side = "werewolf" if team_of(view.role) is Team.WEREWOLF else "village"
     return game.winner == side
 
@@ -197,6 +194,7 @@ class Estimate:
         self.view, self.request, self.rng, self.policy = view, request, rng, policy
         self.candidates = list(candidates)
         self.deals, self.weights = Beliefs.for_view(view).deals()
+        self._cumulative = list(accumulate(self.weights))  # one draw per world: not summed again each time
         self.script = Script.of(view)
         self.outcomes: list[tuple[bool, ...]] = []
         """One row per kept world: whether each candidate won it."""
@@ -216,7 +214,7 @@ class Estimate:
         for _ in range(worlds * tries):
             if self.worlds >= want or (deadline is not None and time.monotonic() > deadline):
                 break
-            deal = self.deals[self.rng.choices(range(len(self.deals)), weights=self.weights)[0]]
+            deal = self.rng.choices(self.deals, cum_weights=self._cumulative)[0]
             seed = self.rng.getrandbits(48)
             results = [
                 play_world(self.view, self.request, c, deal, seed, self.policy, self.script) for c in self.candidates
