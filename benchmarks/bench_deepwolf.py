@@ -3,7 +3,7 @@
 For each role, on N seeds whose deal gives that role to some seat, that seat is played once by
 `deepwolf` (the shipped network) and once by `heuristic`, the other four seats by `heuristic`
 every time: the same deals, so the difference is the agent's. Win rates with Wilson 95% intervals,
-and the paired difference of the first two agents over the same deals (mean of per-deal win
+and the paired difference of each agent with the last one over the same deals (mean of per-deal win
 differences, normal 95% interval): pairing removes the deals' own variance, so it resolves far
 smaller differences than two independent intervals do.
 
@@ -105,7 +105,8 @@ def main() -> None:
     others = args.others if args.others == "heuristic" else f"{args.others} on {args.model}"
     print(f"aiwolf5, one seat of the role played by the agent, four {others} seats; N = {args.games} per cell")
     head = " ".join(f"{a:>30}" for a in agents)
-    print(f"{'role':<10} {head}  s/game ({agents[0]})  {agents[0]} - {agents[1]} (paired)")
+    versus = "  ".join(f"{a} - {agents[-1]}" for a in agents[:-1])
+    print(f"{'role':<10} {head}  s/game ({agents[0]})  {versus} (paired)")
     with ProcessPoolExecutor(args.jobs) as pool:
         for role in (r for r in ROLES if r.value in args.roles):
             pairs = seats_for(role, args.games, args.first_seed)
@@ -126,9 +127,9 @@ def main() -> None:
                 shown.append(f"{rate.value:6.1%} [{lo:.1%}, {hi:.1%}]")
             row = " ".join(f"{c:>30}" for c in shown)
             diff = ""
-            if len(agents) > 1:
-                mean, lo, hi = paired(outcomes[agents[0]], outcomes[agents[1]])
-                diff = f"  {mean:+.1%} [{lo:+.1%}, {hi:+.1%}]"
+            for agent in agents[:-1]:  # each against the last agent named (the baseline)
+                mean, lo, hi = paired(outcomes[agent], outcomes[agents[-1]])
+                diff += f"  {mean:+.1%} [{lo:+.1%}, {hi:+.1%}]"
             print(f"{role.value:<10} {row}  {cells[agents[0]][1]:.3f}{diff}", flush=True)
 
 

@@ -210,3 +210,69 @@ def test_fresh_utterances_from_the_embedded_model_are_scored_by_the_shipped_netw
     fresh = decision.get("fresh", [])
     assert len(fresh) == agent.written - agent.rejected
     assert all(0.0 <= value <= 1.0 for _, value in fresh)
+
+
+class DelaysTheSeer:
+    """A stand-in scorer that, at a seer's first talk turn of day 1 only, rates "Good morning." above all."""
+
+    def __init__(self) -> None:
+        self.turns: set[tuple[int, int]] = set()
+
+    def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
+        first = request.is_talk and request.day == 1 and (view.seat, request.day) not in self.turns
+        if request.is_talk:
+            self.turns.add((view.seat, request.day))
+        return [0.99 if first and a.kind == "speak" and a.text == "Good morning." else 0.3 for a in candidates]
+
+
+def test_words_the_network_overrules_stay_on_the_anchors_agenda() -> None:
+    """A seer whose first day-1 words are replaced still announces its result later that day."""
+    from lycan.agents import HeuristicAgent
+    from lycan.engine.events import Divined
+    from lycan.rules import Role
+
+    rules = get_preset("aiwolf5")
+    checked = 0
+    for seed in range(20):
+        probe = run_sync(rules, [HeuristicAgent(s) for s in range(5)], seed)
+        seer = probe.roles.index(Role.SEER)
+        players = [HeuristicAgent(s) for s in range(5)]
+        players[seer] = DeepWolfAgent(seer, value=DelaysTheSeer(), candidates=TEMPLATES, talk_margin=0.5, rollouts=0)
+        record = run_sync(rules, players, seed)
+        said = [
+            e.text
+            for e in record.events
+            if isinstance(e, Talk) and e.actor == seer and e.day == 1 and e.channel == "talk" and not (e.over or e.skip)
+        ]
+        if not said:
+            continue  # the seer died before day 1's talk
+        assert said[0] == "Good morning."  # the network's departure from the proposal
+        (night0,) = [e for e in record.events if isinstance(e, Divined) and e.day == 0]
+        name = record.names[night0.target]
+        assert any("I am the seer" in t and name in t for t in said[1:]), said  # the claim still comes
+        checked += 1
+    assert checked >= 10
+
+
+def test_an_overruled_heuristic_forgets_only_its_last_proposal() -> None:
+    from lycan.agents import HeuristicAgent
+    from lycan.engine.game import Game
+
+    rules = get_preset("aiwolf5")
+    game = Game(rules, 3)
+    agents = [HeuristicAgent(s) for s in range(5)]
+    play = game.play()
+    batch = next(play)
+    while not any(r.kind == "talk" and r.day >= 1 for r in batch):
+        batch = play.send({r.id: agents[r.seat].decide(game.view(r.seat), r) for r in batch})
+    request = next(r for r in batch if r.kind == "talk")
+    agent = agents[request.seat]
+    mem = agent._memory(game.view(request.seat))
+    before = (set(mem.said_keys), set(mem.said_texts))
+    proposal = agent.decide(game.view(request.seat), request)
+    assert proposal.kind == "speak" and proposal.text in mem.said_texts and mem.said_keys != before[0]
+    agent.overruled(Action.speak("Something else."))
+    assert mem.said_keys == before[0]
+    assert mem.said_texts == before[1] | {"Something else."}
+    again = agent.decide(game.view(request.seat), request)
+    assert again == proposal  # the same items are proposed again

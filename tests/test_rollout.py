@@ -9,7 +9,7 @@ import pytest
 
 from lycan.agents import HeuristicAgent, make_agent
 from lycan.agents.deepwolf import RECORD_MODEL, DeepWolfAgent
-from lycan.agents.rollout import Estimate, Script, choose, play_world
+from lycan.agents.rollout import Estimate, Script, choose, misfits, play_world
 from lycan.engine import Game, Request, View, run_sync
 from lycan.engine.actions import OVER, Action
 from lycan.engine.events import Died, Divined, Fault, Talk, VoteCast
@@ -125,13 +125,15 @@ def test_a_deal_that_gives_the_seat_another_role_is_refused() -> None:
 class Rows(Estimate):
     """Hand-built outcomes, handed out `first` at a time, for the choice rule alone."""
 
-    def __init__(self, rows: list[tuple[bool, ...]]) -> None:  # no view: nothing is played
+    def __init__(self, rows: list[tuple[bool, ...]], weights: list[float] | None = None) -> None:  # nothing is played
         self.candidates = [Action.choose(i) for i in range(len(rows[0]))]
-        self.outcomes, self.dropped, self._rows = [], 0, rows
+        self.outcomes, self.weight, self.dropped, self._rows = [], [], 0, rows
+        self._weights = weights or [1.0] * len(rows)
 
     def run(self, worlds: int, tries: int = 3, deadline: float | None = None) -> Rows:
         start = len(self.outcomes)
         self.outcomes.extend(self._rows[start : start + worlds])
+        self.weight.extend(self._weights[start : start + worlds])
         return self
 
 
@@ -155,6 +157,101 @@ def test_the_proposal_is_kept_unless_another_candidate_wins_clearly_more_often()
     assert choose(Rows(early[:3] + [(True, True)] * 13), first=16, most=64, margin=0.05) == 0
     # a tie between two others and the proposal: the proposal
     assert choose(Rows([(True, True, True)] * 16), first=16, most=64, margin=0.0) == 0
+
+
+def test_weighted_worlds_count_as_their_effective_number() -> None:
+    # 9 worlds where the other candidate wins alone: clear when they weigh as much as the rest ...
+    rows = [(False, True)] * 9 + [(True, True)] * 7
+    assert choose(Rows(rows), first=16, most=16, margin=0.05) == 1
+    # ... not when they weigh next to nothing (the worlds that explain the table say otherwise)
+    assert choose(Rows(rows, [0.01] * 9 + [1.0] * 7), first=16, most=16, margin=0.05) == 0
+    # and the heavy worlds decide: the proposal wins the heavy ones, loses the light ones
+    flipped = [(True, False)] * 9 + [(False, True)] * 7
+    assert choose(Rows(flipped, [1.0] * 9 + [0.05] * 7), first=16, most=16, margin=0.05) == 0
+    est = Rows(rows, [0.5] * 16).run(16)
+    assert est.effective == pytest.approx(16.0)  # equal weights: the plain count
+    assert est.wins(1) == pytest.approx(16.0) and est.rate(0) == pytest.approx(7 / 16)
+    light = Rows(rows, [0.01] * 9 + [1.0] * 7).run(16)
+    assert light.effective < 8 and light.rate(0) > 0.98
+
+
+def test_weighing_worlds_by_misfits_finds_a_heuristic_tables_werewolf_more_often() -> None:
+    """A villager's P(the true werewolf) at its day-1 vote: the belief posterior alone, then each deal
+    weighed by how well it explains the table's answers (`fit ** misfits`, over a few world seeds)."""
+    from lycan.beliefs.tracker import Beliefs
+
+    rules = get_preset("aiwolf5")
+    plain = fitted = 0.0
+    games = 0
+    for seed in range(16):
+        seat = Game(rules, seed).roles.index(Role.VILLAGER)
+        session, rec = _played(seed, seat)
+        asked = [(v, r) for v, r, _ in rec.asked if r.kind == "vote" and r.day == 1 and not r.attempt]
+        if not asked:
+            continue
+        view, request = asked[0]
+        wolf = session.game.roles.index(Role.WEREWOLF)
+        deals, weights = Beliefs.for_view(view).deals()
+        script = Script.of(view)
+        rng = random.Random(seed)
+        fits = []
+        for deal in deals:
+            counts = [misfits(view, request, deal, rng.getrandbits(48), HeuristicAgent, script) for _ in range(3)]
+            fits.append(sum(0.0 if c is None else 0.5**c for c in counts) / 3)
+        total = sum(weights)
+        plain += sum(w for d, w in zip(deals, weights, strict=True) if d[wolf] is Role.WEREWOLF) / total
+        both = [w * f for w, f in zip(weights, fits, strict=True)]
+        fitted += sum(b for d, b in zip(deals, both, strict=True) if d[wolf] is Role.WEREWOLF) / sum(both)
+        games += 1
+    assert games >= 12
+    assert fitted / games > plain / games + 0.1, (plain / games, fitted / games)
+
+
+def test_a_world_whose_seer_claimed_a_divination_divines_that_seat() -> None:
+    for seed in range(20):
+        session, rec = _played(seed, 0)
+        roles = session.game.roles
+        if roles[0] is Role.SEER:
+            continue
+        view, request, _ = next(((v, r, a) for v, r, a in rec.asked if r.kind == "vote" and r.day == 1), (None,) * 3)
+        if view is None:
+            continue
+        script = Script.of(view)
+        claims = [e for e in view.events if isinstance(e, Talk) and e.day == 1 and "I divined" in e.text]
+        if not claims:
+            continue
+        claimant = claims[0].actor
+        assert script.claimed.get((claimant, 0)) is not None
+        named = script.claimed[(claimant, 0)]
+        assert view.names[named] in claims[0].text
+        from lycan.agents.rollout import _World
+
+        world = _World(script, view, request, HeuristicAgent, 1)
+        asked = Request(id=7, seat=claimant, kind="divine", day=0, targets=tuple(s for s in range(5) if s != claimant))
+        assert world.scripted(asked) == Action.choose(named)
+        return
+    pytest.fail("no game with a seer claim seen by a non-seer")
+
+
+def test_fitting_keeps_the_searched_games_legal_and_weighs_worlds() -> None:
+    rules = get_preset("aiwolf5")
+    seed = 21
+    seat = Game(rules, seed).roles.index(Role.VILLAGER)
+    players: list[object] = [HeuristicAgent(s) for s in range(5)]
+    agent = DeepWolfAgent(seed, rollouts=8, search_fit=0.5)
+    players[seat] = agent
+    record = run_sync(rules, players, seed)
+    assert not [e for e in record.events if isinstance(e, Fault)]
+    assert any("searched" in json.loads(c.reasoning) for c in record.model_calls)
+    with pytest.raises(ValueError, match="search_fit"):
+        DeepWolfAgent(1, search_fit=0)
+    with pytest.raises(ValueError, match="fit"):
+        Estimate(rec_view(), Request(id=1, seat=0, kind="vote", day=1, targets=(1, 2)), [], random.Random(1), fit=1.5)
+
+
+def rec_view() -> View:
+    _, rec = _played(2, 0)
+    return rec.asked[-1][0]
 
 
 def test_search_plays_legal_games_and_records_each_candidates_win_rate() -> None:

@@ -84,9 +84,13 @@ class DeepWolfAgent(SyncAgent):
             something else than the proposal and one another, then for each other living seat the
             best utterance about it (0: talk is not searched); one number or one per role; None:
             the network's own setting, else 4.
+        search_fit: the weight a searched world keeps for each answer of another seat that the
+            base policy, in that world's roles, would not have given (`lycan.agents.rollout.misfits`):
+            worlds that explain what the table did count most; 1 weighs every world alike. One number
+            or one per role; None: the network's own setting, else 1.
 
     A network folder may hold `play.json`, the settings chosen for it (`margin`, `talk_margin`,
-    `rollouts`, `search_talk`), used where the caller gives none.
+    `rollouts`, `search_talk`, `search_fit`), used where the caller gives none.
     """
 
     label = "deepwolf"
@@ -106,6 +110,7 @@ class DeepWolfAgent(SyncAgent):
         search_margin: float | str = 0.05,
         search_seconds: float | str = 2.0,
         search_talk: int | str | Mapping[str, int] | None = None,
+        search_fit: float | str | Mapping[str, float] | None = None,
     ) -> None:
         # options may come as text (`TYPE:KEY=VALUE`): "none" is None, numbers are parsed
         anchor, margin = _none(anchor), _none(margin)
@@ -147,6 +152,9 @@ class DeepWolfAgent(SyncAgent):
         asked = _none(rollouts) is not None
         self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts", int)
         self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk", int)
+        self.search_fit = _per_role(search_fit, play.get("search_fit", 1.0), "search_fit", float, rest=1.0)
+        if not all(0 < v <= 1 for v in self.search_fit.values()):
+            raise ValueError(f"search_fit must be in (0, 1], not {search_fit}")
         self.search_margin, self.search_seconds = float(search_margin), float(search_seconds)
         if not 0 < self.search_seconds < math.inf:
             raise ValueError(f"search_seconds must be a positive number of seconds, not {search_seconds}")
@@ -210,6 +218,7 @@ class DeepWolfAgent(SyncAgent):
             scores = self.value.score(view, request, options)
         except Exception as err:  # a broken network never breaks a game: first legal candidate
             self._note(request, [], options[0], started, error=f"{type(err).__name__}: {err}")
+            self._overrule(request, proposal, options[0])
             return options[0]
         ranked = sorted(range(len(options)), key=lambda i: -scores[i])
         choice = ranked[0]
@@ -229,6 +238,7 @@ class DeepWolfAgent(SyncAgent):
             weights = [math.exp(x - top) for x in logits]
             choice = self.rng.choices(range(len(options)), weights=weights)[0]
         picked = options[choice]
+        self._overrule(request, proposal, picked)
         best = [(options[i], scores[i]) for i in ranked[:KEEP_TOP]]
         anchor = (proposal, scores[options.index(proposal)]) if proposal is not None else None
         written = [(a, scores[options.index(a)]) for a in fresh if a in options]
@@ -244,6 +254,13 @@ class DeepWolfAgent(SyncAgent):
             error=error,
         )
         return picked
+
+    def _overrule(self, request: Request, proposal: Action | None, picked: Action) -> None:
+        """Tell the anchor when its words were not said, so what they held stays on its agenda."""
+        if request.is_talk and proposal is not None and picked != proposal:
+            overruled = getattr(self._anchor, "overruled", None)
+            if callable(overruled):
+                overruled(picked)
 
     def _search(
         self,
@@ -271,7 +288,8 @@ class DeepWolfAgent(SyncAgent):
             return choice, None, ""
         worlds = self.worlds(view.role.value)
         try:
-            est = Estimate(view, request, [options[i] for i in pool], self.rng)
+            fit = _of(self.search_fit, view.role.value)
+            est = Estimate(view, request, [options[i] for i in pool], self.rng, fit=fit)
             best = choose(
                 est,
                 first=worlds,

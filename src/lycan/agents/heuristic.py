@@ -133,6 +133,8 @@ class _Memory:
     # own speech and plans
     said_texts: set[str] = field(default_factory=set)
     said_keys: set[Key] = field(default_factory=set)
+    proposed: tuple[set[Key], set[str]] | None = None
+    """What the last public utterance composed marked as said (the agenda keys, the new texts)."""
     decided: set[Key] = field(default_factory=set)
     faking: bool = False
     fake_results: list[tuple[int, int, Species]] = field(default_factory=list)
@@ -329,6 +331,25 @@ class HeuristicAgent(SyncAgent):
         """The session starts a new game: forget the last one."""
         self._mem = None
 
+    def overruled(self, said: Action) -> None:
+        """Its last talk proposal was not what the seat said (a planner answered `said`): forget having said it.
+
+        A planner that asks this agent for a proposal and answers otherwise (`deepwolf`) calls this,
+        so that what the proposal would have said stays on the agenda for a later turn (a seer's
+        result, a claim), as it does for a heuristic player in the worlds a search plays out; what
+        the seat did say is remembered as said, so it is not said again.
+        """
+        mem = self._mem
+        if mem is None:
+            return
+        if mem.proposed is not None:
+            keys, texts = mem.proposed
+            mem.said_keys.difference_update(keys)
+            mem.said_texts.difference_update(texts)
+            mem.proposed = None
+        if said.kind == "speak" and said.text:
+            mem.said_texts.add(said.text)
+
     def _memory(self, view: View) -> _Memory:
         mem = self._mem
         # `fits` is a safety net for agents driven without a session (e.g. called by hand).
@@ -514,6 +535,7 @@ class HeuristicAgent(SyncAgent):
 
     # ------------------------------------------------------------------ talk
     def _talk(self, mem: _Memory, view: View, request: Request) -> Action:
+        mem.proposed = None
         text = self._compose(mem, self._agenda(mem, view), request, view.day)
         return Action.speak(text) if text else OVER
 
@@ -563,9 +585,11 @@ class HeuristicAgent(SyncAgent):
         utterance = speech.fit(" ".join(parts), limit)
         if utterance in mem.said_texts:
             return ""
+        texts = {t for t in (utterance, *parts) if t not in mem.said_texts}
         mem.said_keys.update(keys)
-        mem.said_texts.add(utterance)
-        mem.said_texts.update(parts)
+        mem.said_texts.update(texts)
+        if request.kind == "talk":
+            mem.proposed = (set(keys), texts)
         return utterance
 
     def _agenda(self, mem: _Memory, view: View) -> list[tuple[Key, str]]:

@@ -44,10 +44,15 @@ class Script:
     """(seat, day, round) -> the vote it cast."""
     night: dict[tuple[str, int], int] = field(default_factory=dict)
     """(request kind, night) -> the target chosen (the seat's own night actions, each night's attack)."""
+    claimed: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(seat, night) -> the divination that seat announced for that night (in public, true or not)."""
 
     @classmethod
     def of(cls, view: View) -> Script:
         """The script `view` allows (nothing its seat could not see)."""
+        from lycan.beliefs.claims import parser_for
+
+        parser = parser_for(view.names)
         script = cls()
         for ev in view.events:
             if isinstance(ev, Talk):
@@ -55,6 +60,14 @@ class Script:
                     continue
                 act = OVER if ev.over else SKIP if ev.skip else Action.speak(ev.text)
                 script.talk.setdefault((ev.actor, ev.day), []).append(act)
+                if act.kind == "speak" and ev.day > 0:
+                    for st in parser.parse(ev.text, ev.actor):
+                        # a world where this seat is the seer divines what it said it divined (the
+                        # first new name a day, for the night before)
+                        if st.kind == "divined" and st.target is not None and st.target != ev.actor:
+                            named = {t for (a, _), t in script.claimed.items() if a == ev.actor}
+                            if st.target not in named:
+                                script.claimed.setdefault((ev.actor, ev.day - 1), st.target)
             elif isinstance(ev, VoteCast):
                 script.votes[(ev.actor, ev.day, ev.round)] = ev.target
             elif isinstance(ev, Died) and ev.cause == "night":  # with a poison too, a guess (a miss drops worlds)
@@ -108,7 +121,20 @@ class _World:
             target = self.script.votes.get((seat, day, _round(request)))
             return Action.choose(target) if target is not None else None
         target = self.script.night.get((kind, day))
+        if target is None and kind == "divine":
+            target = self.script.claimed.get((seat, day))
+        if target is not None and target not in request.targets:
+            return None  # a claim the world's seer cannot make (the seat it named is dead there): its own
         return Action.choose(target) if target is not None else None
+
+
+def _meaning(action: Answer, parser: object, seat: int) -> tuple[object, ...]:
+    """What an answer says, as the table reads it: its kind, target and the statements of its words."""
+    if not isinstance(action, Action):
+        return ("failure",)
+    if action.kind == "speak" and action.text:
+        return ("speak", *sorted(map(repr, parser.parse(action.text, seat))))  # type: ignore[attr-defined]
+    return (action.kind, action.target)
 
 
 def _decide(player: object, view: View, request: Request) -> Answer:
@@ -116,6 +142,16 @@ def _decide(player: object, view: View, request: Request) -> Answer:
         return player.decide(view, request)  # type: ignore[attr-defined,no-any-return]
     except Exception:  # a base policy's bug costs one answer, never the search
         return request.legal_actions()[0]
+
+
+def _rebuild(
+    view: View, request: Request, deal: Sequence[Role], seed: int, policy: BasePolicy, script: Script | None
+) -> tuple[_World, Session]:
+    """A world with `deal` and `seed`, its players and session not yet started."""
+    if deal[view.seat] is not view.role:
+        raise ValueError(f"a world's deal must give seat {view.seat} its own role ({view.role.value})")
+    world = _World(script or Script.of(view), view, request, policy, seed)
+    return world, Session(view.rules, world.players, seed, names=view.names, deal=deal)
 
 
 def play_world(
@@ -141,11 +177,7 @@ def play_world(
     Raises:
         ValueError: the deal gives the seat another role than its own.
     """
-    if deal[view.seat] is not view.role:
-        raise ValueError(f"a world's deal must give seat {view.seat} its own role ({view.role.value})")
-    script = script or Script.of(view)
-    world = _World(script, view, request, policy, seed)
-    session = Session(view.rules, world.players, seed, names=view.names, deal=deal)
+    world, session = _rebuild(view, request, deal, seed, policy, script)
     game = session.game
     batch = session.start()
     while batch is not None:
@@ -166,6 +198,55 @@ def play_world(
     return game.winner == side
 
 
+def misfits(
+    view: View,
+    request: Request,
+    deal: Sequence[Role],
+    seed: int,
+    policy: BasePolicy,
+    script: Script | None = None,
+) -> int | None:
+    """How many of the other seats' answers the seat saw would not have been the base policy's in this world.
+
+    The world is rebuilt up to the decision as `play_world` rebuilds it; at each answer the script
+    gives for another seat (a public utterance, a vote, a night's attack), that seat's player in the
+    world (the base policy, in the world's role) is asked too, and a different answer (for talk, one
+    the claim parser reads differently) counts one. None: the world does not reach the decision as
+    the view stands. Where the table plays as the base policy does, a world whose deal explains what
+    everyone did scores 0; for any other table the counts still rank deals by how well they explain it.
+    """
+    from lycan.beliefs.claims import parser_for
+
+    parser = parser_for(view.names)
+    world, session = _rebuild(view, request, deal, seed, policy, script)
+    game = session.game
+    batch = session.start()
+    count = 0
+    strayed: set[tuple[int, int]] = set()  # (seat, day) whose talk already strayed: its later lines follow from that
+    while batch is not None:
+        answers: dict[int, Answer] = {}
+        for req in batch:
+            if world.at_decision(req):
+                return count if tuple(game.alive) == view.alive else None
+            player = world.players[req.seat]
+            act = world.scripted(req)
+            if act is None or req.seat == view.seat:
+                answers[req.id] = act if act is not None else _decide(player, game.view(req.seat), req)
+                continue
+            own = _decide(player, game.view(req.seat), req)
+            if _meaning(own, parser, req.seat) != _meaning(act, parser, req.seat):
+                if not req.is_talk or (req.seat, req.day) not in strayed:
+                    count += 1
+                if req.is_talk:
+                    strayed.add((req.seat, req.day))
+                    overruled = getattr(player, "overruled", None)
+                    if callable(overruled):  # it remembers saying what it said, not its own line
+                        overruled(act)
+            answers[req.id] = act
+        batch = session.send(answers)
+    return None
+
+
 class Estimate:
     """Candidates played out in the same worlds, drawn as needed from the seat's posterior.
 
@@ -175,6 +256,12 @@ class Estimate:
         candidates: the answers to compare (the first is the one to beat: the proposal).
         rng: the planner's own random stream (deals and world seeds).
         policy: the base policy (default `HeuristicAgent`).
+        fit: the weight kept per answer of another seat that the base policy would not have given
+            in a world (`misfits`): a world weighs `fit ** misfits`, so deals and seeds that explain
+            what the table did count most (a particle filter with the base policy as the model of the
+            others). 1.0 (the default) weighs every world the same and plays no fitting pass.
+        cutoff: a world weighing less than this share of the heaviest one seen is not played out
+            (its weight would barely count).
     """
 
     def __init__(
@@ -184,8 +271,14 @@ class Estimate:
         candidates: Sequence[Action],
         rng: random.Random,
         policy: BasePolicy | None = None,
+        *,
+        fit: float = 1.0,
+        cutoff: float = 0.01,
     ) -> None:
         from lycan.beliefs.tracker import Beliefs
+
+        if not 0.0 < fit <= 1.0:
+            raise ValueError(f"fit must be in (0, 1], not {fit}")
 
         if policy is None:
             from lycan.agents.heuristic import HeuristicAgent
@@ -196,9 +289,13 @@ class Estimate:
         self.deals, self.weights = Beliefs.for_view(view).deals()
         self._cumulative = list(accumulate(self.weights))  # one draw per world: not summed again each time
         self.script = Script.of(view)
+        self.fit, self.cutoff = fit, cutoff
         self.outcomes: list[tuple[bool, ...]] = []
         """One row per kept world: whether each candidate won it."""
+        self.weight: list[float] = []
+        """One weight per kept world (`fit ** misfits`; all 1.0 without fitting)."""
         self.dropped = 0
+        self._heaviest = 0.0
 
     @property
     def worlds(self) -> int:
@@ -216,6 +313,14 @@ class Estimate:
                 break
             deal = self.rng.choices(self.deals, cum_weights=self._cumulative)[0]
             seed = self.rng.getrandbits(48)
+            weight = 1.0
+            if self.fit < 1.0:
+                count = misfits(self.view, self.request, deal, seed, self.policy, self.script)
+                weight = 0.0 if count is None else self.fit**count
+                self._heaviest = max(self._heaviest, weight)
+                if weight <= 0.0 or weight < self.cutoff * self._heaviest:
+                    self.dropped += 1
+                    continue
             results = [
                 play_world(self.view, self.request, c, deal, seed, self.policy, self.script) for c in self.candidates
             ]
@@ -223,20 +328,34 @@ class Estimate:
                 self.dropped += 1
                 continue
             self.outcomes.append(tuple(bool(r) for r in results))
+            self.weight.append(weight)
         return self
 
-    def wins(self, i: int) -> int:
-        """Worlds candidate `i` won."""
-        return sum(row[i] for row in self.outcomes)
+    @property
+    def effective(self) -> float:
+        """The worlds' effective number ((sum of weights)^2 / sum of squares): the count where all weigh the same."""
+        total = sum(self.weight)
+        return total * total / sum(w * w for w in self.weight) if total > 0 else 0.0
+
+    def _scaled(self, per_world: Sequence[float]) -> float:
+        """A weighted count of worlds, rescaled to `effective` worlds (the plain count when all weigh the same)."""
+        total = sum(self.weight)
+        return sum(per_world) * self.effective / total if total > 0 else 0.0
+
+    def wins(self, i: int) -> float:
+        """Worlds candidate `i` won (weighted, in effective worlds)."""
+        return self._scaled([w * row[i] for w, row in zip(self.weight, self.outcomes, strict=True)])
 
     def rate(self, i: int) -> float:
-        """The share of worlds candidate `i` won."""
-        return self.wins(i) / self.worlds if self.worlds else 0.0
+        """The (weighted) share of worlds candidate `i` won."""
+        total = sum(self.weight)
+        return sum(w * row[i] for w, row in zip(self.weight, self.outcomes, strict=True)) / total if total > 0 else 0.0
 
-    def against(self, i: int, j: int = 0) -> tuple[int, int]:
-        """Worlds won by `i` and lost by `j`, and the reverse (the discordant pairs of a sign test)."""
-        better = sum(row[i] and not row[j] for row in self.outcomes)
-        worse = sum(row[j] and not row[i] for row in self.outcomes)
+    def against(self, i: int, j: int = 0) -> tuple[float, float]:
+        """Worlds won by `i` and lost by `j`, and the reverse (a sign test's discordant pairs), in effective worlds."""
+        rows = list(zip(self.weight, self.outcomes, strict=True))
+        better = self._scaled([w * (row[i] and not row[j]) for w, row in rows])
+        worse = self._scaled([w * (row[j] and not row[i]) for w, row in rows])
         return better, worse
 
 
@@ -257,10 +376,10 @@ def choose(
         est.run(first, deadline=deadline)
         if not est.worlds:
             return 0
-        best = max(range(len(est.candidates)), key=lambda i: (est.wins(i), -i))  # ties keep the proposal
+        best = max(range(len(est.candidates)), key=lambda i: (round(est.wins(i), 9), -i))  # ties keep the proposal
         if best == 0:
             return 0
         b, c = est.against(best)
-        if b - c >= max(margin * est.worlds, z * (b + c) ** 0.5, 1):
+        if b - c >= max(margin * est.effective, z * (b + c) ** 0.5, 1):
             return best
     return 0
