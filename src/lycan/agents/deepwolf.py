@@ -208,12 +208,13 @@ class DeepWolfAgent(SyncAgent):
         options += [a for a in fresh if a not in options]
         proposal = self._anchor.decide(view, request) if self._anchor is not None else None
         if proposal is not None and request.check(proposal) is not None:
+            self._overrule(request, proposal, OVER)  # an illegal proposal was not said
             proposal = None
         if proposal is not None and proposal not in options:
             options = [proposal, *options]
         if len(options) <= 1:
             return options[0] if options else request.legal_actions()[0]
-        started = time.perf_counter()
+        started = time.monotonic()  # the clock the search's deadline is read on
         try:
             scores = self.value.score(view, request, options)
         except Exception as err:  # a broken network never breaks a game: first legal candidate
@@ -388,7 +389,7 @@ class DeepWolfAgent(SyncAgent):
                 kind=request.kind,
                 attempt=request.attempt,
                 model=RECORD_MODEL,
-                latency_s=time.perf_counter() - started,
+                latency_s=time.monotonic() - started,
                 reasoning=json.dumps(detail),
                 error=error,
             )

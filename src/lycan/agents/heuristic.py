@@ -336,8 +336,9 @@ class HeuristicAgent(SyncAgent):
 
         A planner that asks this agent for a proposal and answers otherwise (`deepwolf`) calls this,
         so that what the proposal would have said stays on the agenda for a later turn (a seer's
-        result, a claim), as it does for a heuristic player in the worlds a search plays out; what
-        the seat did say is remembered as said, so it is not said again.
+        result, a claim), as it does for a heuristic player in the worlds a search plays out. The
+        words the seat did say are remembered as said (the same sentence is not composed again);
+        what they covered is not read back into the agenda, so a point they made may be made again.
         """
         mem = self._mem
         if mem is None:

@@ -47,6 +47,14 @@ class Script:
     claimed: dict[tuple[int, int], int] = field(default_factory=dict)
     """(seat, night) -> the divination that seat announced for that night (in public, true or not)."""
 
+    def claim(self, seat: int, day: int, target: int) -> None:
+        """`seat` said on `day` that it divined `target`: file it under its earliest night before `day` still free."""
+        if any(t == target for (a, _), t in self.claimed.items() if a == seat):
+            return
+        night = next((n for n in range(day) if (seat, n) not in self.claimed), None)
+        if night is not None:
+            self.claimed[(seat, night)] = target
+
     @classmethod
     def of(cls, view: View) -> Script:
         """The script `view` allows (nothing its seat could not see)."""
@@ -62,12 +70,10 @@ class Script:
                 script.talk.setdefault((ev.actor, ev.day), []).append(act)
                 if act.kind == "speak" and ev.day > 0:
                     for st in parser.parse(ev.text, ev.actor):
-                        # a world where this seat is the seer divines what it said it divined (the
-                        # first new name a day, for the night before)
+                        # a world where this seat is the seer divines what it said it divined: each
+                        # new name on the earliest night before today that it has named no one for
                         if st.kind == "divined" and st.target is not None and st.target != ev.actor:
-                            named = {t for (a, _), t in script.claimed.items() if a == ev.actor}
-                            if st.target not in named:
-                                script.claimed.setdefault((ev.actor, ev.day - 1), st.target)
+                            script.claim(ev.actor, ev.day, st.target)
             elif isinstance(ev, VoteCast):
                 script.votes[(ev.actor, ev.day, ev.round)] = ev.target
             elif isinstance(ev, Died) and ev.cause == "night":  # with a poison too, a guess (a miss drops worlds)
@@ -124,7 +130,7 @@ class _World:
         if target is None and kind == "divine":
             target = self.script.claimed.get((seat, day))
         if target is not None and target not in request.targets:
-            return None  # a claim the world's seer cannot make (the seat it named is dead there): its own
+            return None  # a target the world cannot take (a claimed divination of a seat dead there): its own
         return Action.choose(target) if target is not None else None
 
 
@@ -208,12 +214,21 @@ def misfits(
 ) -> int | None:
     """How many of the other seats' answers the seat saw would not have been the base policy's in this world.
 
-    The world is rebuilt up to the decision as `play_world` rebuilds it; at each answer the script
-    gives for another seat (a public utterance, a vote, a night's attack), that seat's player in the
-    world (the base policy, in the world's role) is asked too, and a different answer (for talk, one
-    the claim parser reads differently) counts one. None: the world does not reach the decision as
-    the view stands. Where the table plays as the base policy does, a world whose deal explains what
-    everyone did scores 0; for any other table the counts still rank deals by how well they explain it.
+    The world's past is rebuilt from the script as `play_world` rebuilds it; at each answer the
+    script gives for another seat (a public utterance, a vote, each werewolf's share of a night's
+    attack, a world seer's divination of the seat it claimed to have divined), that seat's player in
+    the world (the base policy, in the world's role) is asked too, and a different answer (for talk,
+    one the claim parser reads differently; a seat's talk counts once a day, since its later lines
+    follow from the first) counts one. None: the world does not reach the decision as the view
+    stands. Where the table plays as the base policy does, a world whose deal explains what everyone
+    did scores 0; for any other table the counts still rank deals by how well they explain it.
+
+    The count belongs to the deal and the seed. `play_world` replays the same past without asking
+    the players (so their own random draws, a werewolf's decision to fake a claim for one, are made
+    afresh after the decision): the weight says how well the deal explains the table, not that the
+    played world's players would have chosen that past themselves. The belief posterior the deals
+    are drawn from already weighs claims and votes; the count weighs them again, with the base
+    policy as the model of the others, which sharpens the posterior on purpose.
     """
     from lycan.beliefs.claims import parser_for
 
@@ -334,8 +349,11 @@ class Estimate:
     @property
     def effective(self) -> float:
         """The worlds' effective number ((sum of weights)^2 / sum of squares): the count where all weigh the same."""
-        total = sum(self.weight)
-        return total * total / sum(w * w for w in self.weight) if total > 0 else 0.0
+        top = max(self.weight, default=0.0)
+        if top <= 0:
+            return 0.0
+        scaled = [w / top for w in self.weight]  # no underflow of tiny weights squared
+        return sum(scaled) ** 2 / sum(w * w for w in scaled)
 
     def _scaled(self, per_world: Sequence[float]) -> float:
         """A weighted count of worlds, rescaled to `effective` worlds (the plain count when all weigh the same)."""
