@@ -243,7 +243,16 @@ def test_late_divination_reports_are_filed_under_the_nights_still_free() -> None
     script.claim(1, 3, 0)  # day 3: night 2
     script.claim(2, 1, 4)  # another claimant keeps its own nights
     script.claim(2, 1, 0)  # no night before day 1 is free any more: dropped
-    assert script.claimed == {(1, 0): 3, (1, 1): 4, (1, 2): 0, (2, 0): 4}
+    script.claim(3, 2, 1, night=1)  # a night given ("Last night" on day 2) is taken
+    script.claim(3, 2, 2, night=1)  # ... unless it is taken already
+    assert script.claimed == {(1, 0): 3, (1, 1): 4, (1, 2): 0, (2, 0): 4, (3, 1): 1, (3, 0): 2}
+    from lycan.agents.rollout import _night_of
+
+    assert _night_of("I am the seer. Last night I divined Player 2: human.", "Player 2", 2) == 1
+    assert (
+        _night_of("On night 0 I divined Player 2: werewolf. Last night I divined Player 3: human.", "Player 2", 2) == 0
+    )
+    assert _night_of("I divined Player 2: human.", "Player 2", 2) is None
 
 
 def test_fitted_worlds_weigh_differently_and_light_ones_are_not_played() -> None:

@@ -18,6 +18,7 @@ seeds from the planner's own random stream, so a choice reveals nothing the seat
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -47,11 +48,16 @@ class Script:
     claimed: dict[tuple[int, int], int] = field(default_factory=dict)
     """(seat, night) -> the divination that seat announced for that night (in public, true or not)."""
 
-    def claim(self, seat: int, day: int, target: int) -> None:
-        """`seat` said on `day` that it divined `target`: file it under its earliest night before `day` still free."""
+    def claim(self, seat: int, day: int, target: int, night: int | None = None) -> None:
+        """`seat` said on `day` that it divined `target` (on `night`, where it said which one).
+
+        A name it named before is nothing new; a night it gave is taken if still free, else (or
+        with none given) the earliest night before `day` still free.
+        """
         if any(t == target for (a, _), t in self.claimed.items() if a == seat):
             return
-        night = next((n for n in range(day) if (seat, n) not in self.claimed), None)
+        if night is None or not 0 <= night < day or (seat, night) in self.claimed:
+            night = next((n for n in range(day) if (seat, n) not in self.claimed), None)
         if night is not None:
             self.claimed[(seat, night)] = target
 
@@ -73,7 +79,7 @@ class Script:
                         # a world where this seat is the seer divines what it said it divined: each
                         # new name on the earliest night before today that it has named no one for
                         if st.kind == "divined" and st.target is not None and st.target != ev.actor:
-                            script.claim(ev.actor, ev.day, st.target)
+                            script.claim(ev.actor, ev.day, st.target, _night_of(ev.text, view.names[st.target], ev.day))
             elif isinstance(ev, VoteCast):
                 script.votes[(ev.actor, ev.day, ev.round)] = ev.target
             elif isinstance(ev, Died) and ev.cause == "night":  # with a poison too, a guess (a miss drops worlds)
@@ -85,6 +91,14 @@ class Script:
             elif isinstance(ev, Guarded) and ev.actor == view.seat:
                 script.night[("guard", ev.day)] = ev.target
         return script
+
+
+def _night_of(text: str, name: str, today: int) -> int | None:
+    """The night a divination of `name` in `text` says it was made ("Last night ...", "On night 1 ..."), if it says."""
+    found = re.search(rf"\b(Last night|On night (\d+)),? I divined {re.escape(name)}\b", text, re.IGNORECASE)
+    if found is None:
+        return None
+    return today - 1 if found.group(2) is None else int(found.group(2))
 
 
 def _round(request: Request) -> int:
