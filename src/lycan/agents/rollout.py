@@ -24,12 +24,16 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from lycan.engine.actions import OVER, SKIP, Action, Answer, Request, VoteInfo
 from lycan.engine.events import AttackChosen, Died, Divined, Guarded, Talk, VoteCast
 from lycan.engine.session import Session
 from lycan.engine.view import View
 from lycan.rules.roles import Role, Team, team_of
+
+if TYPE_CHECKING:
+    from lycan.beliefs.claims import SpeechParser
 
 #: How a world's seats play what the script does not cover, and the rest of the game.
 BasePolicy = Callable[[int], object]
@@ -76,8 +80,8 @@ class Script:
                 script.talk.setdefault((ev.actor, ev.day), []).append(act)
                 if act.kind == "speak" and ev.day > 0:
                     for st in parser.parse(ev.text, ev.actor):
-                        # a world where this seat is the seer divines what it said it divined: each
-                        # new name on the earliest night before today that it has named no one for
+                        # a world where this seat is the seer divines what it said it divined, on
+                        # the night its words give (else the earliest night it named no one for)
                         if st.kind == "divined" and st.target is not None and st.target != ev.actor:
                             script.claim(ev.actor, ev.day, st.target, _night_of(ev.text, view.names[st.target], ev.day))
             elif isinstance(ev, VoteCast):
@@ -148,12 +152,12 @@ class _World:
         return Action.choose(target) if target is not None else None
 
 
-def _meaning(action: Answer, parser: object, seat: int) -> tuple[object, ...]:
+def _meaning(action: Answer, parser: SpeechParser, seat: int) -> tuple[object, ...]:
     """What an answer says, as the table reads it: its kind, target and the statements of its words."""
     if not isinstance(action, Action):
         return ("failure",)
     if action.kind == "speak" and action.text:
-        return ("speak", *sorted(map(repr, parser.parse(action.text, seat))))  # type: ignore[attr-defined]
+        return ("speak", *sorted(map(repr, parser.parse(action.text, seat))))
     return (action.kind, action.target)
 
 
