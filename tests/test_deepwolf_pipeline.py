@@ -105,7 +105,8 @@ def test_config_files_name_their_candidates_relative_to_themselves_and_check_pla
     assert set(shipped.play) <= PLAY_KEYS and shipped.play["talk_margin"]["seer"] == 1.0
     # the settings shipped beside the network are the config's (a retrain writes them from it)
     stored = json.loads((Path(__file__).parents[1] / "src/lycan/value/default/play.json").read_text())
-    assert stored == shipped.play and stored["search_talk"]["seer"] == 0 and stored["rollouts"] > 0
+    assert stored == shipped.play and stored["search_talk"]["seer"] == 0 and min(stored["rollouts"].values()) > 0
+    assert stored["search_hold"] == {"seer": 1, "*": 0}  # a seer searches when to come out
     cfg = tmp_path / "c.toml"
     cfg.write_text('explore_candidates = "cands.json"\n[play]\nmargins = 0.1\n')
     with pytest.raises(ValueError, match=r"unknown \[play\] key\(s\) margins"):

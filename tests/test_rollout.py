@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 
 from lycan.agents import HeuristicAgent, make_agent
-from lycan.agents.deepwolf import RECORD_MODEL, DeepWolfAgent
+from lycan.agents.deepwolf import HOLD, RECORD_MODEL, DeepWolfAgent
 from lycan.agents.rollout import Estimate, Script, choose, misfits, play_world
 from lycan.engine import Game, Request, View, run_sync
 from lycan.engine.actions import OVER, Action
@@ -400,3 +401,99 @@ def test_the_talk_pool_is_the_proposal_the_best_others_and_one_about_each_seat()
     assert len(pool) <= 1 + 1 + len(view.living_others())
     for seat in view.living_others():  # something about every other living seat is weighed
         assert any(view.names[seat] in t for t in texts[1:])
+
+
+class LikesHolding:
+    """A stand-in network that rates holding back highest."""
+
+    def score(self, view: View, request: Request, candidates: list[Action]) -> list[float]:
+        return [0.99 if a == HOLD else 0.5 for a in candidates]
+
+
+def test_holding_back_is_played_out_only_beside_a_searched_proposal_that_says_something() -> None:
+    rules = get_preset("aiwolf5")
+    seed = 3
+    seer = Game(rules, seed).roles.index(Role.SEER)
+    _, rec = _played(seed, seer)
+    view, request, action = next((v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1)
+    assert action.kind == "speak" and "seer" in action.text  # the heuristic seer comes out at once
+    held = DeepWolfAgent(1, search_hold=1, search_talk=0, rollouts=4)
+    assert held._may_hold(view, request, action)
+    assert not DeepWolfAgent(1, search_talk=0, rollouts=4, search_hold=0)._may_hold(view, request, action)
+    assert not DeepWolfAgent(1, search_hold=1, rollouts=0)._may_hold(view, request, action)  # not searched
+    assert not held._may_hold(view, dataclasses.replace(request, attempt=1), action)  # a retry is not searched
+    assert not held._may_hold(view, request, OVER) and not held._may_hold(view, request, None)
+    assert not held._may_hold(view, request, Action.speak("Good morning."))  # nothing to hold back
+    vote_view, vote, _ = next((v, r, a) for v, r, a in rec.asked if r.kind == "vote")
+    assert not held._may_hold(vote_view, vote, Action.choose(vote.targets[0]))
+    options = [action, *(o for o in held.options(view, request) if o != action), HOLD]
+    ranked = list(range(len(options)))
+    hold = len(options) - 1
+    assert held._talk_pool(view, options, ranked, 0, hold) == [0, hold]
+    assert held._talk_pool(view, options, ranked, 0) == [0]
+    wide = DeepWolfAgent(1, search_hold=1, search_talk=2, rollouts=4)
+    pool = wide._talk_pool(view, options, ranked, 0, hold)
+    assert hold in pool and len([i for i in pool[:4] if i != hold]) == 3  # beside the proposal and 2 others
+    with pytest.raises(ValueError, match="search_hold"):
+        DeepWolfAgent(1, search_hold=2)
+    with pytest.raises(ValueError, match="search_hold"):
+        DeepWolfAgent(1, search_hold="0.5")
+
+
+def test_a_seat_that_said_it_has_no_suspicion_yet_does_not_hold_back_again() -> None:
+    rules = get_preset("aiwolf5")
+    for seed in range(20):
+        seat = Game(rules, seed).roles.index(Role.VILLAGER)
+        _, rec = _played(seed, seat)
+        later = [
+            (v, r)
+            for v, r, _ in rec.asked
+            if r.kind == "talk"
+            and any(isinstance(e, Talk) and e.actor == seat and e.text == HOLD.text for e in v.events)
+        ]
+        if later:
+            break
+    view, request = later[0]
+    claim = Action.speak("I will vote for " + view.names[view.living_others()[0]] + ".")
+    agent = DeepWolfAgent(1, search_hold=1, rollouts=4)
+    assert not agent._may_hold(view, request, claim)  # never a sentence twice
+
+
+def test_the_network_alone_never_picks_holding_back() -> None:
+    rules = get_preset("aiwolf5")
+    seed = 3
+    seer = Game(rules, seed).roles.index(Role.SEER)
+    _, rec = _played(seed, seer)
+    view, request, _ = next((v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1)
+    agent = DeepWolfAgent(1, value=LikesHolding(), margin=0.0, talk_margin=0.0, search_hold=1, rollouts=0)
+    assert agent.choose(view, request) != HOLD
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_a_seer_searching_when_to_come_out_holds_back_a_white_result_then_claims(seed: int) -> None:
+    rules = get_preset("aiwolf5")
+    seer = Game(rules, seed).roles.index(Role.SEER)
+    players: list[object] = [HeuristicAgent(s) for s in range(5)]
+    players[seer] = DeepWolfAgent(seed, search_hold=1, rollouts=32, search_seconds=30)
+    record = run_sync(rules, players, seed)
+    assert not [e for e in record.events if isinstance(e, Fault)]
+    talks = [c for c in record.model_calls if c.kind == "talk"]
+    first = next(json.loads(c.reasoning) for c in talks if "searched" in json.loads(c.reasoning))
+    assert HOLD.text in [text for text, _ in first["searched"]]
+    said = [e for e in record.events if isinstance(e, Talk) and e.actor == seer and e.day == 1 and e.text]
+    white = [e for e in record.events if isinstance(e, Divined) and e.day == 0]
+    assert white and white[0].result.value == "human"  # nothing urgent to announce
+    assert said[0].text == HOLD.text  # it held back at its first turn
+    assert any("seer" in e.text for e in said[1:])  # and came out later that day
+
+
+def test_search_seconds_are_per_role_and_never_past_half_the_requests_timeout() -> None:
+    _, rec = _played(6, 0)
+    view, request, _ = next((v, r, a) for v, r, a in rec.asked if r.kind == "vote")
+    agent = DeepWolfAgent(1, search_seconds={view.role.value: 9.0, "*": 1.0})
+    assert agent._seconds(view, request) == min(9.0, request.timeout / 2)
+    assert DeepWolfAgent(1, search_seconds="0.5")._seconds(view, request) == 0.5
+    short = dataclasses.replace(request, timeout=3.0)
+    assert agent._seconds(view, short) == 1.5
+    with pytest.raises(ValueError, match="search_seconds"):
+        DeepWolfAgent(1, search_seconds=0)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lycan.agents.base import SyncAgent
+from lycan.agents.speech import NOTHING_YET
 from lycan.data.candidates import Candidates
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.record import ModelCall
@@ -40,6 +41,8 @@ KEEP_TOP = 5
 DEFAULT_MARGIN = 0.15
 #: A search plays up to this many times its `rollouts` worlds while a candidate leads but not clearly.
 SEARCH_ROUNDS = 4
+#: The words of a turn held back (`search_hold`): nothing the table's claim parser reads as a claim.
+HOLD = Action.speak(NOTHING_YET)
 #: The `model` name of the records the agent leaves.
 RECORD_MODEL = "deepwolf-value"
 
@@ -76,10 +79,11 @@ class DeepWolfAgent(SyncAgent):
             deviations of a sign test (`lycan.agents.rollout.choose`; up to four times `rollouts`
             worlds while a candidate leads but not yet clearly). Search needs an anchor.
         search_margin: see `rollouts`.
-        search_seconds: no world of a search is begun this many seconds after the request came
-            (the choice is made on the worlds played by then), so a searching seat answers within a
-            table's timeout; on a slower machine a search may stop earlier, and a replay with the
-            same seeds may then differ.
+        search_seconds: no world of a search is begun this many seconds after the request came,
+            nor after half the request's own timeout (the choice is made on the worlds played by
+            then), so a searching seat answers within a table's timeout; on a slower machine a
+            search may stop earlier, and a replay with the same seeds may then differ. One number or
+            one per role; None: the network's own setting, else 2.
         search_talk: talk candidates played out beside the proposal: the network's best that say
             something else than the proposal and one another, then for each other living seat the
             best utterance about it (0: talk is not searched); one number or one per role; None:
@@ -88,9 +92,17 @@ class DeepWolfAgent(SyncAgent):
             base policy, in that world's roles, would not have given (`lycan.agents.rollout.misfits`):
             worlds that explain what the table did count most; 1 weighs every world alike. One number
             or one per role; None: the network's own setting, else 1.
+        search_hold: 1 plays out, beside a searched talk proposal, holding back this turn: saying
+            only that the seat has no strong suspicion yet (`HOLD`), and what the proposal held at a
+            later turn, as the anchor would (once a game: see `_may_hold`); 0 does not. One number
+            or one per role like `rollouts`; None: the network's own setting, else 0. When to come
+            out is a seer's largest choice (whether the table believes it, and whom a rival
+            claimant names), and a small one to the network, which rates words one turn at a time;
+            its edge per decision is small, so it needs more worlds than other choices.
 
     A network folder may hold `play.json`, the settings chosen for it (`margin`, `talk_margin`,
-    `rollouts`, `search_talk`, `search_fit`), used where the caller gives none.
+    `rollouts`, `search_talk`, `search_fit`, `search_hold`, `search_seconds`), used where the caller
+    gives none.
     """
 
     label = "deepwolf"
@@ -108,9 +120,10 @@ class DeepWolfAgent(SyncAgent):
         network: str | Path | None = None,
         rollouts: int | str | Mapping[str, int] | None = None,
         search_margin: float | str = 0.05,
-        search_seconds: float | str = 2.0,
+        search_seconds: float | str | Mapping[str, float] | None = None,
         search_talk: int | str | Mapping[str, int] | None = None,
         search_fit: float | str | Mapping[str, float] | None = None,
+        search_hold: int | str | Mapping[str, int] | None = None,
     ) -> None:
         # options may come as text (`TYPE:KEY=VALUE`): "none" is None, numbers are parsed
         anchor, margin = _none(anchor), _none(margin)
@@ -153,10 +166,17 @@ class DeepWolfAgent(SyncAgent):
         self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts", int)
         self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk", int)
         self.search_fit = _per_role(search_fit, play.get("search_fit", 1.0), "search_fit", float, rest=1.0)
+        holds = _per_role(search_hold, play.get("search_hold", 0), "search_hold", float)
+        if not all(v in (0.0, 1.0) for v in holds.values()):
+            raise ValueError(f"search_hold must be 0 or 1 (per role), not {holds}")
+        self.search_hold = {role: int(v) for role, v in holds.items()}
         if not all(0 < v <= 1 for v in self.search_fit.values()):
             raise ValueError(f"search_fit must be in (0, 1], not {search_fit}")
-        self.search_margin, self.search_seconds = float(search_margin), float(search_seconds)
-        if not 0 < self.search_seconds < math.inf:
+        self.search_margin = float(search_margin)
+        self.search_seconds = _per_role(
+            search_seconds, play.get("search_seconds", 2.0), "search_seconds", float, rest=2.0
+        )
+        if not all(0 < v < math.inf for v in self.search_seconds.values()):
             raise ValueError(f"search_seconds must be a positive number of seconds, not {search_seconds}")
         if self._anchor is None:
             if asked and any(self.rollouts.values()):
@@ -212,6 +232,11 @@ class DeepWolfAgent(SyncAgent):
             proposal = None
         if proposal is not None and proposal not in options:
             options = [proposal, *options]
+        may_hold = self._may_hold(view, request, proposal)
+        added = may_hold and HOLD not in options
+        if added:  # played out by the search only: never the network's own pick
+            options.append(HOLD)
+        hold = options.index(HOLD) if may_hold else None
         if len(options) <= 1:
             return options[0] if options else request.legal_actions()[0]
         started = time.monotonic()  # the clock the search's deadline is read on
@@ -222,7 +247,7 @@ class DeepWolfAgent(SyncAgent):
             self._overrule(request, proposal, options[0])
             return options[0]
         ranked = sorted(range(len(options)), key=lambda i: -scores[i])
-        choice = ranked[0]
+        choice = next(i for i in ranked if not (added and i == hold))
         if proposal is not None:
             kept = options.index(proposal)
             need = self.talk_margin(view.role.value) if request.is_talk else self.margin
@@ -231,7 +256,7 @@ class DeepWolfAgent(SyncAgent):
         searched, error = None, ""
         if proposal is not None and not request.attempt and self.worlds(view.role.value):
             choice, searched, error = self._search(
-                view, request, options, ranked, options.index(proposal), choice, started
+                view, request, options, ranked, options.index(proposal), choice, started, hold
             )
         if self.temperature > 0 and proposal is None:
             logits = [math.log(max(p, 1e-6) / max(1 - p, 1e-6)) / self.temperature for p in scores]
@@ -272,6 +297,7 @@ class DeepWolfAgent(SyncAgent):
         kept: int,
         choice: int,
         started: float,
+        hold: int | None = None,
     ) -> tuple[int, list[tuple[Action, float]] | None, str]:
         """Play the proposal and the network's best candidates out: the index chosen, each one's win rate, an error.
 
@@ -283,7 +309,7 @@ class DeepWolfAgent(SyncAgent):
         pool = (
             [kept, *(i for i in ranked if i != kept)]
             if not request.is_talk
-            else self._talk_pool(view, options, ranked, kept)
+            else self._talk_pool(view, options, ranked, kept, hold)
         )
         if len(pool) < 2:
             return choice, None, ""
@@ -296,7 +322,7 @@ class DeepWolfAgent(SyncAgent):
                 first=worlds,
                 most=worlds * SEARCH_ROUNDS,
                 margin=self.search_margin,
-                deadline=started + self.search_seconds,
+                deadline=started + self._seconds(view, request),
             )
         except Exception as err:  # a search that fails leaves the network's choice
             return choice, None, f"search: {type(err).__name__}: {err}"
@@ -304,8 +330,35 @@ class DeepWolfAgent(SyncAgent):
             return choice, None, ""
         return pool[best], [(options[i], est.rate(j)) for j, i in enumerate(pool)], ""
 
-    def _talk_pool(self, view: View, options: list[Action], ranked: list[int], kept: int) -> list[int]:
-        """The proposal, the network's best `search_talk` other utterances, and the best about each seat.
+    def _seconds(self, view: View, request: Request) -> float:
+        """How long after the request came a search may begin worlds: its setting, at most half the timeout."""
+        seconds = _of(self.search_seconds, view.role.value)
+        return min(seconds, request.timeout / 2) if request.timeout > 0 else seconds
+
+    def _may_hold(self, view: View, request: Request, proposal: Action | None) -> bool:
+        """Whether holding back (`HOLD`) is played out beside `proposal` now.
+
+        Where `search_hold` asks and the decision is searched, for a proposal that says something
+        the table's claim parser reads (holding back words that claim nothing changes nothing), and
+        while `HOLD` is a legal candidate (within the length limits, and never said before: no
+        sentence is said twice, so a seat holds back once a game). A world plays the held words at
+        the seat's next turn, as its anchor then proposes them.
+        """
+        from lycan.beliefs.claims import parser_for
+
+        role = view.role.value
+        if not _of(self.search_hold, role) or request.kind != "talk" or request.attempt or not self.worlds(role):
+            return False
+        if proposal is None or proposal.kind != "speak" or proposal == HOLD:
+            return False
+        if not parser_for(view.names).parse(proposal.text, view.seat):
+            return False
+        return HOLD in Candidates({role: [HOLD.text]}).for_request(view, request)
+
+    def _talk_pool(
+        self, view: View, options: list[Action], ranked: list[int], kept: int, hold: int | None = None
+    ) -> list[int]:
+        """The proposal, holding back (`search_hold`), the network's best `search_talk` others, the best on each seat.
 
         Utterances are told apart by what the table's claim parser reads in them (claims, results,
         vote intentions, accusations): two that read the same are one candidate to play out. The
@@ -317,7 +370,7 @@ class DeepWolfAgent(SyncAgent):
         parser = parser_for(view.names)
         wanted = _of(self.search_talk, view.role.value)
         if not wanted:
-            return [kept]
+            return [kept] if hold is None or hold == kept else [kept, hold]
         read = {i: parser.parse(options[i].text, view.seat) if options[i].text else () for i in ranked}
 
         def meaning(i: int) -> tuple[object, ...]:
@@ -331,8 +384,11 @@ class DeepWolfAgent(SyncAgent):
                 seen.add(key)
                 pool.append(i)
 
+        if hold is not None:
+            add(hold)
+
         for i in ranked:
-            if len(pool) > wanted:
+            if len(pool) > wanted + (hold is not None):  # holding back is weighed beside the others
                 break
             add(i)
         for seat in view.living_others():

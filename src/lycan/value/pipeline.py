@@ -28,9 +28,11 @@ from lycan.engine.record import GameRecord
 from lycan.value.base import Sample, ValueModel
 
 DEFAULT = "default"
-PLAY_KEYS = frozenset({"margin", "talk_margin", "rollouts", "search_talk", "search_fit"})
-"""The keys of a config's `[play]` table (the `deepwolf` agent's options stored with the network)."""
 """The package folder holding the shipped network and candidates."""
+PLAY_KEYS = frozenset(
+    {"margin", "talk_margin", "rollouts", "search_talk", "search_fit", "search_hold", "search_seconds"}
+)
+"""The keys of a config's `[play]` table (the `deepwolf` agent's options stored with the network)."""
 
 
 @dataclass(frozen=True)
