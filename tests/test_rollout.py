@@ -410,12 +410,15 @@ class LikesHolding:
         return [0.99 if a == HOLD else 0.5 for a in candidates]
 
 
-def test_holding_back_is_played_out_only_beside_a_searched_proposal_that_says_something() -> None:
-    rules = get_preset("aiwolf5")
-    seed = 3
-    seer = Game(rules, seed).roles.index(Role.SEER)
-    _, rec = _played(seed, seer)
+def _seer_on_day_one(seed: int) -> tuple[Recorder, View, Request, Action]:
+    """A heuristic seer's game of `seed`: its recorder, and its first day-1 talk turn (view, request, answer)."""
+    _, rec = _played(seed, Game(get_preset("aiwolf5"), seed).roles.index(Role.SEER))
     view, request, action = next((v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1)
+    return rec, view, request, action
+
+
+def test_holding_back_is_played_out_only_beside_a_searched_proposal_that_says_something() -> None:
+    rec, view, request, action = _seer_on_day_one(3)
     assert action.kind == "speak" and "seer" in action.text  # the heuristic seer comes out at once
     held = DeepWolfAgent(1, search_hold=1, search_talk=0, rollouts=4)
     assert held._may_hold(view, request, action)
@@ -460,11 +463,7 @@ def test_a_seat_that_said_it_has_no_suspicion_yet_does_not_hold_back_again() -> 
 
 
 def test_the_network_alone_never_picks_holding_back() -> None:
-    rules = get_preset("aiwolf5")
-    seed = 3
-    seer = Game(rules, seed).roles.index(Role.SEER)
-    _, rec = _played(seed, seer)
-    view, request, _ = next((v, r, a) for v, r, a in rec.asked if r.kind == "talk" and r.day == 1)
+    _, view, request, _ = _seer_on_day_one(3)
     agent = DeepWolfAgent(1, value=LikesHolding(), margin=0.0, talk_margin=0.0, search_hold=1, rollouts=0)
     assert agent.choose(view, request) != HOLD
 
