@@ -118,11 +118,11 @@ def test_beliefs_depend_only_on_the_view(preset: str) -> None:
 def test_an_aiwolf13_hard_knowledge_posterior_takes_under_50_ms() -> None:
     _, views = _play("aiwolf13", 2)
     posterior(views[0], model=None)  # builds the deal table once per process
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU time: other jobs on the machine do not count
     for view in views:
         posterior(view, model=None)
-    per_update = (time.perf_counter() - started) / len(views)
-    assert per_update < 0.05, f"{per_update * 1000:.1f} ms per posterior"
+    per_update = (time.process_time() - started) / len(views)
+    assert per_update < 0.05, f"{per_update * 1000:.1f} ms of CPU per posterior"
 
 
 @pytest.mark.parametrize("preset", ["guardian7", "aiwolf5"])

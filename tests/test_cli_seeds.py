@@ -59,10 +59,11 @@ def test_play_keeps_a_fresh_seed_secret_until_the_end(tmp_path: Path) -> None:
     assert seat - 1 == stream(seed, "human seat").randrange(5)
 
 
-def test_simulate_with_team_lineups_prints_each_side(tmp_path: Path) -> None:
+def test_simulate_with_team_lineups_prints_each_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli.console, "width", 200)  # the table's cells on one line, whatever the terminal
     db = tmp_path / "t.db"
     args = ["simulate", "-p", "aiwolf5", "--village", "heuristic", "--werewolf", "random", "-n", "12", "--swap"]
-    result = runner.invoke(cli.app, [*args, "--save", "--db", str(db)], env={"COLUMNS": "200"})
+    result = runner.invoke(cli.app, [*args, "--save", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert "24 games" in result.output and "agent vs opponent by side" in result.output
     rules = get_preset("aiwolf5")
