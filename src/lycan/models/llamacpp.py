@@ -20,11 +20,13 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from lycan.models import constrained
 from lycan.models.base import ChatRequest, ChatResult, ChatStream, ModelError, Usage
+from lycan.models.constrained import SchemaDecoder
 
 T = TypeVar("T")
 _DONE = object()
@@ -85,11 +87,18 @@ class LlamaCppModel:
         n_batch: prompt tokens evaluated per batch.
         max_sessions: how many sessions' KV caches are kept in memory (least recently used go
             first; each costs its tokens' KV, about 12 KB a token for Qwen2.5-0.5B); 0 turns it off.
+        schema_decoding: how an answer with a `json_schema` is constrained: "llguidance" (the
+            default: `lycan.models.constrained`, tokens the schema forces are evaluated in one batch,
+            not sampled) or "grammar" (llama-cpp-python's GBNF grammar, one token at a time). Where
+            llguidance is missing, cannot compile a schema or the model has no chat template, the
+            grammar is used.
         verbose: let llama.cpp print its logs.
         **llama_options: passed on to `llama_cpp.Llama` (e.g. `n_threads_batch`, `n_gpu_layers`).
 
     Attributes:
         last_prompt_evaluated: prompt tokens the last call really evaluated (the rest was reused).
+        last_sampled: completion tokens of the last call that were sampled (with llguidance, the
+            rest were forced by the schema and evaluated in batches); None where not counted.
         prompt_evaluated_total: the sum of `last_prompt_evaluated` over every call.
         session_loads: times a session's saved KV cache was loaded back.
         session_saves: times a session's KV cache was saved because another session took over.
@@ -106,6 +115,7 @@ class LlamaCppModel:
         n_threads: int | None = None,
         n_batch: int = 512,
         max_sessions: int = 16,
+        schema_decoding: str = "llguidance",
         verbose: bool = False,
         **llama_options: Any,
     ) -> None:
@@ -130,6 +140,11 @@ class LlamaCppModel:
         self._options.setdefault("n_threads", threads)
         self._options.setdefault("n_threads_batch", threads)
         self.max_sessions = max_sessions
+        if schema_decoding not in ("llguidance", "grammar"):
+            raise ModelError(f"schema_decoding must be 'llguidance' or 'grammar', not {schema_decoding!r}")
+        self.schema_decoding = schema_decoding
+        self._decoder: SchemaDecoder | None = None
+        self._decoder_failed = schema_decoding != "llguidance" or not constrained.available()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
         self._llama: Any = None
         self._vocab: Any = None
@@ -140,6 +155,7 @@ class LlamaCppModel:
         self.session_saves = 0
         self.last_prompt_evaluated = 0
         self.prompt_evaluated_total = 0
+        self.last_sampled: int | None = None
 
     # -- worker-thread side -------------------------------------------------------------------
 
@@ -220,9 +236,53 @@ class LlamaCppModel:
             arguments["response_format"] = {"type": "json_object", "schema": request.json_schema}
         return arguments
 
+    def _schema_matcher(self, llama: Any, request: ChatRequest) -> Any:
+        """An llguidance matcher for the request's schema, or None where the grammar path is taken."""
+        if request.json_schema is None or self._decoder_failed:
+            return None
+        if self._decoder is None:
+            try:
+                self._decoder = SchemaDecoder.for_llama(llama)
+            except (ModelError, ImportError, ValueError, RuntimeError) as error:
+                LLAMA_LOG.warning("schema decoding falls back to the grammar: %s", error)
+                self._decoder_failed = True
+                return None
+        return self._decoder.matcher(request.json_schema)
+
+    def _constrained(
+        self,
+        request: ChatRequest,
+        matcher: Any,
+        started: float,
+        emit: Callable[[str], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> ChatResult:
+        assert self._decoder is not None
+        try:
+            done = self._decoder.run(request, matcher, emit, cancelled)
+        except (ValueError, RuntimeError) as error:
+            raise ModelError(f"{self.name} failed while generating: {error}") from error
+        self.last_prompt_evaluated = done.evaluated_prompt
+        self.prompt_evaluated_total += done.evaluated_prompt
+        self.last_sampled = done.sampled_tokens
+        return ChatResult(
+            text=done.text,
+            usage=Usage(
+                prompt_tokens=done.prompt_tokens,
+                completion_tokens=done.completion_tokens,
+                latency_s=time.perf_counter() - started,
+            ),
+            model=self.name,
+            finish_reason=done.finish_reason,
+        )
+
     def _complete(self, request: ChatRequest) -> ChatResult:
         started = time.perf_counter()
         llama = self._prepare(request)
+        matcher = self._schema_matcher(llama, request)
+        if matcher is not None:
+            return self._constrained(request, matcher, started)
+        self.last_sampled = None
         try:
             response = llama.create_chat_completion(**self._arguments(request))
         except ValueError as error:
@@ -247,6 +307,12 @@ class LlamaCppModel:
         started = time.perf_counter()
         try:
             llama = self._prepare(request)
+            matcher = self._schema_matcher(llama, request)
+            if matcher is not None:
+                result = self._constrained(request, matcher, started, emit, stop.is_set)
+                emit(replace(result, text=""))  # the usage; the text went out piece by piece
+                return
+            self.last_sampled = None
             chunks: Iterator[dict[str, Any]] = llama.create_chat_completion(**self._arguments(request), stream=True)
             pieces = 0
             finish = "stop"
