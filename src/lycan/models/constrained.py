@@ -235,6 +235,8 @@ class SchemaDecoder:
                 finish = "stop"
                 break
             pending = new
+        if emit is not None and (rest := text.decode(b"", final=True)):
+            emit(rest)  # a character cut at the end, as the whole text shows it
         return Decoded(
             text=said.decode("utf-8", errors="replace"),
             prompt_tokens=len(prompt),
