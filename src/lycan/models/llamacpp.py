@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 from lycan.models import constrained
 from lycan.models.base import ChatRequest, ChatResult, ChatStream, ModelError, Usage
-from lycan.models.constrained import SchemaDecoder
 
 T = TypeVar("T")
 _DONE = object()
@@ -143,7 +142,7 @@ class LlamaCppModel:
         if schema_decoding not in ("llguidance", "grammar"):
             raise ModelError(f"schema_decoding must be 'llguidance' or 'grammar', not {schema_decoding!r}")
         self.schema_decoding = schema_decoding
-        self._decoder: SchemaDecoder | None = None
+        self._decoder: constrained.SchemaDecoder | None = None
         self._decoder_failed = schema_decoding != "llguidance" or not constrained.available()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
         self._llama: Any = None
@@ -242,7 +241,7 @@ class LlamaCppModel:
             return None
         if self._decoder is None:
             try:
-                self._decoder = SchemaDecoder.for_llama(llama)
+                self._decoder = constrained.SchemaDecoder.for_llama(llama)
             except (ModelError, ImportError, ValueError, RuntimeError) as error:
                 LLAMA_LOG.warning("schema decoding falls back to the grammar: %s", error)
                 self._decoder_failed = True
