@@ -77,6 +77,15 @@ def _chat(agent: CamWolfAgent, view: View, request: Request, seed: int) -> ChatR
     )
 
 
+def _accepted(text: str, view: View) -> bool:
+    """Whether the camwolf agent can use this Reasoner answer (`read_reasoning` takes it)."""
+    try:
+        read_reasoning(text, view)
+    except ParseError:
+        return False
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
@@ -103,11 +112,7 @@ def main() -> None:
                 tally.seconds.append(time.perf_counter() - started)
                 tally.tokens.append(result.usage.completion_tokens)
                 tally.sampled.append(model.last_sampled or result.usage.completion_tokens)
-                try:
-                    read_reasoning(result.text, view)
-                    tally.accepted += 1
-                except ParseError:
-                    pass
+                tally.accepted += _accepted(result.text, view)
         calls += len(requests)
     print(
         f"{args.model}, {calls} Reasoner calls from {args.games} guardian7 games (seeds {args.first_seed}+), "
