@@ -270,6 +270,7 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
     from lycan.agents.memory import event_line
     from lycan.data.samples import decision_points
     from lycan.engine import run_sync
+    from lycan.engine.events import AttackVote
     from lycan.engine.events import Talk as TalkEvent
 
     rules = get_preset(preset)
@@ -290,8 +291,9 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
             windows.setdefault((seed, view.day), set()).add(tuple(earlier))
             secret = [e for e in view.events if e.audience is not None and event_line(e, view) is not None]
             shown = {int(r[1:].split("]", 1)[0]) for r in private}
-            results = {e.id for e in secret if not isinstance(e, TalkEvent)}
+            results = {e.id for e in secret if not isinstance(e, TalkEvent | AttackVote)}
             assert results <= shown, "the seat's results, role and pack are all kept"
+            assert not shown & {e.id for e in secret if isinstance(e, AttackVote)}, "the pack's choice stands for picks"
             assert len(shown - results) <= WHISPER_LINES
             assert len(ids) == len(public) + len(private)
             checked += 1

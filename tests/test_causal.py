@@ -212,7 +212,9 @@ async def test_a_chat_model_reinfers_on_the_reasoner_prompt_without_the_event() 
     assert "Bob's role" in asked.messages[-1]["content"] and asked.json_schema is not None
     assert f"[{claim}]" not in asked.messages[-1]["content"]  # the removed line is gone from the log
     messages = reinfer_messages(seer, 1)
-    assert messages[0]["role"] == "system" and "Identify the roles" not in messages[-1]["content"]
+    assert messages[0]["role"] == "system"
+    assert all("Your task" not in m["content"] and "Other living players" not in m["content"] for m in messages)
+    assert messages[-1]["content"].split("\n")[-1].startswith("What is Bob's role?")
 
 
 # ---------------------------------------------------------------------- rewards

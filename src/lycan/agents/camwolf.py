@@ -6,12 +6,13 @@ premises (ids of events in the seat's own view), a deduction and a conclusion (p
 and the delivery of what it will say: a vocal style (pace, pitch, emotion) and a vision
 description (expression, gesture), together a `lycan.engine.manner.Manner`.
 
-The Reasoner's prompt is laid out for llama.cpp's prefix reuse: the table (the same for every
-seat), the public log (read as a spectator reads it, so every seat's copy is the same text; the
-window of earlier days changes at most twice a day), then who the seat is and what only it knows,
-then the task. The seats that reason one after another on a day share one KV-cache session, so
-each call evaluates only what is new since the last. With shorter answers, this made a camwolf game
-about 40% faster (BENCHMARKS.md).
+The Reasoner's prompt is laid out for llama.cpp's prefix reuse: the table and the task (the same
+for every seat), the public log (read as a spectator reads it, so every seat's copy is the same
+text; the window of earlier days changes at most twice a day), then who the seat is, what only it
+knows and whom it may identify, in as few tokens as that takes. The seats that reason one after
+another on a day share one KV-cache session, so each call evaluates only what is new since the
+last. With shorter answers, this made a camwolf game about 40% faster, and moving the task before
+the log and shortening the seat's part about 10% more (BENCHMARKS.md).
 
 Premises are checked against the view: an id the seat cannot see, or no premise at all, is a
 format error; the agent asks once more with the error shown, and if that fails too it concludes
@@ -43,6 +44,7 @@ from lycan.agents.llm import LLMAgent
 from lycan.agents.memory import event_line
 from lycan.agents.parsing import ParseError, load_json_object, neutralise
 from lycan.engine.actions import Action, ProbeInfo, Request
+from lycan.engine.events import AttackVote
 from lycan.engine.manner import VOCABULARY, Manner
 from lycan.engine.view import View
 from lycan.models.base import ChatModel, ChatRequest, Message, ModelError, Usage
@@ -52,18 +54,27 @@ Grounding = Literal["none", "beliefs"]
 GROUNDINGS: tuple[str, ...] = ("none", "beliefs")
 MAX_IDENTIFICATIONS = 2
 MAX_PREMISES = 3
-THINK_CHARS = 64
-DEDUCTION_CHARS = 72
+THINK_CHARS = 48
+DEDUCTION_CHARS = 56
 REASON_TOKENS = 224
 """Completion tokens of one Reasoner answer (think, two identifications, the manner)."""
 LOG_LINES = 40
 """The most lines of the public log shown to the Reasoner (each with its event id)."""
 HISTORY_LINES = 28
 """Of those, the most from days before today (the rest is today's, which only grows)."""
-PROMPT_LAYOUT = 2
-"""The Reasoner prompt's layout (2: the public log first, then the seat; adapters trained on another
-layout learned other prompts and are retrained)."""
-WHISPER_LINES = 8
+PROMPT_LAYOUT = 3
+"""The Reasoner prompt's layout (2: the public log first, then the seat; 3: the task moved into the
+system prompt and a shorter seat part; adapters trained on another layout learned other prompts and
+are retrained)."""
+REASONER_TASK = (
+    "Your task: identify the roles of up to {n} other living players. For each, cite as premises the ids of "
+    "the events in your log it rests on, write a short deduction, and conclude the player and role. Then "
+    "choose how you will speak (style) and look (vision). Answer in JSON."
+)
+"""The Reasoner's instruction, the same for every seat: it closes the system prompt, before the log."""
+OTHERS_LINE = "Other living players: {others}."
+"""The one seat-specific line of the task, last in the prompt."""
+WHISPER_LINES = 4
 """The most recent werewolf whispers shown among the lines only the seat (or its pack) saw."""
 PRIVATE_HEADER = "What only you know:"
 """The line before them."""
@@ -352,13 +363,15 @@ class CamWolfAgent(LLMAgent):
         to `HISTORY_LINES` rows of earlier days, a number that only steps down, twice at most in a
         day, as today's rows fill the window (`_earlier`), so the prompts of the seats reasoning one
         after another today share their prefix: llama.cpp evaluates only what is new since the
-        last one. The private lines are the seat's own results, role and pack (all kept) and the
-        last `WHISPER_LINES` whispers.
+        last one. The private lines are the seat's own results, role and pack (all kept, the
+        pack's night choice standing for each wolf's own pick) and the last `WHISPER_LINES` whispers.
         """
         history: list[tuple[int, str]] = []
         today: list[tuple[int, str]] = []
         private: list[tuple[int, str, bool]] = []  # (id, row, is a whisper), in the order they happened
         for event in view.events:
+            if isinstance(event, AttackVote):
+                continue  # each wolf's own pick: the pack's choice (`AttackChosen`) stands for them
             shared = event.audience is None
             line = event_line(event, view, spectator=shared)  # the public log reads the same for every seat
             if line is None:
@@ -398,31 +411,50 @@ class CamWolfAgent(LLMAgent):
             )
         return "\n".join(lines)
 
-    def _messages(self, view: View, request: Request, error: str = "") -> tuple[list[Message], list[int]]:
-        """The Reasoner's prompt: the table, the public log, then who the seat is and what only it knows.
+    def _identity(self, view: View) -> str:
+        """Who the seat is, in one line: its name, role and side, and its pack if a werewolf.
 
-        Everything seat-specific comes after the public log, so that the seats' prompts of one day
-        share a long prefix (see `_log`); its ids are offered as premises.
+        Shorter than the talking agents' brief: the Reasoner identifies roles and does not speak,
+        and this part is evaluated at every call (it follows the shared log).
+        """
+        side = "werewolf" if team_of(view.role) is Team.WEREWOLF else "village"
+        text = f"You are {neutralise(view.name, 40)}. Your secret role: {view.role.value}, on the {side} side."
+        if view.role is Role.WEREWOLF:
+            pack = [view.names[w] for w in view.wolves() if w != view.seat]
+            text += f" Fellow werewolves: {', '.join(pack)}." if pack else " You are the only werewolf."
+        return text
+
+    def context(self, view: View) -> tuple[str, list[str], list[int]]:
+        """The Reasoner's prompt without its task: the table, the user lines, and the event ids shown.
+
+        The user lines are the public log, then who the seat is and what only it knows (and the
+        grounding): everything seat-specific comes after the public log, so that the seats' prompts
+        of one day share a long prefix (see `_log`).
         """
         public, private, ids = self._log(view)
         parts = ["The public log (event ids in brackets):", *public] if public else ["The public log is empty so far."]
-        parts.append(self.builder.identity(view))
+        parts.append(self._identity(view))
         if private:
             parts += [PRIVATE_HEADER, *private]
         if self.grounding == "beliefs":
             summary = self._grounding(view)
             if summary:
                 parts += ["What the evidence says (a calculation over every possible deal):", summary]
-        others = ", ".join(view.names[s] for s in view.living_others())
-        parts.append(
-            f"Identify the roles of up to {MAX_IDENTIFICATIONS} players among {others}. For each, cite as premises "
-            "the ids of the events in your log it rests on, write a short deduction, and conclude the player and "
-            "role. Then choose how you will speak (style) and look (vision). Answer in JSON."
-        )
+        return self.builder.table(view), parts, ids
+
+    def _messages(self, view: View, request: Request, error: str = "") -> tuple[list[Message], list[int]]:
+        """The Reasoner's prompt (`context` with the task) and the event ids it offers as premises.
+
+        The task is the same for every seat and closes the system prompt, so llama.cpp evaluates it
+        once; the seat's own part is its identity, its private lines and one line naming whom it
+        may identify.
+        """
+        table, parts, ids = self.context(view)
+        parts.append(OTHERS_LINE.format(others=", ".join(view.names[s] for s in view.living_others())))
         if error:
             parts.append(f"Your last answer could not be used: {error}. Cite only ids from your log.")
-        user = "\n".join(parts)
-        return [{"role": "system", "content": self.builder.table(view)}, {"role": "user", "content": user}], ids
+        system = f"{table}\n{REASONER_TASK.format(n=MAX_IDENTIFICATIONS)}"
+        return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(parts)}], ids
 
     async def _reason(self, view: View, request: Request, deadline: float) -> None:
         """Ask the Reasoner (once more with the error if its answer cannot be used) until `deadline`."""
@@ -526,6 +558,7 @@ __all__ = [
     "GROUNDINGS",
     "PRIVATE_HEADER",
     "PROMPT_LAYOUT",
+    "REASONER_TASK",
     "CamWolfAgent",
     "Identification",
     "Reasoning",

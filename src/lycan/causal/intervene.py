@@ -121,13 +121,13 @@ def reasoner_messages(view: View, request: Request | None = None, *, seed: int =
 
 def reinfer_messages(view: View, player: int) -> list[Message]:
     """The Reasoner's prompt with its task replaced by one question: `player`'s role."""
-    messages = reasoner_messages(view)
-    user = messages[-1]["content"].rsplit("\nIdentify the roles", 1)[0]
+    table, parts, _ = CamWolfAgent(_PromptOnly(), 0).context(view)
+    user = "\n".join(parts)
     roles = ", ".join(r.value for r in Role if r in view.rules.roles)
     question = (
         f'What is {view.names[player]}\'s role? Judge from your log alone. Answer in JSON: {{"role": one of {roles}}}.'
     )
-    return [messages[0], {"role": "user", "content": f"{user}\n{question}"}]
+    return [{"role": "system", "content": table}, {"role": "user", "content": f"{user}\n{question}"}]
 
 
 class ChatIntervener:
