@@ -277,3 +277,46 @@ def test_agents_and_rotation_draw_from_their_own_streams(monkeypatch: pytest.Mon
     record = executors.play_job(jobs[0])
     assert seeds == [derive(jobs[0].seed, "agent", seat) for seat in range(5)]
     assert record.seed == jobs[0].seed
+
+
+def _overlaps(records: list[Any]) -> int:
+    """How many pairs of games were in play at the same time."""
+    spans = sorted((r.started_at, r.finished_at) for r in records)
+    return sum(1 for i, (_, end) in enumerate(spans) for start, _ in spans[i + 1 :] if start < end)
+
+
+def test_games_on_an_in_process_model_are_played_one_at_a_time(tmp_path: Path) -> None:
+    # eight games at once on one llama.cpp model queued each other's calls past the seats' time
+    # limits; a model that answers one call at a time now has one game in play at a time
+    from lycan.models import CachedModel, calls_at_once, load_model
+
+    tiny = load_model("local:tiny")
+    assert calls_at_once(tiny) == 1 and calls_at_once(CachedModel(tiny)) == 1
+    assert calls_at_once(load_model("openai:fake@http://127.0.0.1:9/v1")) is None
+    player = {"agent": "llm", "model": "local:tiny", "model_options": {"n_ctx": 1024}}
+    setting = {"name": "tiny", "rules": "guardian5", "village": player, "werewolf": "heuristic", "swap": False}
+    cfg = load_config({"run": "tiny", "games": 3, "settings": [setting]})
+    records: list[Any] = []
+    executor = LocalExecutor(concurrency=3)
+    result = run_tournament(
+        cfg, store=TinyStore(tmp_path / "t.db"), executor=executor, progress=False, on_record=records.append
+    )
+    assert result.played == 3 and all(r.winner is not None for r in records)
+    assert _overlaps(records) == 0
+    calls = sum(u["calls"] for r in records for u in r.usage.values())
+    assert calls > 0
+
+
+def test_games_on_a_server_model_are_played_side_by_side(openai_server: str, tmp_path: Path) -> None:
+    player = {"agent": "llm", "model": f"openai:fake@{openai_server}"}
+    setting = {"name": "s", "rules": "guardian5", "village": player, "werewolf": player, "swap": False}
+    cfg = load_config({"run": "side", "games": 3, "settings": [setting]})
+    records: list[Any] = []
+    result = run_tournament(
+        cfg,
+        store=TinyStore(tmp_path / "s.db"),
+        executor=LocalExecutor(concurrency=3),
+        progress=False,
+        on_record=records.append,
+    )
+    assert result.played == 3 and _overlaps(records) > 0

@@ -33,6 +33,11 @@ class ModelPool:
     def __init__(self) -> None:
         self._models: dict[tuple[str, str], Any] = {}
 
+    @staticmethod
+    def key(spec: str, options: Mapping[str, Any] | None = None) -> tuple[str, str]:
+        """The key of the one model built for `spec` with `options`."""
+        return (spec, json.dumps(dict(options or {}), sort_keys=True, default=str))
+
     def get(self, spec: str, options: Mapping[str, Any] | None = None) -> Any:
         """The model for `spec` (a `lycan.models.load_model` spec) built with `options`, made once.
 
@@ -41,7 +46,7 @@ class ModelPool:
         """
         from lycan.models import ModelError, load_model
 
-        key = (spec, json.dumps(dict(options or {}), sort_keys=True, default=str))
+        key = self.key(spec, options)
         if key not in self._models:
             try:
                 self._models[key] = load_model(spec, **dict(options or {}))
@@ -155,7 +160,11 @@ class LocalExecutor:
     """asyncio in this process, with limits on games at once.
 
     At most `concurrency` games run at once, and at most `provider_limits[p]` of them call
-    model provider p.
+    model provider p. A model that answers `n` calls at a time (`lycan.models.calls_at_once`:
+    1 for the in-process llama.cpp and Hugging Face backends) has at most `games_per_call * n`
+    of its games in play at once: the calls of more games would only queue behind each other,
+    and the wait would count against the seats' time limits (eight camwolf games at once on
+    the embedded model lost 15-30 talk turns a game to the 60 s limit that way).
 
     With `processes` > 0, games whose players all decide synchronously (CPU-bound agents) run in
     a process pool of that size instead of on the event loop.
@@ -164,6 +173,7 @@ class LocalExecutor:
     concurrency: int = 8
     provider_limits: dict[str, int] = field(default_factory=dict)
     processes: int = 0
+    games_per_call: int = 1
 
     def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
         """Play every job; see `Executor.run`."""
@@ -176,11 +186,30 @@ class LocalExecutor:
         loop = asyncio.get_running_loop()
         models = ModelPool()
 
+        per_model: dict[tuple[str, str], asyncio.Semaphore | None] = {}
+
+        def model_gates(job: GameJob) -> list[asyncio.Semaphore]:
+            """The gates of the job's models that serve a limited number of calls, in one order."""
+            from lycan.models.base import calls_at_once
+
+            keys = sorted({ModelPool.key(s.model, s.model_options) for s in job.seats if s.model and _is_llm(s)})
+            specs = {ModelPool.key(s.model, s.model_options): s for s in job.seats if s.model and _is_llm(s)}
+            for key in keys:
+                if key not in per_model:
+                    spec = specs[key]
+                    at_once = calls_at_once(models.get(str(spec.model), spec.model_options))
+                    per_model[key] = (
+                        None if at_once is None else asyncio.Semaphore(self.games_per_call * max(1, at_once))
+                    )
+            return [gate for key in keys if (gate := per_model[key]) is not None]
+
         async def one(job: GameJob) -> GameRecord:
             async with AsyncExitStack() as stack:
                 for p in job.providers:
                     if p in limits:
                         await stack.enter_async_context(limits[p])
+                for model_gate in model_gates(job):
+                    await stack.enter_async_context(model_gate)
                 async with gate:
                     if pool is not None and _all_sync(job):
                         return await loop.run_in_executor(pool, play_job, job)

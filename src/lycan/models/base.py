@@ -111,6 +111,23 @@ class ChatStream(AsyncIterator[str]):
         await self._source.aclose()
 
 
+def calls_at_once(model: object) -> int | None:
+    """How many calls `model` answers at the same time (None: no limit it knows of).
+
+    Backends that run the model in this process serve one call at a time (`calls_at_once = 1`);
+    wrappers (`CachedModel`, `RecordingModel`, ...) answer for the model they wrap.
+    """
+    for _ in range(8):  # wrappers hold the model they wrap as `.model`
+        value = getattr(model, "calls_at_once", None)
+        if isinstance(value, int):
+            return value
+        inner = getattr(model, "model", None)
+        if inner is None or inner is model:
+            return None
+        model = inner
+    return None
+
+
 def stream_result(stream: AsyncIterator[str]) -> ChatResult | None:
     """The finished answer of an exhausted stream, where its backend reports one."""
     result = getattr(stream, "result", None)

@@ -205,6 +205,8 @@ class HFModel:
     """
 
     base_url = ""
+    calls_at_once = 1
+    """Calls answered at the same time: the model runs in this process, one call after another."""
 
     def __init__(
         self,

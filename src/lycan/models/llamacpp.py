@@ -104,6 +104,8 @@ class LlamaCppModel:
     """
 
     base_url = ""
+    calls_at_once = 1
+    """Calls answered at the same time: one worker thread runs the model, one call after another."""
 
     def __init__(
         self,
