@@ -12,13 +12,17 @@ from typing import Any
 
 import pytest
 
-from lycan.agents import make_agent
+from lycan.agents import lineup, make_agent
 from lycan.agents.camwolf import CamWolfAgent, read_reasoning, reasoner_schema
+from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.parsing import ParseError
+from lycan.beliefs.claims import Statement, parser_for
 from lycan.engine.events import Talk, VoteCast
 from lycan.engine.game import Game
 from lycan.engine.manner import Manner
-from lycan.engine.runner import run_async
+from lycan.engine.record import GameRecord
+from lycan.engine.runner import run_async, run_sync
+from lycan.engine.seeds import derive
 from lycan.engine.view import View
 from lycan.models.base import ChatRequest
 from lycan.rules import Role, get_preset
@@ -299,3 +303,45 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
             checked += 1
     assert checked > 50
     assert all(len(w) <= 3 for w in windows.values()), "earlier days' window moves at most twice a day"
+
+
+def _pack_games(policy: type[HeuristicAgent] | None, seeds: range) -> list[GameRecord]:
+    """guardian7 games of `heuristic-beliefs` villages against a pack of `policy` (None: the heuristic's)."""
+    rules = get_preset("guardian7")
+    records = []
+    for seed in seeds:
+        agents = lineup(["heuristic-beliefs"] * 7, seed)
+        if policy is not None:
+            for seat, role in enumerate(Game(rules, seed).roles):
+                if role is Role.WEREWOLF:
+                    agents[seat] = policy(derive(seed, "agent", seat))
+        records.append(run_sync(rules, agents, seed))
+    return records
+
+
+def _wolf_statements(record: GameRecord) -> list[tuple[str, Statement]]:
+    parser = parser_for(record.names)
+    return [
+        (e.channel, s)
+        for e in record.events
+        if isinstance(e, Talk) and record.roles[e.actor] is Role.WEREWOLF and not (e.over or e.skip)
+        for s in parser.parse(e.text, e.actor)
+    ]
+
+
+def test_a_camwolf_pack_never_fakes_a_seer_and_names_its_vote_without_arguing() -> None:
+    seeds = range(900, 930)
+    said = [s for r in _pack_games(CamWolfAgent.planner_type, seeds) for s in _wolf_statements(r)]
+    assert any(s.kind == "will_vote" for _, s in said)
+    assert not [s for _, s in said if s.kind in ("claim", "divined", "fake_plan", "accuses", "liar")]
+    # the same deals with the heuristic's pack: its fakes and arguments are there to be missed
+    plain = [s for r in _pack_games(None, seeds) for _, s in _wolf_statements(r)]
+    assert any(s.kind == "claim" and s.role == "seer" for s in plain)
+    assert any(s.kind == "fake_plan" for s in plain)
+
+
+def test_the_camwolf_pack_wins_more_than_the_heuristics_on_the_same_deals() -> None:
+    seeds = range(3_000_000, 3_000_060)
+    ours = [r.winner == "werewolf" for r in _pack_games(CamWolfAgent.planner_type, seeds)]
+    theirs = [r.winner == "werewolf" for r in _pack_games(None, seeds)]
+    assert sum(ours) - sum(theirs) >= 0.15 * len(seeds), (sum(ours), sum(theirs))

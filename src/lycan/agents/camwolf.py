@@ -233,9 +233,21 @@ def _mapping(value: object) -> dict[str, Any]:
 
 
 class _Planner(BeliefHeuristicAgent):
-    """The belief-driven heuristic, with its suspicion and vote steered to the Reasoner's werewolf."""
+    """The belief-driven heuristic, with its suspicion and vote steered to the Reasoner's werewolf.
+
+    As a werewolf it plays as a villager would look to a village that reasons from the evidence:
+    it never fakes a seer claim, not even a counter-claim once a seer has named its pack, and it
+    names whom it will vote for without arguing a case. Against belief-driven villages (the
+    planner of every LLM seat on the embedded model) each of these wins games: in guardian7 the
+    pack's win rate goes from 23% with the heuristic's fakes to 68% (`benchmarks/bench_wolf_policy.py`,
+    BENCHMARKS.md "Werewolves against a village that reasons"), because a fake claim puts a
+    werewolf beside a seer the village has every reason to believe.
+    """
 
     label = "camwolf-planner"
+    wolf_fake = 0.0
+    counter_claim = 0.0
+    wolf_reasons = False
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -261,6 +273,9 @@ class CamWolfAgent(LLMAgent):
         ValueError: an unknown grounding (and whatever `LLMAgent` refuses).
     """
 
+    planner_type = _Planner
+    """The class of the seat's planner (its werewolf policy is read by `benchmarks/bench_wolf_policy.py`)."""
+
     def __init__(
         self,
         model: ChatModel,
@@ -278,7 +293,7 @@ class CamWolfAgent(LLMAgent):
         self.grounding = grounding
         self.reason_every_turn = reason_every_turn
         self.reasonings: list[tuple[int, Reasoning]] = []
-        self._planner = _Planner(seed)
+        self._planner = self.planner_type(seed)
         self._reasoned_day = -1
         self.format_errors = 0
         self.fallbacks = 0

@@ -266,6 +266,12 @@ class HeuristicAgent(SyncAgent):
     """
 
     label = "heuristic"
+    wolf_fake = P_WOLF_FAKE
+    """Chance that the pack plans a fake seer claim for the first day (`P_WOLF_FAKE`)."""
+    counter_claim = P_COUNTER_CLAIM
+    """Chance that an exposed werewolf counter-claims seer (`P_COUNTER_CLAIM`)."""
+    wolf_reasons = True
+    """Whether a werewolf says why it suspects the seat it will vote for (False: it names the vote only)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -544,7 +550,7 @@ class HeuristicAgent(SyncAgent):
         agenda: list[tuple[Key, str]] = []
         if view.day == 0 and mem.fake_plan is None and ("plan",) not in mem.decided:
             mem.decided.add(("plan",))
-            if mem.rng.random() < P_WOLF_FAKE:
+            if mem.rng.random() < self.wolf_fake:
                 agenda.append((("plan",), speech.FAKE_PLAN))
         prey = [s for s in view.living() if s not in mem.pack]
         if prey:
@@ -651,7 +657,8 @@ class HeuristicAgent(SyncAgent):
         others = [s for s in view.living_others() if role is not Role.WEREWOLF or s not in mem.pack]
         if others:
             target = self._vote(mem, view, others)
-            why = self._accusation(mem, view, b, target)
+            quiet = role is Role.WEREWOLF and not self.wolf_reasons
+            why = None if quiet else self._accusation(mem, view, b, target)
             if why is not None:
                 items.append((("suspect", day, target), speech.suspect(names[target], why)))
             elif not mem.spoke[day] and not items:
@@ -684,7 +691,7 @@ class HeuristicAgent(SyncAgent):
                     mem.faking = mem.fake_plan == mem.seat
                 else:
                     living_pack = sum(1 for s in mem.pack if view.alive[s]) or 1
-                    mem.faking = mem.rng.random() < P_WOLF_FAKE / living_pack
+                    mem.faking = mem.rng.random() < self.wolf_fake / living_pack
                 if mem.faking:
                     return
             exposed = any(
@@ -695,7 +702,7 @@ class HeuristicAgent(SyncAgent):
             )
             if exposed and ("counter",) not in mem.decided:
                 mem.decided.add(("counter",))
-                mem.faking = mem.rng.random() < P_COUNTER_CLAIM
+                mem.faking = mem.rng.random() < self.counter_claim
         elif mem.role is Role.POSSESSED:
             if ("first",) not in mem.decided:
                 mem.decided.add(("first",))
