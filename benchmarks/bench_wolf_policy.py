@@ -1,20 +1,25 @@
-"""Werewolves against a village that reasons: which pack policy wins, on the same deals.
+"""Policies of one side against a table that reasons: which wins, on the same deals.
 
-Every seat of the village side is `heuristic-beliefs` (votes, divinations and guards from the exact
-belief engine): the planner that decides what every LLM seat on the embedded model says and how it
-votes, and so the village a `camwolf` pack meets in seed 002's tables. The two werewolves play the
-same belief-driven heuristic under one policy per row:
+Every seat is `heuristic-beliefs` (votes, divinations and guards from the exact belief engine): the
+planner that decides what every LLM seat on the embedded model says and how it votes, and so the
+table a `camwolf` seat meets in seed 002's tables. One side's seats play that planner under one
+policy per row (attributes of `lycan.agents.heuristic.BeliefHeuristicAgent`); the other side keeps
+the defaults.
 
+Werewolf side (`--side werewolf`):
 - `heuristic`: today's heuristic (a planned fake seer claim with chance 0.35, a counter-claim with
   chance 0.5 once a seer names the pack, accusations argued from the public posterior);
 - the ablations that switch one of those off, or force the fake claim;
 - `camwolf`: the policy of camwolf's planner (`lycan.agents.camwolf`), read from its class.
 
+Village side (`--side village`): the heuristic's village, and camwolf's planner, which spares the
+lone seer claimant (`trust_lone_seer`).
+
 For every seed (from `--first-seed` up) each policy plays the same deal with the same agent seeds,
-so rows differ by the pack's policy alone. Prints the werewolf win rate with its Wilson 95% interval
+so rows differ by the side's policy alone. Prints that side's win rate with its Wilson 95% interval
 and N, and the paired difference from the first row with a 95% interval.
 
-Usage: python benchmarks/bench_wolf_policy.py [--games 3200] [--preset guardian7] [--jobs 2]
+Usage: python benchmarks/bench_wolf_policy.py [--games 3200] [--side both] [--preset guardian7] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -34,40 +39,48 @@ from lycan.engine.game import Game
 from lycan.eval.stats import Rate
 from lycan.rules import Team, get_preset, team_of
 
-Policy = tuple[float, float, bool]
-"""(wolf_fake, counter_claim, wolf_reasons): the pack's attributes of `HeuristicAgent`."""
+Policy = dict[str, object]
+"""Attributes of `BeliefHeuristicAgent` set on every seat of the side."""
 
-
-def camwolf_policy() -> Policy:
-    """The policy camwolf's planner plays as a werewolf."""
-    planner = CamWolfAgent.planner_type
-    return (planner.wolf_fake, planner.counter_claim, planner.wolf_reasons)
-
-
-POLICIES: dict[str, Policy] = {
-    "heuristic": (BeliefHeuristicAgent.wolf_fake, BeliefHeuristicAgent.counter_claim, True),
-    "always fake": (1.0, BeliefHeuristicAgent.counter_claim, True),
-    "no planned fake": (0.0, BeliefHeuristicAgent.counter_claim, True),
-    "no fake, no counter-claim": (0.0, 0.0, True),
-    "camwolf": camwolf_policy(),
+CAMWOLF = CamWolfAgent.planner_type
+PACK_ATTRIBUTES = ("wolf_fake", "counter_claim", "wolf_reasons")
+WOLF_POLICIES: dict[str, Policy] = {
+    "heuristic": {},
+    "always fake": {"wolf_fake": 1.0},
+    "no planned fake": {"wolf_fake": 0.0},
+    "no fake, no counter-claim": {"wolf_fake": 0.0, "counter_claim": 0.0},
+    "camwolf": {name: getattr(CAMWOLF, name) for name in PACK_ATTRIBUTES},
+}
+VILLAGE_POLICIES: dict[str, Policy] = {
+    "heuristic-beliefs": {},
+    "camwolf": {"trust_lone_seer": CAMWOLF.trust_lone_seer},
 }
 
 
-def play_chunk(preset: str, policy: Policy, seeds: range) -> tuple[list[int], float]:
-    """Werewolf wins (1 or 0) per seed and seconds spent (one worker)."""
+def describe(side: str, policy: Policy) -> str:
+    """The policy's attributes as the table shows them."""
+    if side == "werewolf":
+        fake, counter, reasons = (policy.get(n, getattr(BeliefHeuristicAgent, n)) for n in PACK_ATTRIBUTES)
+        return f"fake {fake:g}, counter-claim {counter:g}, argues: {'yes' if reasons else 'no'}"
+    trust = policy.get("trust_lone_seer", BeliefHeuristicAgent.trust_lone_seer)
+    return f"spares a lone seer claimant: {'yes' if trust else 'no'}"
+
+
+def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[list[int], float]:
+    """Wins of `side` (1 or 0) per seed and seconds spent (one worker)."""
     rules = get_preset(preset)
+    team = Team(side)
     out: list[int] = []
     start = time.perf_counter()
     for seed in seeds:
         roles = Game(rules, seed).roles
         agents = lineup(["heuristic-beliefs"] * len(roles), seed)
         for seat, role in enumerate(roles):
-            if team_of(role) is Team.WEREWOLF:
-                wolf = agents[seat]
-                assert isinstance(wolf, BeliefHeuristicAgent)
-                wolf.wolf_fake, wolf.counter_claim, wolf.wolf_reasons = policy
+            if team_of(role) is team:
+                for name, value in policy.items():
+                    setattr(agents[seat], name, value)
         rec = run_sync(rules, agents, seed)
-        out.append(int(rec.winner == "werewolf"))
+        out.append(int(rec.winner == side))
     return out, time.perf_counter() - start
 
 
@@ -83,37 +96,41 @@ def paired(a: list[int], b: list[int]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=3200, help="deals per policy")
+    parser.add_argument("--side", choices=("werewolf", "village", "both"), default="both")
     parser.add_argument("--preset", default="guardian7")
     parser.add_argument("--first-seed", type=int, default=3_000_000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     args = parser.parse_args()
     cpu = platform.processor() or platform.machine()
     print(f"machine: {cpu}, {os.cpu_count()} cores, {args.jobs} workers, Python {platform.python_version()}")
-    print(f"{args.preset}, village: heuristic-beliefs; seeds {args.first_seed}..{args.first_seed + args.games - 1}")
-    print()
-    print("| pack policy (fake, counter-claim, reasons) | N | werewolf wins [95%] | vs first row | games/s per core |")
-    print("|---|---|---|---|---|")
+    last = args.first_seed + args.games - 1
+    print(f"{args.preset}, every other seat heuristic-beliefs; seeds {args.first_seed}..{last}")
     step = max(1, -(-args.games // (args.jobs * 4)))
     end = args.first_seed + args.games
     chunks = [range(s, min(s + step, end)) for s in range(args.first_seed, end, step)]
-    first: list[int] | None = None
+    sides = ("werewolf", "village") if args.side == "both" else (args.side,)
     with ProcessPoolExecutor(args.jobs) as pool:
-        for name, policy in POLICIES.items():
-            done = list(pool.map(play_chunk, [args.preset] * len(chunks), [policy] * len(chunks), chunks))
-            wins = [w for chunk, _ in done for w in chunk]
-            rate = Rate(sum(wins), len(wins))
-            lo, hi = rate.interval
-            if first is None:
-                first, diff = wins, "-"
-            else:
-                mean, half = paired(first, wins)
-                diff = f"{mean * 100:+.1f} [{(mean - half) * 100:+.1f}, {(mean + half) * 100:+.1f}]"
-            fake, counter, reasons = policy
-            print(
-                f"| {name} ({fake:g}, {counter:g}, {'yes' if reasons else 'no'}) | {rate.n} "
-                f"| {rate.value:.1%} [{lo:.1%}, {hi:.1%}] | {diff} | {rate.n / sum(t for _, t in done):,.1f} |",
-                flush=True,
-            )
+        for side in sides:
+            print()
+            print(f"| {side} side policy | N | {side} wins [95%] | vs first row | games/s per core |")
+            print("|---|---|---|---|---|")
+            first: list[int] | None = None
+            for name, policy in (WOLF_POLICIES if side == "werewolf" else VILLAGE_POLICIES).items():
+                n = len(chunks)
+                done = list(pool.map(play_chunk, [args.preset] * n, [side] * n, [policy] * n, chunks))
+                wins = [w for chunk, _ in done for w in chunk]
+                rate = Rate(sum(wins), len(wins))
+                lo, hi = rate.interval
+                if first is None:
+                    first, diff = wins, "-"
+                else:
+                    mean, half = paired(first, wins)
+                    diff = f"{mean * 100:+.1f} [{(mean - half) * 100:+.1f}, {(mean + half) * 100:+.1f}]"
+                print(
+                    f"| {name} ({describe(side, policy)}) | {rate.n} | {rate.value:.1%} [{lo:.1%}, {hi:.1%}] "
+                    f"| {diff} | {rate.n / sum(t for _, t in done):,.1f} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

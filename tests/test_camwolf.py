@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from lycan.agents import lineup, make_agent
-from lycan.agents.camwolf import CamWolfAgent, read_reasoning, reasoner_schema
+from lycan.agents.camwolf import CamWolfAgent, Identification, Reasoning, read_reasoning, reasoner_schema
 from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.parsing import ParseError
 from lycan.beliefs.claims import Statement, parser_for
+from lycan.engine.actions import Action, Request
 from lycan.engine.events import Talk, VoteCast
 from lycan.engine.game import Game
 from lycan.engine.manner import Manner
@@ -25,7 +26,7 @@ from lycan.engine.runner import run_async, run_sync
 from lycan.engine.seeds import derive
 from lycan.engine.view import View
 from lycan.models.base import ChatRequest
-from lycan.rules import Role, get_preset
+from lycan.rules import Role, Team, get_preset, team_of
 from scripted import ScriptedModel, sensible
 
 
@@ -305,15 +306,15 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
     assert all(len(w) <= 3 for w in windows.values()), "earlier days' window moves at most twice a day"
 
 
-def _pack_games(policy: type[HeuristicAgent] | None, seeds: range) -> list[GameRecord]:
-    """guardian7 games of `heuristic-beliefs` villages against a pack of `policy` (None: the heuristic's)."""
+def _pack_games(policy: type[HeuristicAgent] | None, seeds: range, side: Team = Team.WEREWOLF) -> list[GameRecord]:
+    """guardian7 games of `heuristic-beliefs` seats, with `policy` (None: the same) on every seat of `side`."""
     rules = get_preset("guardian7")
     records = []
     for seed in seeds:
         agents = lineup(["heuristic-beliefs"] * 7, seed)
         if policy is not None:
             for seat, role in enumerate(Game(rules, seed).roles):
-                if role is Role.WEREWOLF:
+                if team_of(role) is side:
                     agents[seat] = policy(derive(seed, "agent", seat))
         records.append(run_sync(rules, agents, seed))
     return records
@@ -345,3 +346,67 @@ def test_the_camwolf_pack_wins_more_than_the_heuristics_on_the_same_deals() -> N
     ours = [r.winner == "werewolf" for r in _pack_games(CamWolfAgent.planner_type, seeds)]
     theirs = [r.winner == "werewolf" for r in _pack_games(None, seeds)]
     assert sum(ours) - sum(theirs) >= 0.15 * len(seeds), (sum(ours), sum(theirs))
+
+
+def _votes_against_a_lone_seer(record: GameRecord) -> list[VoteCast]:
+    """Village votes for the seer while the seer was the only player to have claimed seer.
+
+    A revote's voter who is one of the two tied players has the other as its only choice: not counted.
+    """
+    parser = parser_for(record.names)
+    claimants: set[int] = set()
+    tally: dict[tuple[int, int], dict[int, int]] = {}  # (day, round) -> votes per target
+    out = []
+    for e in record.events:
+        if isinstance(e, Talk) and e.channel == "talk" and not (e.over or e.skip):
+            statements = parser.parse(e.text, e.actor)
+            if any((st.kind == "claim" and st.role == "seer") or st.kind == "divined" for st in statements):
+                claimants.add(e.actor)
+        elif isinstance(e, VoteCast):
+            count = tally.setdefault((e.day, e.round), {})
+            count[e.target] = count.get(e.target, 0) + 1
+            before = tally.get((e.day, e.round - 1), {})
+            tied = {t for t, n in before.items() if n == max(before.values())} if before else set()
+            forced = len(tied) == 2 and e.actor in tied
+            lone_seer = len(claimants) == 1 and e.target in claimants and record.roles[e.target] is Role.SEER
+            if lone_seer and not forced and team_of(record.roles[e.actor]) is Team.VILLAGE:
+                out.append(e)
+    return out
+
+
+def test_a_camwolf_village_never_votes_out_its_lone_seer_claimant() -> None:
+    seeds = range(900, 960)
+    ours = _pack_games(CamWolfAgent.planner_type, seeds, Team.VILLAGE)
+    assert not [v for r in ours for v in _votes_against_a_lone_seer(r)]
+    # the heuristic's belief-driven village, on the same deals, does
+    assert [v for r in _pack_games(None, seeds, Team.VILLAGE) for v in _votes_against_a_lone_seer(r)]
+
+
+def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_seer_claimant() -> None:
+    checked: list[tuple[int | None, int | None]] = []
+
+    class Probe(HeuristicAgent):
+        """A villager that, at each vote, asks a camwolf seat in its place whom it would vote for."""
+
+        def decide(self, view: View, request: Request) -> Action:
+            lone = CamWolfAgent.planner_type(1).lone_seer(view)
+            if request.kind == "vote" and lone is not None and lone in request.targets:
+                results = []
+                for trust in (True, False):
+                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1)
+                    agent.planner().trust_lone_seer = trust
+                    wrong = Identification((view.events[-1].id,), "a bluff", lone, Role.WEREWOLF)
+                    agent.reasonings.append((view.day, Reasoning("", (wrong,), Manner())))
+                    results.append(asyncio.run(agent.act(view, request)).target)
+                checked.append((lone, results[0]))
+                assert results[1] == lone  # without the trust, the conclusion steers the vote
+            return super().decide(view, request)
+
+    rules = get_preset("guardian7")
+    for seed in range(900, 920):
+        agents = lineup(["heuristic-beliefs"] * 7, seed)
+        for seat, role in enumerate(Game(rules, seed).roles):
+            if role is Role.VILLAGER:
+                agents[seat] = Probe(derive(seed, "agent", seat))
+        run_sync(rules, agents, seed)
+    assert checked and all(lone != target for lone, target in checked), checked

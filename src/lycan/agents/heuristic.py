@@ -953,6 +953,10 @@ NOISE_WEIGHT = 0.3
 #: Added to a seat's vote score for each vote intention against it heard today (times the
 #: speaker's P(not werewolf)), so that the village's votes converge.
 INTENT_WEIGHT = 0.05
+#: Taken off the vote score of a lone seer claimant by a seat that trusts them (`trust_lone_seer`):
+#: more than any P(werewolf), tie-breaker and intentions add up to, so the claimant is voted for
+#: only when no one else is left to vote for.
+LONE_SEER_TRUST = 5.0
 #: Influences on P(werewolf side) smaller than this are not cited as reasons.
 CITE_FROM = 0.02
 #: What each role is worth to the village: whom the guardian protects and the pack attacks.
@@ -981,6 +985,8 @@ class BeliefHeuristicAgent(HeuristicAgent):
     """
 
     label = "heuristic-beliefs"
+    trust_lone_seer = False
+    """Whether a village seat spares the one player who has claimed seer (see `_lone_seer`)."""
 
     # ------------------------------------------------------------------ the posterior
     def posterior(self, view: View) -> Posterior | None:
@@ -1033,7 +1039,28 @@ class BeliefHeuristicAgent(HeuristicAgent):
         b = self._own_belief(mem, view)
         for t in scores:
             scores[t] += (t in b.known_wolf) - (t in b.known_human) + 0.3 * (t in b.hard_fakes)
+        if self.trust_lone_seer and (lone := self._lone_seer(mem, view)) in scores:
+            scores[lone] -= LONE_SEER_TRUST
         return scores
+
+    def lone_seer(self, view: View) -> int | None:
+        """The lone seer claimant this seat has no reason to doubt, from `view` (see `_lone_seer`)."""
+        return self._lone_seer(self._memory(view), view)
+
+    def _lone_seer(self, mem: _Memory, view: View) -> int | None:
+        """The only player who has claimed seer, when this village seat has no reason to doubt them.
+
+        None for a seat on the werewolf side, for a seer, when nobody or more than one player has
+        claimed seer (dead claimants count), and when the claim is false by what the seat knows
+        (a result that contradicts its own role or results). A werewolf's fake claim that meets no
+        counter-claim is rare: the seer comes out on the first day it has a result.
+        """
+        if mem.role in (Role.WEREWOLF, Role.POSSESSED, Role.SEER) or len(mem.claim_order) != 1:
+            return None
+        claimant = mem.claim_order[0]
+        if claimant == mem.seat or claimant in self._own_belief(mem, view).hard_fakes:
+            return None
+        return claimant
 
     # ------------------------------------------------------------------ votes and night actions
     def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
