@@ -383,14 +383,14 @@ def test_a_camwolf_village_never_votes_out_its_lone_seer_claimant() -> None:
 
 
 def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_seer_claimant() -> None:
-    checked: list[tuple[int | None, int | None]] = []
+    checked: list[tuple[int, int | None, int | None, int | None]] = []  # claimant; votes: trusting, not, stale steer
 
     class Probe(HeuristicAgent):
         """A villager that, at each vote, asks a camwolf seat in its place whom it would vote for."""
 
         def decide(self, view: View, request: Request) -> Action:
             lone = CamWolfAgent.planner_type(1).lone_seer(view)
-            if request.kind == "vote" and lone is not None and lone in request.targets:
+            if request.kind == "vote" and lone is not None and lone in request.targets and len(request.targets) > 1:
                 results = []
                 for trust in (True, False):
                     agent = CamWolfAgent(ScriptedModel(sensible), seed=1)
@@ -398,8 +398,10 @@ def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_see
                     wrong = Identification((view.events[-1].id,), "a bluff", lone, Role.WEREWOLF)
                     agent.reasonings.append((view.day, Reasoning("", (wrong,), Manner())))
                     results.append(asyncio.run(agent.act(view, request)).target)
-                checked.append((lone, results[0]))
-                assert results[1] == lone  # without the trust, the conclusion steers the vote
+                stale = CamWolfAgent(ScriptedModel(sensible), seed=1)  # steered at a talk turn before the claim
+                stale.planner().steer = lone
+                results.append(asyncio.run(stale.act(view, request)).target)
+                checked.append((lone, results[0], results[1], results[2]))
             return super().decide(view, request)
 
     rules = get_preset("guardian7")
@@ -409,4 +411,5 @@ def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_see
             if role is Role.VILLAGER:
                 agents[seat] = Probe(derive(seed, "agent", seat))
         run_sync(rules, agents, seed)
-    assert checked and all(lone != target for lone, target in checked), checked
+    assert checked and all(lone not in (trusting, stale) for lone, trusting, _, stale in checked), checked
+    assert all(lone == steered for lone, _, steered, _ in checked), checked  # without the trust, it steers

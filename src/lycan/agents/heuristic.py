@@ -1068,7 +1068,9 @@ class BeliefHeuristicAgent(HeuristicAgent):
             return super()._vote(mem, view, targets)
         post = self._posterior(mem, view)
         if post is None:
-            return super()._vote(mem, view, targets)
+            lone = self._lone_seer(mem, view) if self.trust_lone_seer else None
+            spared = [t for t in targets if t != lone]
+            return super()._vote(mem, view, spared or targets)
         return _best(self._vote_scores(mem, view, post, targets))
 
     def _prey(self, mem: _Memory, view: View, targets: Iterable[int]) -> int:
