@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from lycan.agents import HeuristicAgent, RandomAgent
+from lycan.arena.config import game_id_for
 from lycan.engine import Action, GameRecord, Request, View, run_sync
 from lycan.engine.seeds import derive
 from lycan.rules import get_preset
@@ -43,9 +44,18 @@ def play(preset: str, seed: int, *, probe_days: Sequence[int] = ()) -> tuple[Gam
 
 
 def heuristic_games(preset: str, n: int, first_seed: int = 0) -> list[GameRecord]:
-    """`n` games of heuristic seats only."""
+    """`n` games of heuristic seats only, each with an id fixed by (preset, seed).
+
+    Fixed ids make the split of every game (a hash of its id) the same on every run: with fresh
+    ULIDs, 40 games left a 10% split empty in about 3 runs in 100.
+    """
     rules = get_preset(preset)
     return [
-        run_sync(rules, [HeuristicAgent(derive(g, "agent", s)) for s in range(rules.n_players)], g)
+        run_sync(
+            rules,
+            [HeuristicAgent(derive(g, "agent", s)) for s in range(rules.n_players)],
+            g,
+            game_id=game_id_for("test-data", preset, g),
+        )
         for g in range(first_seed, first_seed + n)
     ]
