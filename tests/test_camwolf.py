@@ -320,10 +320,11 @@ def _pack_games(policy: type[HeuristicAgent] | None, seeds: range, side: Team = 
     return records
 
 
-def _wolf_statements(record: GameRecord) -> list[tuple[str, Statement]]:
+def _wolf_statements(record: GameRecord) -> list[Statement]:
+    """What the werewolves said, in talk and whispers, as parsed statements."""
     parser = parser_for(record.names)
     return [
-        (e.channel, s)
+        s
         for e in record.events
         if isinstance(e, Talk) and record.roles[e.actor] is Role.WEREWOLF and not (e.over or e.skip)
         for s in parser.parse(e.text, e.actor)
@@ -333,10 +334,10 @@ def _wolf_statements(record: GameRecord) -> list[tuple[str, Statement]]:
 def test_a_camwolf_pack_never_fakes_a_seer_and_names_its_vote_without_arguing() -> None:
     seeds = range(900, 930)
     said = [s for r in _pack_games(CamWolfAgent.planner_type, seeds) for s in _wolf_statements(r)]
-    assert any(s.kind == "will_vote" for _, s in said)
-    assert not [s for _, s in said if s.kind in ("claim", "divined", "fake_plan", "accuses", "liar")]
+    assert any(s.kind == "will_vote" for s in said)
+    assert not [s for s in said if s.kind in ("claim", "divined", "fake_plan", "accuses", "liar")]
     # the same deals with the heuristic's pack: its fakes and arguments are there to be missed
-    plain = [s for r in _pack_games(None, seeds) for _, s in _wolf_statements(r)]
+    plain = [s for r in _pack_games(None, seeds) for s in _wolf_statements(r)]
     assert any(s.kind == "claim" and s.role == "seer" for s in plain)
     assert any(s.kind == "fake_plan" for s in plain)
 
