@@ -261,7 +261,7 @@ class _Planner(BeliefHeuristicAgent):
         self.steer: int | None = None
 
     def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
-        # the steer was set at the seat's last talk turn: a seer who claimed since is spared all the same
+        # the Reasoner's werewolf, unless it is the lone seer claimant this seat trusts
         steer = self.steer
         spared = self.trust_lone_seer and steer == self._lone_seer(mem, view)
         if steer is not None and steer in targets and not spared:
@@ -332,18 +332,13 @@ class CamWolfAgent(LLMAgent):
         return None
 
     def _suspect(self, view: View, targets: Sequence[int]) -> int | None:
-        """The concluded werewolf to vote for.
+        """The concluded werewolf to steer the vote to (a werewolf seat never steers onto its own pack).
 
-        A werewolf seat never steers onto its own pack, and a village seat never onto the lone seer
-        claimant it trusts (the planner's `trust_lone_seer`): the Reasoner reads a seer's first
-        claim as a werewolf's bluff too often for the table to afford it.
+        The planner may still overrule the steer: it never votes for the lone seer claimant it
+        trusts (`_Planner._vote`).
         """
-        spared = set(view.wolves()) if view.role is Role.WEREWOLF else set()
-        planner = self.planner()
-        lone = planner.lone_seer(view) if planner.trust_lone_seer else None
-        if lone is not None:
-            spared.add(lone)
-        return self._concluded(view, [t for t in targets if t not in spared], {Role.WEREWOLF})
+        pack = set(view.wolves()) if view.role is Role.WEREWOLF else set()
+        return self._concluded(view, [t for t in targets if t not in pack], {Role.WEREWOLF})
 
     # ------------------------------------------------------------------ acting
     async def act(self, view: View, request: Request) -> Action:
@@ -368,10 +363,11 @@ class CamWolfAgent(LLMAgent):
             return await self._phrase(view, request) if self.talk == "phrase" else planner.decide(view, request)
         if request.kind == "probe":
             return self._probe(view, request)
-        target: int | None = None
         if request.kind == "vote":
-            target = self._suspect(view, request.targets)
-        elif request.kind == "guard":
+            planner.steer = self._suspect(view, request.targets)
+            return planner.decide(view, request)
+        target: int | None = None
+        if request.kind == "guard":
             target = self._concluded(view, request.targets, {Role.SEER, Role.MEDIUM})
         elif request.kind == "attack":
             target = self._concluded(view, request.targets, {Role.SEER, Role.GUARDIAN, Role.MEDIUM, Role.WITCH})
