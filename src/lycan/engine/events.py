@@ -36,18 +36,25 @@ class EventIds:
     it give it the same ids. One multi-seat audience (the werewolf team) is allowed per game.
     """
 
-    __slots__ = ("_counts", "_stride", "_team")
+    __slots__ = ("_counts", "_public", "_stride", "_team")
 
     def __init__(self, n_players: int) -> None:
         self._stride = n_players + 3
-        self._counts: dict[frozenset[int] | None, int] = {}
+        self._counts: dict[frozenset[int], int] = {}
+        self._public = 0
         self._team: frozenset[int] | None = None
+
+    def next_public(self) -> int:
+        """The id of the next public event (the engine's hot path: most events are public)."""
+        count = self._public
+        self._public = count + 1
+        return count * self._stride
 
     def next(self, audience: frozenset[int] | None) -> int:
         """The id of the next event sent to `audience` (None: public)."""
         if audience is None:
-            code = 0
-        elif len(audience) == 1:
+            return self.next_public()
+        if len(audience) == 1:
             (seat,) = audience
             code = 3 + seat
         elif not audience:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import replace
 from itertools import compress
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from lycan.engine.actions import (
     OVER,
@@ -79,6 +79,12 @@ Winner = Literal["village", "werewolf", "draw"]
 _NO_ANSWER = Failure("no answer")
 DROPPABLE = frozenset({"vote"}).union(*(plugin.droppable for plugin in PLUGINS.values()))
 """Requests whose illegal answer is dropped, not asked again, when `invalid_target` is `ignore`."""
+
+
+_make_talk = event_maker(Talk)
+_make_vote = event_maker(VoteCast)
+_make_died = event_maker(Died)
+_make_phase = event_maker(PhaseStarted)
 
 
 @frozen
@@ -234,12 +240,9 @@ class Game:
         """Append an event; `audience=None` makes it public."""
         make = event_maker(cls)
         if audience is None:
-            event = make(self._ids.next(None), self.day, self.phase, "public" if vis is None else vis, None, **fields)
-            self.events.append(event)
-            self.public.append(event)
-            for lst in self._views:
-                lst.append(event)
-            return event
+            return self._post(
+                make(self._ids.next_public(), self.day, self.phase, "public" if vis is None else vis, None, **fields)
+            )
         aud = frozenset(audience)
         if vis is None:
             vis = "seat" if len(aud) == 1 else "team" if aud else "system"
@@ -249,6 +252,17 @@ class Game:
         for s in aud:
             views[s].append(event)
         return event
+
+    def _post(self, event: Event) -> Event:
+        """Append a public event made by the caller (the hot paths build talk and votes directly)."""
+        self.events.append(event)
+        self.public.append(event)
+        for lst in self._views:
+            lst.append(event)
+        return event
+
+    def _phase_started(self, alive: tuple[int, ...]) -> None:
+        self._post(_make_phase(self._ids.next_public(), self.day, self.phase, "public", None, alive=alive))
 
     def _request_id(self, seat: int) -> int:
         """The next request id of `seat`: k * n_players + seat for its k-th request.
@@ -300,6 +314,10 @@ class Game:
                 failed.append((req, err))
         if not failed:
             return out
+        return (yield from self._retry(out, failed))
+
+    def _retry(self, out: dict[int, Action], failed: list[tuple[Request, str]]) -> Asking:
+        """The rest of `ask` once some answers were illegal: `out` holds the legal ones so far."""
         if self.options.invalid_target == "ignore":
             kept = []
             for req, err in failed:
@@ -326,8 +344,8 @@ class Game:
             self._abort_now(retries, answers)
         for (_, first), req in zip(failed, retries, strict=True):
             answer = answers.get(req.id, _NO_ANSWER)
-            err = self._judge(req, answer)
-            if err is None:
+            again = self._judge(req, answer)
+            if again is None:
                 out[req.seat] = answer  # type: ignore[assignment]
                 continue
             fallback = self._fallback(req)
@@ -336,7 +354,7 @@ class Game:
                 audience=(req.seat,),
                 seat=req.seat,
                 request=req.kind,
-                reasons=(first, err),
+                reasons=(first, again),
                 fallback=fallback.describe(self.names),
             )
             out[req.seat] = fallback
@@ -406,16 +424,47 @@ class Game:
             else:
                 said_before.add(said)
             manner = action.manner
-            ev = self.emit(
-                Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn, manner=manner
-            )
+            if whisper:
+                ev = self.emit(
+                    Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn, manner=manner
+                )
+            else:  # most events: made here, without `emit`'s keyword packing
+                ev = self._post(
+                    _make_talk(
+                        self._ids.next_public(),
+                        self.day,
+                        self.phase,
+                        "public",
+                        None,
+                        actor=seat,
+                        text=text,
+                        channel=channel,
+                        turn=turn,
+                        manner=manner,
+                    )
+                )
         elif kind == "skip":
             ev = self.emit(
                 Talk, audience=audience, vis=vis, actor=seat, text="Skip", channel=channel, turn=turn, skip=True
             )
-        else:
+        elif whisper:
             ev = self.emit(
                 Talk, audience=audience, vis=vis, actor=seat, text="Over", channel=channel, turn=turn, over=True
+            )
+        else:
+            ev = self._post(
+                _make_talk(
+                    self._ids.next_public(),
+                    self.day,
+                    self.phase,
+                    "public",
+                    None,
+                    actor=seat,
+                    text="Over",
+                    channel=channel,
+                    turn=turn,
+                    over=True,
+                )
             )
         assert isinstance(ev, Talk)
         return ev
@@ -445,20 +494,20 @@ class Game:
         if self._wolves:
             self.emit(WolfPack, audience=self._wolves, members=tuple(sorted(self._wolves)))
         self.phase = "day"
-        self.emit(PhaseStarted, alive=tuple(self.living()))
+        self._phase_started(tuple(self.living()))
         if self.options.day0_whisper:
             yield from self._whisper()
         if self.options.greeting:
             yield from self._discuss("talk", self.living())
         while True:
             self.phase = "night"
-            self.emit(PhaseStarted, alive=tuple(self.living()))
+            self._phase_started(tuple(self.living()))
             night, deaths = yield from self._night()
             self.day += 1
             self.phase = "day"
             if self.day > self.options.max_days:
                 self._end("draw", f"no winner after {self.options.max_days} days")
-            self.emit(PhaseStarted, alive=tuple([s for s in self.living() if s not in deaths]))
+            self._phase_started(tuple([s for s in self.living() if s not in deaths]))
             for seat in deaths:
                 self.kill(seat, "night")
             if not deaths:
@@ -490,7 +539,11 @@ class Game:
         """Kill `seat` and announce its death (its role shown only if the rules reveal roles)."""
         self.alive[seat] = False
         role = self.roles[seat] if self.options.reveal_role_on_death else None
-        self.emit(Died, target=seat, cause=cause, role=role)
+        self._post(
+            _make_died(
+                self._ids.next_public(), self.day, self.phase, "public", None, target=seat, cause=cause, role=role
+            )
+        )
 
     def _discuss(self, channel: Literal["talk", "whisper"], speakers: list[int]) -> Steps:
         if len(speakers) < 2:
@@ -513,7 +566,13 @@ class Game:
             if step.ask:
                 # what `talk_request` makes, without copying the protocol's info
                 req = self.request(seat, kind, can_skip=step.can_skip, max_length=lim.max_length, info=step.info)
-                act = (yield from self.ask([req]))[seat]
+                # `ask([req])`, inline: one talk turn is the commonest batch
+                answers = yield [req]
+                if self._aborted is not None:
+                    self._abort_now([req], answers)
+                answer = answers.get(req.id, _NO_ANSWER)
+                err = self._judge(req, answer)
+                act = cast(Action, answer) if err is None else (yield from self._retry({}, [(req, err)]))[seat]
                 if step.skip_means_over and act.kind == "skip":
                     act = OVER
             else:
@@ -608,11 +667,12 @@ class Game:
                     batch.append(self.request(s, "vote", targets=targets, info=info))
             acts = yield from self.ask(batch)
             tally: dict[int, int] = {}  # a dict, not a Counter: cheaper to make and to count into
+            post, make_vote, ids, day, phase = self._post, _make_vote, self._ids, self.day, self.phase
             for req in batch:
                 target = acts[req.seat].target
                 if target is None:  # an illegal vote the rules drop
                     continue
-                self.emit(VoteCast, actor=req.seat, target=target, round=rnd)
+                post(make_vote(ids.next_public(), day, phase, "public", None, actor=req.seat, target=target, round=rnd))
                 tally[target] = tally.get(target, 0) + 1
             if not tally:
                 self.emit(NoExecution, reason="no valid vote" if batch else "nobody could vote")

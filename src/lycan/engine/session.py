@@ -358,6 +358,18 @@ class Session:
         if self.hooks.before_batch is not None:
             raise ValueError("run_sync cannot call a before_batch hook; use `await session.run()`")
         batch = self.start()
+        hooks = self.hooks
+        if batch is not None and not self._drains and hooks.on_event is None and hooks.after_answers is None:
+            # nothing to do between batches: drive the game directly (what `send` does, less its checks)
+            gen, view = self._gen, self.game.view
+            assert gen is not None
+            answer = [seat.answer_now for seat in self.seats]  # type: ignore[attr-defined]
+            try:
+                while True:
+                    batch = gen.send({req.id: answer[req.seat](view(req.seat), req) for req in batch})
+            except StopIteration:
+                self._batch = None
+            return self.record()
         while batch is not None:
             batch = self.send(self.answer_now(batch))
         return self.record()
