@@ -272,11 +272,11 @@ def test_the_reasoners_of_one_day_share_the_table_and_public_log_and_keep_secret
 def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_moves(preset: str) -> None:
     from lycan.agents.camwolf import HISTORY_LINES, LOG_LINES, WHISPER_LINES
     from lycan.agents.heuristic import HeuristicAgent
-    from lycan.agents.memory import event_line
     from lycan.data.samples import decision_points
     from lycan.engine import run_sync
     from lycan.engine.events import AttackVote
     from lycan.engine.events import Talk as TalkEvent
+    from lycan.render import event_line
 
     rules = get_preset(preset)
     agent = CamWolfAgent(ScriptedModel(), 1)

@@ -47,6 +47,14 @@ def test_no_two_modules_import_each_other() -> None:
     assert circles == []
 
 
+def test_render_builds_on_the_engine_and_beliefs_alone() -> None:
+    """Events become English in `lycan.render`, which agents, front ends and training use; its meter reads beliefs."""
+    allowed = ("lycan.rules", "lycan.engine", "lycan.beliefs", "lycan.render")
+    deps = _imports()["lycan.render"]
+    above = sorted(d for d in deps if not d.startswith(allowed) and d != "lycan")
+    assert not above, f"lycan.render imports {above}"
+
+
 def test_causal_training_builds_on_the_layers_below_it() -> None:
     allowed = (
         "lycan.rules",
@@ -57,6 +65,7 @@ def test_causal_training_builds_on_the_layers_below_it() -> None:
         "lycan.data",
         "lycan.eval.stats",
         "lycan.causal",
+        "lycan.render",  # events as English: built on the engine and beliefs
     )
     for module, deps in _imports().items():
         if module.startswith("lycan.causal"):

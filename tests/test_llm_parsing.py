@@ -4,8 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lycan.agents.parsing import ParseError, SpeechReader, neutralise, parse_bid, parse_choice, read_speech
+from lycan.agents.parsing import ParseError, SpeechReader, parse_bid, parse_choice, read_speech
 from lycan.engine.actions import OVER, PASS, SKIP, Action, Request
+from lycan.render import neutralise
 
 NAMES = tuple(f"Player {i}" for i in range(1, 13))
 

@@ -10,10 +10,16 @@ vote and each night ends (read from the public events alone), `view_at(...)` reb
 seat, or a spectator, knew at any point of the log, and `meter(view)` reads from such a view
 every seat's chance of being on the werewolf side (the suspicion meter of the web table, the web
 viewer and `lycan replay --beliefs`).
+
+Events read in two registers, both written here: the narration above, for people, and a seat's
+log as an LLM's prompt quotes it, `event_line(event, view)`: one short line per event, the seat's
+own acts as "You", the words and names of others made safe to quote (`neutralise`).
+`lycan.agents.memory` keeps those lines for today and digests earlier days from them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -337,6 +343,113 @@ def render_log(events: Iterable[Event], names: Sequence[str], *, seat: int | Non
 def render_roles(roles: Sequence[Role], names: Sequence[str]) -> list[str]:
     """One line per seat: its name, role and side, e.g. `Player 1: seer (village side)`."""
     return [f"{names[s]}: {role.value} ({team_of(role).value} side)" for s, role in enumerate(roles)]
+
+
+# ----------------------------------------------------------------------------- a seat's log, as a prompt quotes it
+# The register LLM agents read (`lycan.agents.memory`, `lycan.agents.prompt`): one short line per
+# event, the words of others quoted and made safe to quote (`neutralise`), the seat's own acts as "You".
+_SPECIAL_TOKEN = re.compile(r"<\|[^|<>]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>", re.IGNORECASE)
+_ROLE_TAG = re.compile(
+    r"\b(system|assistant|user|human|developer|instructions?|tool|im_start|im_end)\s*:", re.IGNORECASE
+)
+_HEADING = re.compile(r"#{2,}\s*")
+_BLOCK_MARK = re.compile(r"\b(begin|end)\s+quoted\s+talk\b", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+_SPACES = re.compile(r"\s+")
+
+
+def neutralise(text: str, limit: int = 400) -> str:
+    """Make another player's words safe to quote inside a prompt.
+
+    Special chat tokens (`<|im_start|>`, `[INST]`) are removed; role tags such as `SYSTEM:` or
+    `### Instruction` lose the punctuation that makes them look like tags; quote marks, angle
+    brackets and the talk-block markers are replaced so the text cannot close its quote or block;
+    everything is one line of at most `limit` characters.
+    """
+    t = _SPECIAL_TOKEN.sub(" ", text)
+    t = _CONTROL.sub(" ", t)
+    t = _HEADING.sub("", t)
+    t = _ROLE_TAG.sub(lambda m: f"{m.group(1).lower()} -", t)
+    t = _BLOCK_MARK.sub(lambda m: f"{m.group(1).lower()} talk", t)
+    t = t.replace('"', "'").replace("`", "'").replace("<", "‹").replace(">", "›")
+    t = _SPACES.sub(" ", t).strip()
+    if len(t) > limit:
+        t = t[: limit - 1].rstrip() + "…"
+    return t
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a seat's log: `speaker` is set for quoted talk (which goes in a talk block)."""
+
+    text: str
+    speaker: str | None = None
+    channel: str = "talk"
+
+
+def quoted_name(names: Sequence[str], seat: int | None) -> str:
+    """A seat's name as a prompt quotes it (neutralised; `nobody` for no seat)."""
+    if seat is None or not 0 <= seat < len(names):
+        return "nobody"
+    return neutralise(names[seat], 40)
+
+
+def event_line(event: Event, view: View, *, spectator: bool = False) -> Line | None:
+    """How `event` reads in `view.seat`'s log, or None if it is not worth a line.
+
+    `spectator`: for a public event, as anyone at the table reads it (the seat's own acts under
+    its name, not "You"); private events still read as the seat's own ("Your divination").
+    """
+    names, me = view.names, -1 if spectator else view.seat
+    match event:
+        case PhaseStarted(phase="day", alive=alive):
+            return Line(f"Day {event.day} begins. Alive: {', '.join(quoted_name(names, s) for s in alive)}.")
+        case PhaseStarted(phase="night"):
+            return Line(f"Night {event.day} falls.")
+        case Talk(over=True) | Talk(skip=True):
+            return None
+        case Talk(actor=actor, text=text, channel=channel):
+            speaker = "You" if actor == me else quoted_name(names, actor)
+            return Line(neutralise(text), speaker=speaker, channel=channel)
+        case VoteCast(actor=actor, target=target, round=rnd):
+            again = " (revote)" if rnd else ""
+            who = "You" if actor == me else quoted_name(names, actor)
+            return Line(f"{who} voted for {quoted_name(names, target)}{again}.")
+        case Executed(target=target, votes=votes, role=role):
+            shown = f", who was a {role.value}" if role is not None else ""
+            return Line(f"{quoted_name(names, target)} was executed with {votes} votes{shown}.")
+        case NoExecution(reason=reason):
+            return Line(f"Nobody was executed ({neutralise(reason, 80)}).")
+        case Died(cause="night", target=target, role=role):
+            shown = f" ({role.value})" if role is not None else ""
+            return Line(f"{quoted_name(names, target)}{shown} was found dead this morning.")
+        case Died(cause="shot", target=target):
+            return Line(f"{quoted_name(names, target)} died from the hunter's shot.")
+        case PeacefulNight():
+            return Line("Nobody died last night.")
+        case HunterShot(actor=actor, target=target):
+            return Line(f"The hunter {quoted_name(names, actor)} shot {quoted_name(names, target)}.")
+        case AttackVote(actor=actor, target=target):
+            who = "You" if actor == me else f"Werewolf {quoted_name(names, actor)}"
+            return Line(f"{who} chose to attack {quoted_name(names, target)}.")
+        case AttackChosen(target=target):
+            return Line(f"The werewolves attack {quoted_name(names, target)} tonight.")
+        case Divined(target=target, result=result):
+            return Line(f"Your divination: {quoted_name(names, target)} is {result.value}.")
+        case MediumResult(target=target, result=result):
+            return Line(f"Your medium reading: {quoted_name(names, target)}, executed, was {result.value}.")
+        case Guarded(target=target):
+            return Line(f"You protect {quoted_name(names, target)} tonight.")
+        case WitchWoken(attacked=attacked, cures=cures, poisons=poisons):
+            victim = (
+                f"the werewolves attacked {quoted_name(names, attacked)}"
+                if attacked is not None
+                else "nobody was attacked"
+            )
+            return Line(f"Tonight {victim}. You have {cures} cure and {poisons} poison left.")
+        case PotionUsed(potion=potion, target=target):
+            return Line(f"You used your {potion} on {quoted_name(names, target)}.")
+    return None
 
 
 # ----------------------------------------------------------------------------- stepping through a record

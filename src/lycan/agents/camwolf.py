@@ -41,13 +41,13 @@ from typing import Any, Literal
 
 from lycan.agents.heuristic import BeliefHeuristicAgent, _Memory
 from lycan.agents.llm import LLMAgent
-from lycan.agents.memory import event_line
-from lycan.agents.parsing import ParseError, load_json_object, neutralise
+from lycan.agents.parsing import ParseError, load_json_object
 from lycan.engine.actions import Action, ProbeInfo, Request
 from lycan.engine.events import AttackVote
 from lycan.engine.manner import VOCABULARY, Manner
 from lycan.engine.view import View
 from lycan.models.base import ChatModel, ChatRequest, Message, ModelError, Usage
+from lycan.render import event_line, neutralise
 from lycan.rules.roles import Role, Team, team_of
 
 Grounding = Literal["none", "beliefs"]

@@ -29,7 +29,6 @@ from lycan.agents.parsing import (
     ParseError,
     SpeechReader,
     Style,
-    neutralise,
     parse_bid,
     parse_choice,
     parse_probe,
@@ -43,6 +42,7 @@ from lycan.engine.manner import Manner
 from lycan.engine.record import ModelCall, new_game_id
 from lycan.engine.view import View
 from lycan.models.base import ChatModel, ChatRequest, ChatResult, Message, ModelError, Usage
+from lycan.render import neutralise
 from lycan.rules.roles import Role
 
 TokenCallback = Callable[[int, str], Any]

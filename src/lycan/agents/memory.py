@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-from lycan.agents.parsing import neutralise
 from lycan.engine.events import (
     AttackChosen,
-    AttackVote,
     Died,
     Divined,
     Event,
@@ -26,84 +23,15 @@ from lycan.engine.events import (
     MediumResult,
     NoExecution,
     PeacefulNight,
-    PhaseStarted,
     PotionUsed,
     Talk,
     VoteCast,
     WitchWoken,
 )
 from lycan.engine.view import View
+from lycan.render import Line, event_line
+from lycan.render import quoted_name as _n
 from lycan.rules.roles import ROLE_ALIASES, Role, parse_role
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of a seat's log: `speaker` is set for quoted talk (which goes in a talk block)."""
-
-    text: str
-    speaker: str | None = None
-    channel: str = "talk"
-
-
-def _n(names: Sequence[str], seat: int | None) -> str:
-    if seat is None or not 0 <= seat < len(names):
-        return "nobody"
-    return neutralise(names[seat], 40)
-
-
-def event_line(event: Event, view: View, *, spectator: bool = False) -> Line | None:
-    """How `event` reads in `view.seat`'s log, or None if it is not worth a line.
-
-    `spectator`: for a public event, as anyone at the table reads it (the seat's own acts under
-    its name, not "You"); private events still read as the seat's own ("Your divination").
-    """
-    names, me = view.names, -1 if spectator else view.seat
-    match event:
-        case PhaseStarted(phase="day", alive=alive):
-            return Line(f"Day {event.day} begins. Alive: {', '.join(_n(names, s) for s in alive)}.")
-        case PhaseStarted(phase="night"):
-            return Line(f"Night {event.day} falls.")
-        case Talk(over=True) | Talk(skip=True):
-            return None
-        case Talk(actor=actor, text=text, channel=channel):
-            speaker = "You" if actor == me else _n(names, actor)
-            return Line(neutralise(text), speaker=speaker, channel=channel)
-        case VoteCast(actor=actor, target=target, round=rnd):
-            again = " (revote)" if rnd else ""
-            who = "You" if actor == me else _n(names, actor)
-            return Line(f"{who} voted for {_n(names, target)}{again}.")
-        case Executed(target=target, votes=votes, role=role):
-            shown = f", who was a {role.value}" if role is not None else ""
-            return Line(f"{_n(names, target)} was executed with {votes} votes{shown}.")
-        case NoExecution(reason=reason):
-            return Line(f"Nobody was executed ({neutralise(reason, 80)}).")
-        case Died(cause="night", target=target, role=role):
-            shown = f" ({role.value})" if role is not None else ""
-            return Line(f"{_n(names, target)}{shown} was found dead this morning.")
-        case Died(cause="shot", target=target):
-            return Line(f"{_n(names, target)} died from the hunter's shot.")
-        case PeacefulNight():
-            return Line("Nobody died last night.")
-        case HunterShot(actor=actor, target=target):
-            return Line(f"The hunter {_n(names, actor)} shot {_n(names, target)}.")
-        case AttackVote(actor=actor, target=target):
-            who = "You" if actor == me else f"Werewolf {_n(names, actor)}"
-            return Line(f"{who} chose to attack {_n(names, target)}.")
-        case AttackChosen(target=target):
-            return Line(f"The werewolves attack {_n(names, target)} tonight.")
-        case Divined(target=target, result=result):
-            return Line(f"Your divination: {_n(names, target)} is {result.value}.")
-        case MediumResult(target=target, result=result):
-            return Line(f"Your medium reading: {_n(names, target)}, executed, was {result.value}.")
-        case Guarded(target=target):
-            return Line(f"You protect {_n(names, target)} tonight.")
-        case WitchWoken(attacked=attacked, cures=cures, poisons=poisons):
-            victim = f"the werewolves attacked {_n(names, attacked)}" if attacked is not None else "nobody was attacked"
-            return Line(f"Tonight {victim}. You have {cures} cure and {poisons} poison left.")
-        case PotionUsed(potion=potion, target=target):
-            return Line(f"You used your {potion} on {_n(names, target)}.")
-    return None
-
 
 # ----------------------------------------------------------------------------- digests
 # Every role name and alias the rules know (`lycan.rules.roles`), longest first so that a regex

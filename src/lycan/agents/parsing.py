@@ -24,35 +24,7 @@ class ParseError(ValueError):
     """The model's answer could not be read as a legal action; the message says why."""
 
 
-# ----------------------------------------------------------------------------- neutralising
-_SPECIAL_TOKEN = re.compile(r"<\|[^|<>]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>", re.IGNORECASE)
-_ROLE_TAG = re.compile(
-    r"\b(system|assistant|user|human|developer|instructions?|tool|im_start|im_end)\s*:", re.IGNORECASE
-)
-_HEADING = re.compile(r"#{2,}\s*")
-_BLOCK_MARK = re.compile(r"\b(begin|end)\s+quoted\s+talk\b", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 _SPACES = re.compile(r"\s+")
-
-
-def neutralise(text: str, limit: int = 400) -> str:
-    """Make another player's words safe to quote inside a prompt.
-
-    Special chat tokens (`<|im_start|>`, `[INST]`) are removed; role tags such as `SYSTEM:` or
-    `### Instruction` lose the punctuation that makes them look like tags; quote marks, angle
-    brackets and the talk-block markers are replaced so the text cannot close its quote or block;
-    everything is one line of at most `limit` characters.
-    """
-    t = _SPECIAL_TOKEN.sub(" ", text)
-    t = _CONTROL.sub(" ", t)
-    t = _HEADING.sub("", t)
-    t = _ROLE_TAG.sub(lambda m: f"{m.group(1).lower()} -", t)
-    t = _BLOCK_MARK.sub(lambda m: f"{m.group(1).lower()} talk", t)
-    t = t.replace('"', "'").replace("`", "'").replace("<", "‹").replace(">", "›")
-    t = _SPACES.sub(" ", t).strip()
-    if len(t) > limit:
-        t = t[: limit - 1].rstrip() + "…"
-    return t
 
 
 # ----------------------------------------------------------------------------- JSON

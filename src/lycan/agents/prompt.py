@@ -23,12 +23,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from lycan.agents.memory import Line, SeatMemory
-from lycan.agents.parsing import Style, neutralise
+from lycan.agents.memory import SeatMemory
+from lycan.agents.parsing import Style
 from lycan.engine.actions import PotionInfo, ProbeInfo, Request
 from lycan.engine.events import Guarded, Talk, WitchWoken
 from lycan.engine.view import View
 from lycan.models.base import Message
+from lycan.render import Line, neutralise
 from lycan.rules.roles import Role
 
 TokenCount = Callable[[str], int]

@@ -255,7 +255,7 @@ class _Job:
 
 def _log_ids(view: View) -> list[int]:
     """The ids of the events that have a line in the seat's log (what the Reasoner can cite)."""
-    from lycan.agents.memory import event_line
+    from lycan.render import event_line
 
     return [e.id for e in view.events if event_line(e, view) is not None]
 
