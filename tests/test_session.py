@@ -36,7 +36,12 @@ def test_only_the_session_advances_games() -> None:
 
 def test_stepping_by_hand_gives_the_same_game_as_running_it() -> None:
     rules = get_preset("guardian7")
-    whole = Session(rules, randoms(7, 3), 3, game_id="g").run_sync()
+    fast = Session(rules, randoms(7, 3), 3, game_id="g")  # nothing between batches: the direct loop
+    whole = fast.run_sync()
+    assert fast.finished
+    heard: list[Event] = []
+    hooked = Session(rules, randoms(7, 3), 3, game_id="g", hooks=Hooks(on_event=heard.append)).run_sync()
+    assert hooked.events == whole.events and hooked.decisions == whole.decisions and heard == list(whole.events)
     session = Session(rules, randoms(7, 3), 3, game_id="g")
     batch = session.start()
     steps = 0

@@ -1,4 +1,4 @@
-"""Game events as plain lines a person reads, for the whole record or for what one seat saw.
+"""Game events as plain lines, for people and for the seats' LLM prompts, for the whole record or one seat.
 
 `render_log(events, names)` tells everything, including the facts no player saw, each marked with
 who could see it; `render_log(events, names, seat=s)` tells exactly what seat `s` saw (read through
@@ -12,9 +12,9 @@ every seat's chance of being on the werewolf side (the suspicion meter of the we
 viewer and `lycan replay --beliefs`).
 
 Events read in two registers, both written here: the narration above, for people, and a seat's
-log as an LLM's prompt quotes it, `event_line(event, view)`: one short line per event, the seat's
-own acts as "You", the words and names of others made safe to quote (`neutralise`).
-`lycan.agents.memory` keeps those lines for today and digests earlier days from them.
+log as an LLM's prompt quotes it, `event_line(event, view)`: one short line per event worth one, the
+seat's own acts as "You", the words and names of others made safe to quote (`neutralise`).
+`lycan.agents.memory` keeps those lines for today and digests earlier days partly from them.
 """
 
 from __future__ import annotations
@@ -346,8 +346,9 @@ def render_roles(roles: Sequence[Role], names: Sequence[str]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- a seat's log, as a prompt quotes it
-# The register LLM agents read (`lycan.agents.memory`, `lycan.agents.prompt`): one short line per
-# event, the words of others quoted and made safe to quote (`neutralise`), the seat's own acts as "You".
+# The register LLM agents read (`lycan.agents.memory`, `lycan.agents.prompt`, camwolf's premises,
+# `lycan.causal.intervene`): one short line per event worth one, the words of others quoted and made
+# safe to quote (`neutralise`), the seat's own acts as "You".
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>", re.IGNORECASE)
 _ROLE_TAG = re.compile(
     r"\b(system|assistant|user|human|developer|instructions?|tool|im_start|im_end)\s*:", re.IGNORECASE

@@ -364,11 +364,13 @@ class Session:
             gen, view = self._gen, self.game.view
             assert gen is not None
             answer = [seat.answer_now for seat in self.seats]  # type: ignore[attr-defined]
-            try:
-                while True:
-                    batch = gen.send({req.id: answer[req.seat](view(req.seat), req) for req in batch})
-            except StopIteration:
-                self._batch = None
+            while batch is not None:
+                answers = {req.id: answer[req.seat](view(req.seat), req) for req in batch}
+                try:
+                    batch = gen.send(answers)
+                except StopIteration:
+                    batch = None
+                self._batch = batch
             return self.record()
         while batch is not None:
             batch = self.send(self.answer_now(batch))
