@@ -4,8 +4,10 @@ Lycan plays guardian7 (2 werewolves, seer, guardian, 3 villagers) with random ag
 session layer; TextArena plays SecretMafia-v0-raw with 7 players (2 mafia, doctor, detective,
 3 villagers) with a random agent that always answers a valid action for the phase. A decision
 is one answer given to the engine: one request answered in Lycan, one `step` in TextArena.
-Runs alternate between the two so that both see the same machine load, and the ratio of the
-medians is reported.
+Runs alternate between the two so that both see the same machine load, and the median of the
+per-run ratios is reported. Lycan's side runs twice per run: with seven new seeded agents every
+game, and with seven agents for the whole run, as TextArena's side draws every seat's actions from
+one generator seeded once per run (the like-for-like comparison of the engines).
 
 TextArena is not a dependency of Lycan: install it in a venv of its own and pass that venv's
 python, e.g.
@@ -64,7 +66,13 @@ print(json.dumps({"games": games, "decisions": decisions, "seconds": elapsed}))
 """
 
 
-def lycan_side(games: int, seed: int) -> dict[str, float]:
+def lycan_side(games: int, seed: int, *, agents_per_game: bool = True) -> dict[str, float]:
+    """Lycan's side; `agents_per_game`: seven new seeded agents every game, else seven for the whole run.
+
+    TextArena's side draws every seat's actions from one generator seeded once per run, so the
+    engines compare like for like with agents built once; built per game, Lycan's side also pays
+    for seeding seven Mersenne Twisters a game (about a tenth of its time), an agent's cost.
+    """
     from lycan.agents import RandomAgent
     from lycan.engine.seeds import derive
     from lycan.engine.session import Session
@@ -73,9 +81,11 @@ def lycan_side(games: int, seed: int) -> dict[str, float]:
     rules = get_preset("guardian7")
     decisions = 0
     start = time.perf_counter()
+    players = [RandomAgent(derive(seed, "agent", s)) for s in range(rules.n_players)]
     for g in range(games):
         game_seed = seed + g
-        players = [RandomAgent(derive(game_seed, "agent", s)) for s in range(rules.n_players)]
+        if agents_per_game:
+            players = [RandomAgent(derive(game_seed, "agent", s)) for s in range(rules.n_players)]
         record = Session(rules, players, game_seed).run_sync()
         decisions += len(record.decisions)
     elapsed = time.perf_counter() - start
@@ -145,17 +155,22 @@ def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()}")
     print(f"Python {platform.python_version()}; pinned to one core; {args.games} games per run; {args.runs} runs")
     ours: list[dict[str, float]] = []
+    once: list[dict[str, float]] = []
     theirs: list[dict[str, float]] = []
     floor: list[dict[str, float]] = []
+
+    def rate(rows: list[dict[str, float]]) -> str:
+        return f"{rows[-1]['decisions'] / rows[-1]['seconds']:,.0f}"
+
     for run in range(args.runs):
         ours.append(lycan_side(args.games, 1000 * run))
+        once.append(lycan_side(args.games, 1000 * run, agents_per_game=False))
         theirs.append(textarena_side(args.textarena_python, args.games, 1000 * run))
         if args.floor:
             floor.append(floor_side(int(ours[-1]["decisions"]), run))
         print(
-            f"run {run + 1}: lycan {ours[-1]['decisions'] / ours[-1]['seconds']:,.0f} decisions/s, "
-            f"textarena {theirs[-1]['decisions'] / theirs[-1]['seconds']:,.0f} decisions/s"
-            + (f", floor {floor[-1]['decisions'] / floor[-1]['seconds']:,.0f} decisions/s" if floor else ""),
+            f"run {run + 1} (decisions/s): lycan {rate(ours)}, lycan agents once {rate(once)}, "
+            f"textarena {rate(theirs)}" + (f", floor {rate(floor)}" if floor else ""),
             file=sys.stderr,
         )
 
@@ -164,16 +179,20 @@ def main() -> None:
 
     print("| engine | decisions/s (median) | games/s (median) | decisions/game |")
     print("|---|---|---|---|")
-    sides = [("Lycan guardian7, random agents", ours), ("TextArena SecretMafia-v0-raw, 7 players", theirs)]
+    sides = [
+        ("Lycan guardian7, random agents built per game", ours),
+        ("Lycan guardian7, random agents built once per run", once),
+        ("TextArena SecretMafia-v0-raw, 7 players", theirs),
+    ]
     if floor:
         sides.append(("the bare per-decision loop (`--floor`)", floor))
     for name, rows in sides:
         per_game = sum(r["decisions"] for r in rows) / sum(r["games"] for r in rows)
         print(f"| {name} | {med(rows, 'decisions'):,.0f} | {med(rows, 'games'):,.0f} | {per_game:.1f} |")
-    ratio = statistics.median(
-        (a["decisions"] / a["seconds"]) / (b["decisions"] / b["seconds"]) for a, b in zip(ours, theirs, strict=True)
-    )
-    print(f"\nLycan / TextArena, decisions per second (median of per-run ratios): {ratio:.2f}x")
+    for label, rows in (("agents built per game", ours), ("agents built once per run", once)):
+        pairs = zip(rows, theirs, strict=True)
+        ratio = statistics.median((a["decisions"] / a["seconds"]) / (b["decisions"] / b["seconds"]) for a, b in pairs)
+        print(f"\nLycan ({label}) / TextArena, decisions per second (median of per-run ratios): {ratio:.2f}x")
     if floor:
         pairs = zip(floor, theirs, strict=True)
         bare = statistics.median((a["decisions"] / a["seconds"]) / (b["decisions"] / b["seconds"]) for a, b in pairs)
