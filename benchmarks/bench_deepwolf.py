@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any
 
 from lycan.engine import Game, run_sync
 from lycan.engine.seeds import derive
-from lycan.eval.stats import Rate
+from lycan.eval.stats import Rate, paired_difference
 from lycan.rules import Role, get_preset, team_of
 
 ROLES = (Role.VILLAGER, Role.SEER, Role.POSSESSED, Role.WEREWOLF)
@@ -79,16 +78,6 @@ def play(job: tuple[str, int, int, str, str]) -> tuple[bool, float]:
     return team_of(record.roles[seat]).value == record.winner, time.perf_counter() - started
 
 
-def paired(a: list[bool], b: list[bool]) -> tuple[float, float, float]:
-    """Mean of a_i - b_i over paired outcomes, with a normal 95% interval."""
-    diffs = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
-
-
 def report(
     agents: list[str], roles: list[Role], outcomes: dict[tuple[str, str], list[bool]], seconds: dict[str, list[float]]
 ) -> None:
@@ -110,8 +99,8 @@ def report(
             mine = outcomes.get((role.value, agent), [])
             n = min(len(mine), len(base))
             if n >= 2:
-                mean, lo, hi = paired(mine[:n], base[:n])
-                diff += f"  {mean:+.1%} [{lo:+.1%}, {hi:+.1%}] N={n}"
+                d = paired_difference(mine[:n], base[:n])
+                diff += f"  {d.mean:+.1%} [{d.low:+.1%}, {d.high:+.1%}] N={n}"
             else:
                 diff += "  - (N<2)"
         times = seconds.get(f"{role.value} {agents[0]}", [])

@@ -25,7 +25,6 @@ Usage: python benchmarks/bench_wolf_policy.py [--games 3200] [--side both] [--pr
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import time
@@ -36,7 +35,7 @@ from lycan.agents.camwolf import CamWolfAgent
 from lycan.agents.heuristic import BeliefHeuristicAgent
 from lycan.engine import run_sync
 from lycan.engine.game import Game
-from lycan.eval.stats import Rate
+from lycan.eval.stats import Rate, paired_difference
 from lycan.rules import Team, get_preset, team_of
 
 Policy = dict[str, object]
@@ -84,15 +83,6 @@ def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[li
     return out, time.perf_counter() - start
 
 
-def paired(a: list[int], b: list[int]) -> tuple[float, float]:
-    """Mean of b - a and the half-width of its normal 95% interval."""
-    diffs = [y - x for x, y in zip(a, b, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=3200, help="deals per policy")
@@ -124,8 +114,8 @@ def main() -> None:
                 if first is None:
                     first, diff = wins, "-"
                 else:
-                    mean, half = paired(first, wins)
-                    diff = f"{mean * 100:+.1f} [{(mean - half) * 100:+.1f}, {(mean + half) * 100:+.1f}]"
+                    d = paired_difference(wins, first)
+                    diff = f"{d.mean * 100:+.1f} [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
                 print(
                     f"| {name} ({describe(side, policy)}) | {rate.n} | {rate.value:.1%} [{lo:.1%}, {hi:.1%}] "
                     f"| {diff} | {rate.n / sum(t for _, t in done):,.1f} |",

@@ -34,7 +34,7 @@ from lycan.eval.metrics import (
     votes_received,
     win_rates_by_role,
 )
-from lycan.eval.stats import Rate
+from lycan.eval.stats import Rate, paired_difference
 from lycan.rules import Role, Team, get_preset
 
 W, S, G, V = Role.WEREWOLF, Role.SEER, Role.GUARDIAN, Role.VILLAGER
@@ -276,3 +276,20 @@ def test_estimates() -> None:
     t = two_proportion_test(60, 100, 40, 100)
     assert t.z == pytest.approx(2.828, abs=1e-3) and t.p_value == pytest.approx(0.00468, abs=1e-4) and t.significant
     assert two_proportion_test(0, 0, 1, 2).p_value == 1.0
+
+
+def test_paired_difference_of_outcomes_on_the_same_deals() -> None:
+    a = [1, 1, 0, 1, 0, 1, 1, 0]
+    b = [0, 1, 0, 0, 0, 1, 0, 0]
+    d = paired_difference(a, b)
+    assert d.n == 8 and d.mean == pytest.approx(3 / 8)
+    # differences 1,0,0,1,0,0,1,0: sample variance 0.267857..., half-width z * sqrt(var / n)
+    half = 1.959964 * (0.2678571428571428 / 8) ** 0.5
+    assert (d.low, d.high) == (pytest.approx(3 / 8 - half), pytest.approx(3 / 8 + half))
+    assert paired_difference(b, a).mean == pytest.approx(-3 / 8)
+    same = paired_difference([1, 0, 1], [0, -1, 0])  # every difference 1: no spread
+    assert (same.mean, same.low, same.high) == (1.0, 1.0, 1.0)
+    assert paired_difference([], []).n == 0
+    assert str(d).startswith("+37.5% [")
+    with pytest.raises(ValueError, match="same length"):
+        paired_difference([1], [1, 0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -40,3 +41,37 @@ class Rate:
     def __str__(self) -> str:
         lo, hi = self.interval
         return f"{self.value:6.1%} [{lo:5.1%}, {hi:5.1%}] (N={self.n})"
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The mean of paired differences with its normal 95% interval and N."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.1%} [{self.low:+.1%}, {self.high:+.1%}] (N={self.n})"
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float], z: float = 1.959964) -> Difference:
+    """Mean of `a[i] - b[i]` over paired outcomes (e.g. wins of two agents on the same deals), 95% interval.
+
+    The interval is the normal one of the mean difference (sample variance over N); it is 0 wide
+    when every difference is the same, and undefined (0, 0) for no pairs.
+
+    Raises:
+        ValueError: `a` and `b` differ in length.
+    """
+    if len(a) != len(b):
+        raise ValueError(f"paired outcomes need the same length, got {len(a)} and {len(b)}")
+    n = len(a)
+    if n == 0:
+        return Difference(0.0, 0.0, 0.0, 0)
+    diffs = [float(x) - float(y) for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    half = z * math.sqrt(var / n)
+    return Difference(mean, mean - half, mean + half, n)
