@@ -115,14 +115,35 @@ def test_beliefs_depend_only_on_the_view(preset: str) -> None:
             assert a.deals == b.deals and np.array_equal(a.probabilities, b.probabilities)
 
 
+#: CPU seconds of `_reference_seconds`'s loop on the machine where the 50 ms bound was set. The same
+#: loop takes 16.9 ms on a machine that runs pure Python 3.38 times slower (the bare decision loop of
+#: `benchmarks/bench_textarena.py --floor`: 142 against 481 thousand decisions/s), so 5.0 ms there.
+REFERENCE_S = 0.005
+
+
+def _reference_seconds() -> float:
+    """The best of five runs of a fixed pure-Python loop, in this process's CPU seconds."""
+    best = math.inf
+    for _ in range(5):
+        started = time.process_time()
+        total = 0
+        for i in range(200_000):
+            total += i * i % 7
+        best = min(best, time.process_time() - started)
+    return best
+
+
 def test_an_aiwolf13_hard_knowledge_posterior_takes_under_50_ms() -> None:
+    """50 ms of CPU per posterior on the reference machine; on a slower one, as much more as it is slower."""
     _, views = _play("aiwolf13", 2)
     posterior(views[0], model=None)  # builds the deal table once per process
     started = time.process_time()  # this process's CPU time: other jobs on the machine do not count
     for view in views:
         posterior(view, model=None)
     per_update = (time.process_time() - started) / len(views)
-    assert per_update < 0.05, f"{per_update * 1000:.1f} ms of CPU per posterior"
+    slower = max(1.0, _reference_seconds() / REFERENCE_S)
+    bound = 0.05 * slower
+    assert per_update < bound, f"{per_update * 1000:.1f} ms of CPU per posterior (bound {bound * 1000:.0f} ms here)"
 
 
 @pytest.mark.parametrize("preset", ["guardian7", "aiwolf5"])
