@@ -411,10 +411,8 @@ class Game:
 
     def record_talk(self, seat: int, action: Action, channel: str, turn: int) -> Talk:
         """Append an utterance (cut to the length limit), `Over` or `Skip`."""
-        whisper = channel == "whisper"
-        audience = self._wolves if whisper else None
-        vis: Visibility = "team" if whisper else "public"
         kind = action.kind
+        manner = None
         if kind == "speak":
             said = action.text.strip()
             text = cut_talk(said, self.limits(channel), self.names)
@@ -424,48 +422,30 @@ class Game:
             else:
                 said_before.add(said)
             manner = action.manner
-            if whisper:
-                ev = self.emit(
-                    Talk, audience=audience, vis=vis, actor=seat, text=text, channel=channel, turn=turn, manner=manner
-                )
-            else:  # most events: made here, without `emit`'s keyword packing
-                ev = self._post(
-                    _make_talk(
-                        self._ids.next_public(),
-                        self.day,
-                        self.phase,
-                        "public",
-                        None,
-                        actor=seat,
-                        text=text,
-                        channel=channel,
-                        turn=turn,
-                        manner=manner,
-                    )
-                )
-        elif kind == "skip":
-            ev = self.emit(
-                Talk, audience=audience, vis=vis, actor=seat, text="Skip", channel=channel, turn=turn, skip=True
-            )
-        elif whisper:
-            ev = self.emit(
-                Talk, audience=audience, vis=vis, actor=seat, text="Over", channel=channel, turn=turn, over=True
-            )
         else:
+            text = "Skip" if kind == "skip" else "Over"
+        over, skip = kind not in ("speak", "skip"), kind == "skip"
+        if channel == "whisper":
+            ev = self.emit(
+                Talk,
+                audience=self._wolves,
+                vis="team",
+                actor=seat,
+                text=text,
+                channel=channel,
+                turn=turn,
+                over=over,
+                skip=skip,
+                manner=manner,
+            )
+        else:  # most events: made here, without `emit`'s keyword packing
+            ids, day, phase = self._ids, self.day, self.phase
             ev = self._post(
                 _make_talk(
-                    self._ids.next_public(),
-                    self.day,
-                    self.phase,
-                    "public",
-                    None,
-                    actor=seat,
-                    text="Over",
-                    channel=channel,
-                    turn=turn,
-                    over=True,
+                    ids.next_public(), day, phase, "public", None,
+                    actor=seat, text=text, channel=channel, turn=turn, over=over, skip=skip, manner=manner,
                 )
-            )
+            )  # fmt: skip
         assert isinstance(ev, Talk)
         return ev
 
