@@ -134,6 +134,33 @@ def test_import_counts_what_it_stored(tmp_path: Path, jsonl: Path) -> None:
     assert f"imported 2 games from {jsonl}" in out
 
 
+def test_a_gzipped_export_imports_under_its_run_so_a_tournament_resumes(tmp_path: Path) -> None:
+    """An archive (`.jsonl.gz`) round-trips every record, and `--run` files the games under a run."""
+    from lycan.arena import load_config, run_tournament
+
+    config = load_config("smoke")
+    played = tmp_path / "played.db"
+    first = run_tournament(config, db=played)
+    archive = tmp_path / "games.jsonl.gz"
+    code, out = invoke("export", str(archive), "--db", str(played), "--run", config.run)
+    assert code == 0 and f"wrote {first.played} games" in out, out
+    assert archive.read_bytes()[:2] == b"\x1f\x8b"  # gzip's magic number: the file really is compressed
+
+    restored = tmp_path / "restored.db"
+    code, out = invoke("import", str(archive), "--db", str(restored), "--run", config.run)
+    assert code == 0 and f"imported {first.played} games" in out, out
+    with GameStore(played) as a, GameStore(restored) as b:
+        before, after = (list(store.iter_records(run=config.run)) for store in (a, b))
+    assert [r.to_dict() for r in before] == [r.to_dict() for r in after]
+    again = run_tournament(config, db=restored)
+    assert (again.skipped, again.played) == (first.played, 0)
+
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(archive.read_bytes()[:-20])
+    line = one_sentence(*invoke("import", str(cut), "--db", str(tmp_path / "cut.db")))
+    assert "is not a complete gzip file" in line
+
+
 def test_export_to_a_missing_folder_or_a_folder_is_refused(tmp_path: Path, jsonl: Path) -> None:
     db = tmp_path / "db.db"
     assert invoke("import", str(jsonl), "--db", str(db))[0] == 0

@@ -776,7 +776,7 @@ def games(
 
 @app.command("export")
 def export_cmd(
-    out: Annotated[Path, typer.Argument(help="JSONL file to write")],
+    out: Annotated[Path, typer.Argument(help="JSONL file to write (ending .gz: gzip-compressed)")],
     db: DbOpt = None,
     run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
 ) -> None:
@@ -799,8 +799,11 @@ def export_cmd(
 
 @app.command("import")
 def import_cmd(
-    src: Annotated[Path, typer.Argument(help="JSONL file to read")],
+    src: Annotated[Path, typer.Argument(help="JSONL file to read (.jsonl.gz: gzip-compressed)")],
     db: DbOpt = None,
+    run: Annotated[
+        str | None, typer.Option(help="store the games under this run, so that re-running that tournament skips them")
+    ] = None,
 ) -> None:
     """Import games from JSONL; nothing is written unless every line is a game that can have happened."""
     from lycan.store import import_jsonl
@@ -809,7 +812,7 @@ def import_cmd(
     with clear_errors():
         records = import_jsonl(src)
         with _store(path) as store:
-            added = store.import_records(records)
+            added = store.import_records(records, run=run)
     distinct = len({r.game_id for r in records})
     notes = [
         f"{count} {what}"
