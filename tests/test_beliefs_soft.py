@@ -218,11 +218,12 @@ def test_a_posterior_update_per_event_is_cheap(preset: str, budget_ms: float) ->
     assert isinstance(m.view, View)
     beliefs = Beliefs.for_view(View(m.view.seat, m.view.role, m.view.names, m.view.rules, 0, "day", m.view.alive, []))
     events = m.view.events
-    started = time.perf_counter()
+    # CPU time of this process: other jobs on a busy machine do not count against the budget
+    started = time.process_time()
     for k in range(1, len(events) + 1):
         beliefs.update(events[:k])
         beliefs.posterior()
-    per_event = (time.perf_counter() - started) / len(events) * 1000
+    per_event = (time.process_time() - started) / len(events) * 1000
     assert per_event < budget_ms, f"{per_event:.2f} ms per event"
 
 

@@ -73,6 +73,9 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
             watcher = browser.new_page(viewport={"width": 1360, "height": 860})
             watcher.goto(base + created["spectator"])
             page.wait_for_selector(".seat.you")
+            # the spectator's page has drawn its table before it is read (a busy machine once read
+            # it before its badge was written)
+            watcher.wait_for_function("() => (document.querySelector('.role-badge') || {}).innerText === 'Spectator'")
 
             handled: set[str] = set()
             spoke = False
