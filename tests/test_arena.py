@@ -295,16 +295,64 @@ def test_games_on_an_in_process_model_are_played_one_at_a_time(tmp_path: Path) -
     assert calls_at_once(load_model("openai:fake@http://127.0.0.1:9/v1")) is None
     player = {"agent": "llm", "model": "local:tiny", "model_options": {"n_ctx": 1024}}
     setting = {"name": "tiny", "rules": "guardian5", "village": player, "werewolf": "heuristic", "swap": False}
-    cfg = load_config({"run": "tiny", "games": 3, "settings": [setting]})
+    cfg = load_config({"run": "tiny", "games": 2, "settings": [setting]})
     records: list[Any] = []
-    executor = LocalExecutor(concurrency=3)
+    executor = LocalExecutor(concurrency=2)
     result = run_tournament(
         cfg, store=TinyStore(tmp_path / "t.db"), executor=executor, progress=False, on_record=records.append
     )
-    assert result.played == 3 and all(r.winner is not None for r in records)
+    assert result.played == 2 and all(r.winner is not None for r in records)
     assert _overlaps(records) == 0
     calls = sum(u["calls"] for r in records for u in r.usage.values())
     assert calls > 0
+
+
+def test_games_on_an_in_process_model_run_side_by_side_in_worker_processes(tmp_path: Path) -> None:
+    # each worker process loads its own copy of the model, so two workers play two games at once
+    player = {"agent": "llm", "model": "local:tiny", "model_options": {"n_ctx": 1024}}
+    setting = {"name": "tiny", "rules": "guardian5", "village": player, "werewolf": "heuristic", "swap": False}
+    cfg = load_config({"run": "tiny", "games": 2, "settings": [setting]})
+    records: list[Any] = []
+    result = run_tournament(
+        cfg,
+        store=TinyStore(tmp_path / "p.db"),
+        executor=LocalExecutor(processes=2),
+        progress=False,
+        on_record=records.append,
+    )
+    assert result.played == 2 and all(r.winner is not None for r in records)
+    assert _overlaps(records) == 1
+    assert {r.meta["index"] for r in records} == {0, 1}
+    assert all(sum(u["calls"] for u in r.usage.values()) > 0 for r in records)
+    assert result.faults == 0
+
+
+async def test_a_workers_models_outlive_a_game_but_its_connections_do_not() -> None:
+    from lycan.arena.executors import ModelPool
+    from lycan.models import runs_in_process
+
+    pool = ModelPool()
+    tiny = pool.get("local:tiny")
+    served = pool.get("openai:fake@http://127.0.0.1:9/v1")
+    assert runs_in_process("local:tiny") and runs_in_process("hf:/x") and not runs_in_process("openai:fake")
+    await pool.aclose(keep_in_process=True)
+    assert pool.get("local:tiny") is tiny  # kept for the worker's next game
+    assert pool.get("openai:fake@http://127.0.0.1:9/v1") is not served  # closed and built again
+    await pool.aclose()
+    assert pool.get("local:tiny") is not tiny
+
+
+def test_a_workers_in_process_models_get_their_share_of_the_cores() -> None:
+    from lycan.arena.config import AgentSpec
+    from lycan.arena.executors import _with_threads
+
+    local = AgentSpec(agent="llm", model="local")
+    assert _with_threads(local, 4).model_options == {"n_threads": 4}
+    given = AgentSpec(agent="llm", model="local", model_options={"n_threads": 2})
+    assert _with_threads(given, 4) is given
+    served = AgentSpec(agent="llm", model="openai:gpt-4o")
+    assert _with_threads(served, 4) is served
+    assert _with_threads(AgentSpec(agent="heuristic"), 4).model_options == {}
 
 
 def test_games_on_a_server_model_are_played_side_by_side(openai_server: str, tmp_path: Path) -> None:

@@ -234,11 +234,13 @@ def test_aiwolf_serve_and_connect_as_real_processes(tmp_path: Path) -> None:
 
 def test_tournament_resumes_and_reports(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    code, out = invoke("tournament", "smoke", db=db)
+    code, out = invoke("tournament", "smoke", "--processes", "2", db=db)
     assert code == 0, out
     assert "4 played" in out
     code, out = invoke("tournament", "smoke", db=db)
     assert code == 0 and "0 played, 4 already done" in out
+    code, out = invoke("tournament", "smoke", "--executor", "ray", "--processes", "2", db=db)
+    assert code == 2 and "--processes is an option of the local executor" in out, out
     code, out = invoke("report", "smoke", "--out", str(tmp_path / "rep"), db=db)
     assert code == 0, out
     assert (tmp_path / "rep" / "report.html").exists()

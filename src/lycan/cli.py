@@ -828,13 +828,25 @@ def tournament(
     config: Annotated[str, typer.Argument(help="tournament file (YAML/TOML) or a built-in name such as smoke")],
     db: DbOpt = None,
     executor: Annotated[str, typer.Option(help="local, or ray (RAY_ADDRESS for a cluster)")] = "local",
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="local executor: worker processes for games of CPU-bound agents and of in-process "
+            "models (each worker loads its own copy of the model); 0 plays every game in this process",
+        ),
+    ] = 0,
 ) -> None:
     """Play a tournament; re-running it resumes, skipping finished games."""
     from lycan.arena import run_tournament
+    from lycan.arena.executors import make_executor
     from lycan.eval.report import print_summary
 
     with clear_errors(), _store(db) as store:
-        result = run_tournament(config, executor=executor, store=store, progress=sys.stderr.isatty())
+        if processes and executor != "local":
+            fail("--processes is an option of the local executor")
+        chosen = make_executor(executor, processes=processes) if processes else executor
+        result = run_tournament(config, executor=chosen, store=store, progress=sys.stderr.isatty())
         records = list(store.iter_records(run=result.run))
     console.print(
         f"run {result.run}: {result.played} played, {result.skipped} already done, {result.faults} faults, "

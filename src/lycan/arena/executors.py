@@ -54,13 +54,21 @@ class ModelPool:
                 raise ConfigError(f"cannot load model {spec!r}: {err}") from None
         return self._models[key]
 
-    async def aclose(self) -> None:
-        """Close every model that holds a connection (on the loop that used them)."""
-        models, self._models = list(self._models.values()), {}
-        for model in models:
+    async def aclose(self, *, keep_in_process: bool = False) -> None:
+        """Close every model that holds a connection (on the loop that used them).
+
+        With `keep_in_process`, models without a connection (the in-process llama.cpp and Hugging
+        Face backends) stay in the pool for the next game, on another event loop: a process-pool
+        worker loads its model once, not once per game.
+        """
+        models = list(self._models.items())
+        self._models = {}
+        for key, model in models:
             close = getattr(model, "aclose", None)
             if close is not None:
                 await close()
+            elif keep_in_process:
+                self._models[key] = model
 
 
 def _is_llm(spec: AgentSpec) -> bool:
@@ -111,9 +119,15 @@ def _players(job: GameJob, models: ModelPool | None = None) -> list[Player]:
     return players_for(job.seats, job.seed, models)
 
 
-def play_job(job: GameJob) -> GameRecord:
-    """Play one planned game in this process (sync fast path when every player can decide at once)."""
-    models = ModelPool()
+def play_job(job: GameJob, models: ModelPool | None = None) -> GameRecord:
+    """Play one planned game in this process (sync fast path when every player can decide at once).
+
+    With `models`, the game's in-process models come from that pool and stay there for later
+    games (its connections are closed when the game ends); without it, every model is built for
+    this game.
+    """
+    keep = models is not None
+    models = ModelPool() if models is None else models
     players = _players(job, models)
     kw: dict[str, Any] = {"game_id": job.game_id, "probe_days": job.probe_days}
     if all(isinstance(p, SyncPlayer) for p in players):
@@ -124,10 +138,45 @@ def play_job(job: GameJob) -> GameRecord:
             try:
                 return await run_async(job.rules, players, job.seed, **kw)
             finally:
-                await models.aclose()
+                await models.aclose(keep_in_process=keep)
 
         record = asyncio.run(play())
     return _finish(job, record, players)
+
+
+# A process-pool worker's models, kept from game to game (see `LocalExecutor.processes`).
+_WORKER_MODELS: ModelPool | None = None
+_WORKER_THREADS = 0
+
+
+def _start_worker(threads: int) -> None:
+    """Pool initializer: the CPU threads each in-process model of this worker may use."""
+    global _WORKER_MODELS, _WORKER_THREADS
+    _WORKER_MODELS = ModelPool()
+    _WORKER_THREADS = threads
+
+
+def _with_threads(spec: AgentSpec, threads: int) -> AgentSpec:
+    """`spec` with `n_threads` set for an in-process model that was not given a thread count."""
+    from lycan.models import runs_in_process
+
+    if threads < 1 or not spec.model or not runs_in_process(spec.model) or "n_threads" in spec.model_options:
+        return spec
+    return spec.model_copy(update={"model_options": {**spec.model_options, "n_threads": threads}})
+
+
+def play_in_worker(job: GameJob) -> GameRecord:
+    """Play one game in a process-pool worker: its in-process models are loaded once per worker."""
+    seats = tuple(_with_threads(s, _WORKER_THREADS) for s in job.seats)
+    return play_job(replace(job, seats=seats), _WORKER_MODELS)
+
+
+def _in_process_llm(job: GameJob) -> bool:
+    """Whether the job has LLM seats and every one of them runs its model inside the process."""
+    from lycan.models import runs_in_process
+
+    llm = [s for s in job.seats if s.model and _is_llm(s)]
+    return bool(llm) and all(runs_in_process(str(s.model)) for s in llm)
 
 
 async def play_job_async(job: GameJob, models: ModelPool | None = None) -> GameRecord:
@@ -167,7 +216,11 @@ class LocalExecutor:
     the embedded model had 8-33 answers a game cut by the 60 s limit that way, 39% of all).
 
     With `processes` > 0, games whose players all decide synchronously (CPU-bound agents) run in
-    a process pool of that size instead of on the event loop.
+    a process pool of that size instead of on the event loop, and so do games whose LLM seats all
+    run their model in-process (`local`, `llamacpp:`, `hf:`): each worker loads its own copy of
+    the model once and plays one game at a time, so `processes` games are in play at once, each
+    model given `os.cpu_count() // processes` CPU threads unless its options name `n_threads`.
+    Games on served models (`openai:`) stay on the event loop, where waiting costs nothing.
     """
 
     concurrency: int = 8
@@ -182,7 +235,10 @@ class LocalExecutor:
     async def _run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
         gate = asyncio.Semaphore(max(1, self.concurrency))
         limits = {p: asyncio.Semaphore(max(1, n)) for p, n in self.provider_limits.items()}
-        pool = ProcessPoolExecutor(self.processes) if self.processes > 0 else None
+        pool = None
+        if self.processes > 0:
+            threads = max(1, (os.cpu_count() or 1) // self.processes)
+            pool = ProcessPoolExecutor(self.processes, initializer=_start_worker, initargs=(threads,))
         loop = asyncio.get_running_loop()
         models = ModelPool()
 
@@ -204,15 +260,18 @@ class LocalExecutor:
             return [gate for key in keys if (gate := per_model[key]) is not None]
 
         async def one(job: GameJob) -> GameRecord:
+            pooled = pool is not None and (_in_process_llm(job) or _all_sync(job))
             async with AsyncExitStack() as stack:
                 for p in job.providers:
                     if p in limits:
                         await stack.enter_async_context(limits[p])
-                for model_gate in model_gates(job):
-                    await stack.enter_async_context(model_gate)
+                if not pooled:  # a pooled game's worker has its own copy of the model
+                    for model_gate in model_gates(job):
+                        await stack.enter_async_context(model_gate)
                 async with gate:
-                    if pool is not None and _all_sync(job):
-                        return await loop.run_in_executor(pool, play_job, job)
+                    if pooled:
+                        assert pool is not None
+                        return await loop.run_in_executor(pool, play_in_worker, job)
                     return await play_job_async(job, models)
 
         try:

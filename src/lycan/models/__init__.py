@@ -21,7 +21,7 @@ from lycan.models.base import (
 from lycan.models.cache import CachedModel
 from lycan.models.meter import ScopeUsage, UsageMeter
 from lycan.models.recording import RecordingModel, ReplayModel
-from lycan.models.registry import SPEC_FORMS, load_model
+from lycan.models.registry import SPEC_FORMS, load_model, runs_in_process
 
 __all__ = [
     "SPEC_FORMS",
@@ -41,5 +41,6 @@ __all__ = [
     "collect",
     "load_model",
     "request_key",
+    "runs_in_process",
     "stream_result",
 ]

@@ -27,6 +27,15 @@ def parse_openai(rest: str) -> tuple[str, str | None]:
     return model.strip(), (base_url.strip() or None) if at else None
 
 
+IN_PROCESS_KINDS = frozenset({"local", "llamacpp", "hf"})
+"""Spec kinds whose model runs inside this process (on its CPU or GPU), not behind a server."""
+
+
+def runs_in_process(spec: str) -> bool:
+    """Whether the model `spec` names runs inside this process (`local`, `llamacpp:`, `hf:`), without loading it."""
+    return spec.strip().partition(":")[0].lower() in IN_PROCESS_KINDS
+
+
 def load_model(spec: str, **options: Any) -> ChatModel:
     """Build the chat model that `spec` names.
 
