@@ -285,6 +285,19 @@ def _overlaps(records: list[Any]) -> int:
     return sum(1 for i, (_, end) in enumerate(spans) for start, _ in spans[i + 1 :] if start < end)
 
 
+TINY_LLM = {"agent": "llm", "model": "local:tiny", "model_options": {"n_ctx": 1024}}
+
+
+def _guardian5(db: Path, village: Any, werewolf: Any, games: int, executor: LocalExecutor) -> tuple[Any, list[Any]]:
+    """A one-setting guardian5 tournament (no side swap) played by `executor`; its result and records."""
+    setting = {"name": "s", "rules": "guardian5", "village": village, "werewolf": werewolf, "swap": False}
+    cfg = load_config({"run": "r", "games": games, "settings": [setting]})
+    records: list[Any] = []
+    result = run_tournament(cfg, store=TinyStore(db), executor=executor, progress=False, on_record=records.append)
+    assert result.played == games and all(r.winner is not None for r in records)
+    return result, records
+
+
 def test_games_on_an_in_process_model_are_played_one_at_a_time(tmp_path: Path) -> None:
     # eight games at once on one llama.cpp model queued each other's calls past the seats' time
     # limits; a model that answers one call at a time now has one game in play at a time
@@ -293,34 +306,14 @@ def test_games_on_an_in_process_model_are_played_one_at_a_time(tmp_path: Path) -
     tiny = load_model("local:tiny")
     assert calls_at_once(tiny) == 1 and calls_at_once(CachedModel(tiny)) == 1
     assert calls_at_once(load_model("openai:fake@http://127.0.0.1:9/v1")) is None
-    player = {"agent": "llm", "model": "local:tiny", "model_options": {"n_ctx": 1024}}
-    setting = {"name": "tiny", "rules": "guardian5", "village": player, "werewolf": "heuristic", "swap": False}
-    cfg = load_config({"run": "tiny", "games": 2, "settings": [setting]})
-    records: list[Any] = []
-    executor = LocalExecutor(concurrency=2)
-    result = run_tournament(
-        cfg, store=TinyStore(tmp_path / "t.db"), executor=executor, progress=False, on_record=records.append
-    )
-    assert result.played == 2 and all(r.winner is not None for r in records)
+    _, records = _guardian5(tmp_path / "t.db", TINY_LLM, "heuristic", 2, LocalExecutor(concurrency=2))
     assert _overlaps(records) == 0
-    calls = sum(u["calls"] for r in records for u in r.usage.values())
-    assert calls > 0
+    assert sum(u["calls"] for r in records for u in r.usage.values()) > 0
 
 
 def test_games_on_an_in_process_model_run_side_by_side_in_worker_processes(tmp_path: Path) -> None:
     # each worker process loads its own copy of the model, so two workers play two games at once
-    player = {"agent": "llm", "model": "local:tiny", "model_options": {"n_ctx": 1024}}
-    setting = {"name": "tiny", "rules": "guardian5", "village": player, "werewolf": "heuristic", "swap": False}
-    cfg = load_config({"run": "tiny", "games": 2, "settings": [setting]})
-    records: list[Any] = []
-    result = run_tournament(
-        cfg,
-        store=TinyStore(tmp_path / "p.db"),
-        executor=LocalExecutor(processes=2),
-        progress=False,
-        on_record=records.append,
-    )
-    assert result.played == 2 and all(r.winner is not None for r in records)
+    result, records = _guardian5(tmp_path / "p.db", TINY_LLM, "heuristic", 2, LocalExecutor(processes=2))
     assert _overlaps(records) == 1
     assert {r.meta["index"] for r in records} == {0, 1}
     assert all(sum(u["calls"] for u in r.usage.values()) > 0 for r in records)
@@ -357,14 +350,5 @@ def test_a_workers_in_process_models_get_their_share_of_the_cores() -> None:
 
 def test_games_on_a_server_model_are_played_side_by_side(openai_server: str, tmp_path: Path) -> None:
     player = {"agent": "llm", "model": f"openai:fake@{openai_server}"}
-    setting = {"name": "s", "rules": "guardian5", "village": player, "werewolf": player, "swap": False}
-    cfg = load_config({"run": "side", "games": 3, "settings": [setting]})
-    records: list[Any] = []
-    result = run_tournament(
-        cfg,
-        store=TinyStore(tmp_path / "s.db"),
-        executor=LocalExecutor(concurrency=3),
-        progress=False,
-        on_record=records.append,
-    )
-    assert result.played == 3 and _overlaps(records) > 0
+    _, records = _guardian5(tmp_path / "s.db", player, player, 3, LocalExecutor(concurrency=3))
+    assert _overlaps(records) > 0
