@@ -7,7 +7,15 @@ import asyncio
 import pytest
 
 from lycan.agents.llm import LLMAgent, promised_vote
-from lycan.agents.phrasing import check_phrasing, clean, echoes, narrates_self, reveals_wolf_side, role_words
+from lycan.agents.phrasing import (
+    check_phrasing,
+    clean,
+    echoes,
+    narrates_self,
+    reveals_wolf_side,
+    role_words,
+    stammers,
+)
 from lycan.beliefs.claims import Statement, parser_for
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Talk
@@ -22,7 +30,7 @@ NAMES = tuple(f"Player {i}" for i in range(1, 8))
 INSTRUCTIONS = (
     "You are Player 1, a player at a table of Werewolf, talking out loud to the other players.\n"
     "Say this in your own casual words, in one or two short sentences of at most 125 characters:\n"
-    "Keep every name, role and result as given, add nothing, and speak as yourself (I, me)."
+    "Keep every name, role and result as given, add nothing, and speak as yourself."
 )
 SEER_ACT = "I am the seer. Last night I divined Player 3: werewolf. I will vote for Player 3."
 
@@ -45,6 +53,8 @@ def check(text: str, act: str = SEER_ACT, *, role: Role = Role.SEER, public: boo
         ("Keep every name, role and result as given. I am the seer.", "prompt echo"),
         ("talking out loud to the other players: I am the seer.", "prompt echo"),
         ("Player 1 is the seer. Player 1 divined Player 3: werewolf.", "self-narration"),
+        ("I, me, the seer. Last night I divined Player 3: werewolf. I will vote for Player 3.", "stammer"),
+        ("I am the seer. I, I, I divined Player 3: werewolf. I will vote for Player 3.", "stammer"),
         ("I am the seer! Last night I divined Player 3: human. I will vote for Player 3.", "contradicts the act"),
         ("I am the seer. Last night I divined Player 4: werewolf. I will vote for Player 4.", "contradicts the act"),
         ("I am the medium. Last night I divined Player 3: werewolf. I will vote for Player 3.", "contradicts the act"),
@@ -83,6 +93,8 @@ def test_detectors() -> None:
     assert narrates_self("Player 1 wins.", "Player 1")
     assert not narrates_self("Player 10 wins.", "Player 1")
     assert role_words("Two seers and a Witch.") == {"seer", "witch"}
+    assert stammers("I, me, attack Player 7.") and stammers("I, I, I vote for Player 2.")
+    assert not stammers("Believe me, I am the seer. I vote. I think Player 2 lies, I'm sure.")
     assert clean('Player 1: "I am the seer."\nPlayer 2: no', "Player 1") == "I am the seer."
     assert clean("Day 2: Let's attack Player 7.", "Player 4") == "Let's attack Player 7."
 

@@ -16,6 +16,8 @@ otherwise (the reason is recorded with the model call, never spoken):
 - `prompt echo`: a run of `ECHO_NGRAM` words shared with the instructions and not with the act;
 - `self-narration`: the speaker's own name (talk about oneself in the third person);
 - `self-reveal`: a werewolf or possessed admitting its side in public talk;
+- `stammer`: "I" said again at once ("I, I", "I, me, attack..."), as a small model does when it
+  echoes a prompt's "(I, me)" or loops on its first token;
 - `contradicts the act`: the statements `lycan.beliefs.claims.SpeechParser` reads back differ from
   the act's (so every accepted phrasing is also understood by the agents that read templates);
 - `other names` / `other roles`: a player name or role word that the act does not contain.
@@ -44,6 +46,7 @@ REASONS = (
     "prompt echo",
     "self-narration",
     "self-reveal",
+    "stammer",
     "contradicts the act",
     "other names",
     "other roles",
@@ -71,6 +74,7 @@ _WOLF_ADMISSION = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9']+")
+_STAMMER = re.compile(r"\bI\s*,?\s+(?:I|me)\b(?!')", re.IGNORECASE)
 
 
 def words(text: str) -> list[str]:
@@ -104,6 +108,11 @@ def _name_pattern(name: str) -> re.Pattern[str]:
 def narrates_self(text: str, own_name: str) -> bool:
     """Whether the speaker names itself (speaks of itself in the third person, as a narrator would)."""
     return bool(own_name) and bool(_name_pattern(own_name).search(text))
+
+
+def stammers(text: str) -> bool:
+    """Whether `text` says "I" and then "I" or "me" straight after ("I, I", "I, me, attack Player 7")."""
+    return bool(_STAMMER.search(text))
 
 
 def reveals_wolf_side(text: str) -> bool:
@@ -144,8 +153,8 @@ def clean(raw: str, own_name: str) -> str:
 def _voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = "", wolf_public: bool) -> str:
     """The faults any spoken line is checked for, whoever decided it ("" when none).
 
-    Empty, error text, prompt echo (runs in `allowed` excepted), self-narration, and, with
-    `wolf_public`, a werewolf-side seat admitting its side.
+    Empty, error text, prompt echo (runs in `allowed` excepted), self-narration, with `wolf_public` a
+    werewolf-side seat admitting its side, and a stammer.
     """
     if not text.strip():
         return "empty"
@@ -157,6 +166,8 @@ def _voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = 
         return "self-narration"
     if wolf_public and reveals_wolf_side(text):
         return "self-reveal"
+    if stammers(text):
+        return "stammer"
     return ""
 
 
@@ -234,5 +245,6 @@ __all__ = [
     "ngrams",
     "reveals_wolf_side",
     "role_words",
+    "stammers",
     "words",
 ]
