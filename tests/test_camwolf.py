@@ -16,6 +16,8 @@ from lycan.agents import lineup, make_agent
 from lycan.agents.camwolf import CamWolfAgent, Identification, Reasoning, read_reasoning, reasoner_schema
 from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.parsing import ParseError
+from lycan.arena.config import AgentSpec
+from lycan.arena.executors import players_for
 from lycan.beliefs.claims import Statement, parser_for
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Talk, VoteCast
@@ -187,6 +189,14 @@ def test_camwolf_is_an_agent_type_that_needs_a_model() -> None:
         make_agent("camwolf", 1)
     agent = make_agent("camwolf", 1, model=ScriptedModel(), grounding="beliefs")
     assert isinstance(agent, CamWolfAgent) and agent.label == "camwolf"
+    assert agent.planner().trust_lone_seer  # the default; a tournament's options can turn it off
+    untrusting = make_agent("camwolf", 1, model=ScriptedModel(), trust_lone_seer=False)
+    assert isinstance(untrusting, CamWolfAgent) and not untrusting.planner().trust_lone_seer
+    assert CamWolfAgent.planner_type.trust_lone_seer  # set on the seat's planner, not its class
+    # a tournament seat's options reach it (the model is never called here)
+    spec = AgentSpec(agent="camwolf", model="openai:fake@http://127.0.0.1:9/v1", options={"trust_lone_seer": False})
+    (seat,) = players_for([spec], seed=1)
+    assert isinstance(seat, CamWolfAgent) and not seat.planner().trust_lone_seer
     with pytest.raises(ValueError, match="grounding"):
         make_agent("camwolf", 1, model=ScriptedModel(), grounding="vibes")
 
@@ -394,8 +404,7 @@ def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_see
             if request.kind == "vote" and lone is not None and lone in request.targets and len(request.targets) > 1:
                 results = []
                 for trust in (True, False):
-                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1)
-                    agent.planner().trust_lone_seer = trust
+                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1, trust_lone_seer=trust)
                     wrong = Identification((view.events[-1].id,), "a bluff", lone, Role.WEREWOLF)
                     agent.reasonings.append((view.day, Reasoning("", (wrong,), Manner())))
                     results.append(asyncio.run(agent.act(view, request)).target)

@@ -277,6 +277,9 @@ class CamWolfAgent(LLMAgent):
         seed: seeds sampling and the planner.
         grounding: `beliefs` shows the belief engine's summary and its evidence to the Reasoner.
         reason_every_turn: reason at every speaking turn, not only the first of each day.
+        trust_lone_seer: on the village side, never vote for the one player who has claimed seer
+            while nothing the seat knows contradicts the claim (`_Planner`); False votes as the
+            belief-driven heuristic would (for measuring what the trust costs and wins).
         **kw: further `LLMAgent` options (persona, on_token, on_manner, talk, ...).
 
     Raises:
@@ -293,6 +296,7 @@ class CamWolfAgent(LLMAgent):
         *,
         grounding: str = "none",
         reason_every_turn: bool = False,
+        trust_lone_seer: bool = True,
         **kw: Any,
     ) -> None:
         if grounding not in GROUNDINGS:
@@ -304,6 +308,7 @@ class CamWolfAgent(LLMAgent):
         self.reason_every_turn = reason_every_turn
         self.reasonings: list[tuple[int, Reasoning]] = []
         self._planner = self.planner_type(seed)
+        self._planner.trust_lone_seer = trust_lone_seer
         self._reasoned_day = -1
         self.format_errors = 0
         self.fallbacks = 0
