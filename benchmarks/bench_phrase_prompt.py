@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import tempfile
 import time
@@ -91,7 +92,8 @@ async def main(argv: Sequence[str] | None = None) -> None:
     if args.threads:
         options["n_threads"] = args.threads
     model = load_model(args.model, **options)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        out = stack.enter_context(args.out.open("a")) if args.out else None
         before_dir = args.before or earlier_prompts(Path(tmp))
         versions = {
             "before": LLMAgent(model, 1, talk="phrase", prompt_dir=before_dir),
@@ -108,9 +110,8 @@ async def main(argv: Sequence[str] | None = None) -> None:
                 stammered[version] += stammers(text)
                 if error:
                     reasons[version][error.removeprefix("phrasing rejected: ")] += 1
-                if args.out:
-                    with args.out.open("a") as out:
-                        out.write(json.dumps({"act": i, "version": version, "text": text, "error": error}) + "\n")
+                if out is not None:
+                    out.write(json.dumps({"act": i, "version": version, "text": text, "error": error}) + "\n")
             if (i + 1) % 20 == 0:
                 print(f"# {i + 1} of {len(acts)} acts, {time.perf_counter() - started:.0f} s", flush=True)
     getattr(model, "close", lambda: None)()
