@@ -63,7 +63,7 @@ async def test_remote_aiwolf_seats_play_conforming_games(preset: str) -> None:
 
 def test_browser_seats_play_conforming_games(tmp_path: Path) -> None:
     db = tmp_path / "web.db"
-    app = create_app(db, ai_delay=0, night_min=0)
+    app = create_app(db, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)
     with TestClient(app) as client:
         body = {"preset": "guardian7", "humans": 2, "ai": "random", "timeout": 5, "ai_delay": 0, "seed": 3}
         table = client.post("/api/tables", json=body).json()

@@ -33,7 +33,7 @@ def until(ws: Any, kind: str, limit: int = 5000) -> Message:
 
 
 def test_an_address_may_create_only_so_many_tables_in_a_while() -> None:
-    with TestClient(create_app(None, ai_delay=0, create_limit=(3, 600))) as client:
+    with TestClient(create_app(None, allow_seed=True, night_wait=0, ai_delay=0, create_limit=(3, 600))) as client:
         for _ in range(3):
             # Requests refused for other reasons do not count.
             assert client.post("/api/tables", json={**BODY, "preset": "nosuch"}).status_code == 400
@@ -62,7 +62,7 @@ def test_the_creation_limit_is_per_address_and_forgets_old_tables() -> None:
 
 def test_tables_nobody_joins_are_closed_and_make_room(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("lycan.web.app.MAX_TABLES", 3)
-    app = create_app(None, ai_delay=0, night_min=0, join_timeout=0.5, create_limit=None)
+    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0, night_min=0, join_timeout=0.5, create_limit=None)
     with TestClient(app) as client:
         empty = client.post("/api/tables", json=BODY).json()
         taken = client.post("/api/tables", json=BODY).json()
@@ -83,7 +83,7 @@ def test_tables_nobody_joins_are_closed_and_make_room(monkeypatch: pytest.Monkey
 
 
 def test_no_person_may_hold_a_decision_longer_than_the_cap() -> None:
-    app = create_app(None, ai_delay=0, night_min=0, max_wait=0.3)
+    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0, night_min=0, max_wait=0.3)
     with TestClient(app) as client:
         res = client.post("/api/tables", json={**BODY, "timeout": 10})
         assert res.status_code == 400 and "at most 0.3 seconds" in res.json()["detail"]
@@ -103,7 +103,7 @@ def test_no_person_may_hold_a_decision_longer_than_the_cap() -> None:
 
 
 def test_websockets_open_only_for_this_servers_pages_and_allowed_origins() -> None:
-    app = create_app(None, ai_delay=0, allowed_origins=["https://play.example.org"])
+    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0, allowed_origins=["https://play.example.org"])
     with TestClient(app) as client:
         table = client.post("/api/tables", json=BODY).json()
         seat = f"/ws/tables/{table['table']}/seats/{table['seats'][0]['token']}"
@@ -136,7 +136,7 @@ def test_websockets_open_only_for_this_servers_pages_and_allowed_origins() -> No
     ],
 )
 def test_names_with_control_or_invisible_characters_are_refused_clearly(name: str, shown: str) -> None:
-    with TestClient(create_app(None, ai_delay=0)) as client:
+    with TestClient(create_app(None, allow_seed=True, night_wait=0, ai_delay=0)) as client:
         res = client.post("/api/tables", json={**BODY, "names": [name]})
         assert res.status_code == 400, res.text
         detail = res.json()["detail"]
@@ -147,7 +147,7 @@ def test_names_with_control_or_invisible_characters_are_refused_clearly(name: st
 
 def test_a_flood_of_refused_frames_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="lycan.web")
-    with TestClient(create_app(None, ai_delay=0)) as client:
+    with TestClient(create_app(None, allow_seed=True, night_wait=0, ai_delay=0)) as client:
         table = client.post("/api/tables", json=BODY).json()
         with client.websocket_connect(f"/ws/tables/{table['table']}/seats/{table['seats'][0]['token']}") as ws:
             for _ in range(300):
@@ -174,7 +174,7 @@ def test_a_flood_of_refused_frames_is_logged_once(caplog: pytest.LogCaptureFixtu
 )
 def test_deeply_nested_json_gets_an_error_and_the_connection_lives_on(frame: str) -> None:
     assert len(frame) < MAX_FRAME_BYTES
-    with live_server(create_app(None, ai_delay=0)) as base:
+    with live_server(create_app(None, allow_seed=True, night_wait=0, ai_delay=0)) as base:
         table = httpx.post(base + "/api/tables", json=BODY).json()
         host = base.removeprefix("http://")
         with ws_connect(f"ws://{host}/ws/tables/{table['table']}/seats/{table['seats'][0]['token']}") as ws:

@@ -36,7 +36,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, ai_delay=0, night_min=0)) as c:
+    with TestClient(create_app(db, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)) as c:
         yield c
 
 
@@ -318,7 +318,7 @@ def test_bad_table_requests_get_clear_errors(client: TestClient) -> None:
         ({"preset": "/etc/passwd"}, 400, "unknown preset"),
         ({"humans": 6}, 400, "do not fit"),
         ({"ai": "llm"}, 400, "--model"),
-        ({"humans": 2, "names": ["Sam", "sam"]}, 400, "different name"),
+        ({"humans": 2, "names": ["Sam", "sam"]}, 400, "look alike"),
         ({"humans": 1, "names": ["x" * 30]}, 400, "longer than"),
         ({"wizard": True}, 422, ""),
         ({"timeout": -1}, 422, ""),
@@ -357,12 +357,12 @@ class EchoRecognizer:
 
 
 def test_transcribe_needs_a_recognizer_the_right_token_and_real_audio(db: Path) -> None:
-    with TestClient(create_app(db, ai_delay=0)) as client:
+    with TestClient(create_app(db, allow_seed=True, night_wait=0, ai_delay=0)) as client:
         table = new_table(client, timeout=30)
         url = f"/api/tables/{table['table']}/seats/{table['seats'][0]['token']}/transcribe"
         res = client.post(url, content=wav(), headers={"content-type": "audio/wav"})
         assert res.status_code == 503 and "speech recognizer" in res.json()["detail"]
-    with TestClient(create_app(db, asr=EchoRecognizer(), ai_delay=0)) as client:
+    with TestClient(create_app(db, asr=EchoRecognizer(), allow_seed=True, night_wait=0, ai_delay=0)) as client:
         table = new_table(client, timeout=30)
         other = new_table(client, timeout=30)
         url = f"/api/tables/{table['table']}/seats/{table['seats'][0]['token']}/transcribe"

@@ -46,7 +46,7 @@ SPECTATOR_JS = """() => ({
 def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     db = tmp_path / "games.db"
-    app = create_app(db, ai_delay=0.05, night_min=1)
+    app = create_app(db, allow_seed=True, night_wait=0, ai_delay=0.05, night_min=1)
     with live_server(app) as base, playwright_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -169,7 +169,7 @@ SOUND_JS = """() => ({
 
 def test_voices_play_in_order_and_move_the_speakers_mouth(tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    app = create_app(None, tts=ToneVoice(), ai_delay=0.2, night_min=1)
+    app = create_app(None, tts=ToneVoice(), allow_seed=True, night_wait=0, ai_delay=0.2, night_min=1)
     with live_server(app) as base, playwright_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -259,7 +259,7 @@ def test_each_ai_seat_shows_the_expression_and_gesture_of_its_talk(
     monkeypatch.setattr(lycan.web.lobby, "lineup", expressive)
     ARTIFACTS.mkdir(exist_ok=True)
     tts = StyledTone()
-    app = create_app(None, tts=tts, ai_delay=0.2, night_min=1)
+    app = create_app(None, tts=tts, allow_seed=True, night_wait=0, ai_delay=0.2, night_min=1)
     errors: list[str] = []
     shown: dict[int, dict[str, Any]] = {}
     with live_server(app) as base, playwright_api.sync_playwright() as pw:

@@ -46,7 +46,7 @@ def db(tmp_path: Path, record: GameRecord) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, ai_delay=0, night_min=0)) as c:
+    with TestClient(create_app(db, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)) as c:
         yield c
 
 
@@ -122,7 +122,7 @@ def test_a_server_can_show_only_its_own_games_or_none(db: Path, record: GameReco
 
 
 def test_the_record_of_a_game_still_being_played_is_never_served(db: Path, record: GameRecord) -> None:
-    app = create_app(db, ai_delay=0, night_min=0)
+    app = create_app(db, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)
     with TestClient(app) as c:
         # A table with a seat for a person who never comes: its game waits, unfinished.
         table = c.post("/api/tables", json={"preset": "aiwolf5", "humans": 1, "timeout": 30}).json()

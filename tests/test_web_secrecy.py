@@ -42,7 +42,7 @@ Message = dict[str, Any]
 
 @pytest.mark.parametrize("seed", [7, 12345, 2**31 - 1])
 def test_ai_names_and_agents_use_streams_of_their_own_not_the_deal(seed: int) -> None:
-    factory = TableFactory(None, None, False, None, ai_delay=0)
+    factory = TableFactory(None, None, False, None, allow_seed=True, night_wait=0, ai_delay=0)
     table = factory.build(TableRequest(preset="aiwolf13", humans=1, names=["Pat"], seed=seed))
     expected = list(AI_NAMES)
     stream(seed, "names").shuffle(expected)
@@ -62,7 +62,7 @@ def test_a_table_without_a_seed_gets_a_fresh_128_bit_one_that_nobody_sees_before
 ) -> None:
     secret = (1 << 127) | 0x5EED_5EED_5EED_5EED_5EED
     monkeypatch.setattr("lycan.web.lobby.fresh_seed", lambda: secret)
-    app = create_app(None, ai_delay=0, night_min=0)
+    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)
     shown = (str(secret), hex(secret), format(secret, "x"))
 
     def hidden(payload: Any) -> None:
@@ -406,7 +406,7 @@ def server_with_its_log(app: Any) -> Iterator[tuple[str, list[str]]]:
 
 
 def test_seat_tokens_never_reach_the_server_log() -> None:
-    app = create_app(None, ai_delay=0)
+    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0)
     with server_with_its_log(app) as (host, lines):
         table = httpx.post(f"http://{host}/api/tables", json={"preset": "aiwolf5", "humans": 1, "timeout": 30}).json()
         token = table["seats"][0]["token"]
@@ -438,7 +438,7 @@ def test_a_game_with_a_fresh_seed_is_saved_with_that_seed(tmp_path: Any, caplog:
     from lycan.store import GameStore
 
     db = tmp_path / "games.db"
-    app = create_app(db, ai_delay=0, night_min=0)
+    app = create_app(db, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)
     with TestClient(app) as client:
         table = client.post("/api/tables", json={"preset": "aiwolf5", "humans": 0, "timeout": 3, "ai_delay": 0}).json()
         with client.websocket_connect(f"/ws/tables/{table['table']}/watch") as watcher:

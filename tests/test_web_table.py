@@ -37,7 +37,7 @@ def responder(request: Any) -> str:
 async def test_llm_speech_streams_to_those_who_may_hear_it_and_is_voiced_in_order() -> None:
     model = ScriptedModel(responder, piece=4)
     tts = ToneVoice()
-    factory = TableFactory(None, tts, False, lambda: model, ai_delay=0, night_min=0)
+    factory = TableFactory(None, tts, False, lambda: model, allow_seed=True, night_wait=0, ai_delay=0, night_min=0)
     table = factory.build(TableRequest(preset="guardian7", humans=0, ai="llm", seed=3, timeout=5), model)
     assert all(isinstance(getattr(p, "agent", None), LLMAgent) for p in table.players)
     watcher = table.connect(None)
@@ -130,7 +130,9 @@ async def test_audio_channel_speaks_an_utterance_in_its_manner() -> None:
 
 def test_llm_seats_announce_their_manner_to_the_table() -> None:
     model = ScriptedModel(responder)
-    factory = TableFactory(None, ToneVoice(), False, lambda: model, ai_delay=0, night_min=0)
+    factory = TableFactory(
+        None, ToneVoice(), False, lambda: model, allow_seed=True, night_wait=0, ai_delay=0, night_min=0
+    )
     table = factory.build(TableRequest(preset="aiwolf5", humans=1, ai="llm", seed=3), model)
     agents = [getattr(p, "agent", None) for p in table.players[1:]]
     assert all(isinstance(a, LLMAgent) and a.on_manner == table.speech_manner for a in agents)

@@ -6,21 +6,26 @@ nothing is fetched from the internet. `/games` lists the finished games in the s
 any of them step by step, as everyone saw it or as one seat did, with the suspicion meter
 (`lycan.web.replays`).
 
-A public server has to stand up to strangers: each address may create only so many tables in a
-while, tables at which no person takes a seat are closed after a few minutes, no person's
-decision may take longer than a cap, WebSockets are only opened by pages from this server (or
-from the origins allowed), and the seats' secret tokens never reach the server's logs.
+A public server has to stand up to strangers: each network (an IPv4 /24, an IPv6 /64) may create
+only so many tables in a while and the whole server only so many more; tables at which no person
+takes a seat, or whose people have all left, are closed after a few minutes; every game has a
+budget of seats x decisions; no person's decision may take longer than a cap, and a person who is
+away gets only a short grace; pages are served only under the host names allowed (so a rebound
+DNS name cannot reach a server on this machine) and WebSockets are only opened by pages from this
+server (or from the origins allowed); the stored-games viewer works out only a few views at once
+and a few for each network; and the seats' secret tokens never reach the server's logs, where
+every string is printed escaped (`lycan.rules.text.for_terminal`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import re
 import threading
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -28,15 +33,19 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from lycan.models.base import ChatModel
 from lycan.rules import get_preset, preset_names
+from lycan.rules.text import for_terminal
 from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer, audio_problem
-from lycan.web.lobby import DEFAULT_MAX_WAIT, TableError, TableFactory, TableRequest
+from lycan.web.limits import CreationLimit, client_key
+from lycan.web.lobby import DEFAULT_COST_BUDGET, DEFAULT_MAX_WAIT, TableError, TableFactory, TableRequest
 from lycan.web.replays import StoredGames, StoredGamesMode
-from lycan.web.table import DEFAULT_NIGHT_MIN, Connection, Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Connection, Table
 
 log = logging.getLogger("lycan.web")
 
@@ -44,11 +53,13 @@ STATIC = Path(__file__).parent / "static"
 MAX_TABLES = 200
 """Tables kept at once; the oldest finished ones make room for new ones."""
 CREATE_LIMIT = (10, 600.0)
-"""By default an address may create 10 tables in any 600 seconds."""
+"""By default a network (see `client_key`) may create 10 tables in any 600 seconds."""
+GLOBAL_CREATE_LIMIT = (60, 600.0)
+"""By default the whole server creates at most 60 tables in any 600 seconds, whoever asks."""
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+"""Host names a server on the loopback interface answers to (see `create_app`'s `allowed_hosts`)."""
 JOIN_TIMEOUT = 300.0
 """Seconds a table with seats for people waits for the first of them before it is closed."""
-MAX_CLIENTS = 10_000
-"""Addresses the creation limit remembers at once (old ones are forgotten first)."""
 
 _TOKEN_IN_PATH = re.compile(r"(/tables/[^/\s?#\"']+/seats/)[^/\s?#\"']+")
 SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "lycan.web")
@@ -60,17 +71,25 @@ def redact(text: str) -> str:
     return _TOKEN_IN_PATH.sub(r"\1<token>", text)
 
 
+def _clean(text: str) -> str:
+    return for_terminal(redact(text))
+
+
 class RedactTokens(logging.Filter):
-    """A logging filter that removes seat tokens from paths in a record's message and arguments."""
+    """A logging filter that removes seat tokens from paths in a record's message and arguments.
+
+    It also escapes every control and direction-changing character in them, so that no name, path
+    or header a stranger sent can drive the terminal that shows the log.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Clean `record` in place; never drops it."""
         if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
+            record.msg = _clean(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+            record.args = tuple(_clean(a) if isinstance(a, str) else a for a in record.args)
         elif isinstance(record.args, dict):
-            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
+            record.args = {k: _clean(v) if isinstance(v, str) else v for k, v in record.args.items()}
         return True
 
 
@@ -113,38 +132,6 @@ def origin_problem(origin: str | None, host: str | None, allowed: frozenset[str]
     return f"pages from {origin[:100]!r} may not open tables on this server (only its own pages and allowed origins)"
 
 
-class CreationLimit:
-    """At most `count` tables per client address in any `window` seconds."""
-
-    def __init__(self, count: int, window: float) -> None:
-        self.count = count
-        self.window = window
-        self.by_client: dict[str, deque[float]] = {}
-
-    def wait(self, client: str, now: float) -> float:
-        """Seconds `client` must wait before it may create a table (0: it may now)."""
-        times = self.by_client.get(client)
-        if times is None:
-            return 0.0
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        if not times:
-            del self.by_client[client]
-            return 0.0
-        if len(times) < self.count:
-            return 0.0
-        return times[0] + self.window - now
-
-    def note(self, client: str, now: float) -> None:
-        """`client` created a table at `now`."""
-        if client not in self.by_client and len(self.by_client) >= MAX_CLIENTS:
-            for old in [c for c, t in self.by_client.items() if not t or t[-1] <= now - self.window]:
-                del self.by_client[old]
-            if len(self.by_client) >= MAX_CLIENTS:  # forget the address that created least recently
-                del self.by_client[min(self.by_client, key=lambda c: self.by_client[c][-1])]
-        self.by_client.setdefault(client, deque()).append(now)
-
-
 def model_loader(spec: str | None) -> Callable[[], ChatModel] | None:
     """A cached loader for the chat model `spec` names, or None if there is no spec or no loader."""
     if not spec:
@@ -174,26 +161,26 @@ class Tables:
         self.join_timeout = join_timeout
 
     def sweep(self, now: float | None = None) -> list[str]:
-        """Close and forget the tables with seats for people that none of them took in `join_timeout` s.
+        """Close and forget the tables with people's seats left empty or abandoned for `join_timeout` s.
 
-        Returns the ids of the tables closed.
+        Empty: none of the people took a seat since the table was made; abandoned: every person's
+        page has been closed since. Returns the ids of the tables closed.
         """
         now = time.monotonic() if now is None else now
         closed = []
         for table_id, table in list(self.by_id.items()):
-            if (
-                "human" in table.kinds
-                and not table.joined
-                and not table.finished
-                and now - table.created >= self.join_timeout
-            ):
-                table.close(
-                    f"nobody took a seat at this table within {self.join_timeout:g} seconds, "
-                    "so it was closed to make room; create a new one"
-                )
-                del self.by_id[table_id]
-                closed.append(table_id)
-                log.info("table %s: closed, nobody took a seat within %g s", table_id, self.join_timeout)
+            if "human" not in table.kinds or table.finished:
+                continue
+            if not table.joined and now - table.created >= self.join_timeout:
+                why = f"nobody took a seat at this table within {self.join_timeout:g} seconds"
+            elif table.people_left_at is not None and now - table.people_left_at >= self.join_timeout:
+                why = f"every person left this table more than {self.join_timeout:g} seconds ago"
+            else:
+                continue
+            table.close(f"{why}, so it was closed to make room; create a new one")
+            del self.by_id[table_id]
+            closed.append(table_id)
+            log.info("table %s: closed: %s", table_id, why)
         return closed
 
     def add(self, table: Table) -> None:
@@ -248,12 +235,32 @@ def _links(table: Table) -> dict[str, Any]:
     }
 
 
+def frame_text(message: dict[str, Any]) -> str:
+    """`message` as the text of one WebSocket frame; always valid UTF-8 JSON.
+
+    Text from outside is checked where it arrives (`lycan.rules.text`), but a frame must never
+    fail to encode: one that would (a lone surrogate from anywhere) is sent with every non-ASCII
+    character escaped, which JSON allows and browsers read the same.
+    """
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return text
+
+
 async def _pump(ws: WebSocket, conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
         if message is None:
             break
-        await ws.send_json(message)
+        try:
+            text = frame_text(message)
+        except ValueError:  # a bug must cost one message, never the tab
+            log.exception("could not send a %s message to %s", message.get("type"), conn.seat)
+            continue
+        await ws.send_text(text)
     with suppress(Exception):
         await ws.close(conn.close_code, conn.close_reason)
 
@@ -300,8 +307,13 @@ def create_app(
     max_wait: float = DEFAULT_MAX_WAIT,
     join_timeout: float = JOIN_TIMEOUT,
     create_limit: tuple[int, float] | None = CREATE_LIMIT,
+    global_create_limit: tuple[int, float] | None = GLOBAL_CREATE_LIMIT,
     allowed_origins: Iterable[str] = (),
+    allowed_hosts: Iterable[str] | None = None,
     stored_games: StoredGamesMode = "all",
+    night_wait: float = DEFAULT_NIGHT_WAIT,
+    allow_seed: bool = False,
+    cost_budget: int | None = DEFAULT_COST_BUDGET,
 ) -> FastAPI:
     """The web app.
 
@@ -317,20 +329,41 @@ def create_app(
             and the rules' own are cut to it.
         join_timeout: seconds a table with seats for people waits for the first of them to open their
             page; then it is closed and forgotten.
-        create_limit: (count, seconds): an address may create at most `count` tables in any `seconds`;
-            None: no limit. Behind a reverse proxy, run uvicorn with the proxy's address trusted
+        create_limit: (count, seconds): a network (`client_key`) may create at most `count` tables in any
+            `seconds`; None: no limit. Behind a reverse proxy, run uvicorn with the proxy's address trusted
             (`--forwarded-allow-ips`) so that each client is counted, not the proxy.
+        global_create_limit: (count, seconds): the whole server creates at most `count` tables in any
+            `seconds`; None: no limit.
         allowed_origins: origins (`https://example.org`) besides this server's own whose pages may open
             WebSockets here (e.g. when a proxy changes the Host header).
+        allowed_hosts: the host names requests may be addressed to (`Host` header; `*.example.org` for
+            subdomains); others get 400, so that a page on a rebound DNS name cannot talk to a server
+            on this machine. None: any host (`lycan serve` passes the loopback names, or the host it
+            is bound to).
         stored_games: which finished games of `store_path` the game viewer (`/games`, `/api/games`) shows:
             `all`, `web` (those played at this server's tables) or `none`.
+        night_wait: seconds into each night at which people's night requests are shown (see
+            `lycan.web.table`); a table may make it longer, not shorter.
+        allow_seed: whether a table with people may be created with a chosen seed (which gives the deal
+            away to whoever chose it); tables of AI players alone always may.
+        cost_budget: seats x decisions a table's game may take before it ends as a draw (None: no end).
     """
     redact_server_logs()
     tables = Tables(join_timeout)
     factory = TableFactory(
-        store_path, tts, asr is not None, model_loader(model_spec), ai_delay, night_min=night_min, max_wait=max_wait
+        store_path,
+        tts,
+        asr is not None,
+        model_loader(model_spec),
+        ai_delay,
+        night_min=night_min,
+        night_wait=night_wait,
+        max_wait=max_wait,
+        allow_seed=allow_seed,
+        cost_budget=cost_budget,
     )
     limit = CreationLimit(*create_limit) if create_limit is not None else None
+    everyone = CreationLimit(*global_create_limit) if global_create_limit is not None else None
     allowed = frozenset(o.strip().lower().rstrip("/") for o in allowed_origins)
     stored = StoredGames(
         store_path,
@@ -351,6 +384,24 @@ def create_app(
 
     app = FastAPI(title="Lycan", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.tables = tables
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        # The sender's own values are not echoed back: they may not even be encodable (a lone
+        # surrogate) or valid JSON (NaN). Each problem is named by its field and reason.
+        problems = []
+        for e in err.errors()[:10]:
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+            problems.append(for_terminal(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg"))))
+        return JSONResponse({"detail": "; ".join(problems) or "the request is not valid"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, err: Exception) -> PlainTextResponse:
+        log.exception("could not answer %s %s", request.method, request.url.path)
+        return PlainTextResponse("the server could not answer this request because of an error", status_code=500)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -385,11 +436,13 @@ def create_app(
             "asr": asr is not None,
             "max_wait": max_wait,
             "night_min": night_min,
+            "night_wait": night_wait,
+            "seed": allow_seed,
         }
 
     @app.post("/api/tables", status_code=201)
     async def create_table(spec: TableRequest, request: Request) -> dict[str, Any]:
-        client = request.client.host if request.client is not None else "unknown"
+        client = client_key(request.client.host) if request.client is not None else "unknown"
         now = time.monotonic()
         if limit is not None:
             wait = limit.wait(client, now)
@@ -400,6 +453,18 @@ def create_app(
                     429,
                     f"you have created {limit.count} tables in the last {limit.window:g} seconds, the most this "
                     f"server allows; try again in {seconds} seconds",
+                    headers={"Retry-After": str(seconds)},
+                )
+        if everyone is not None:
+            wait = everyone.wait("*", now)
+            if wait > 0:
+                seconds = math.ceil(wait)
+                log.warning("refused a table to %s: the server made %d tables in %g s", client, everyone.count,
+                            everyone.window)  # fmt: skip
+                raise HTTPException(
+                    503,
+                    f"this server has opened {everyone.count} tables in the last {everyone.window:g} seconds, "
+                    f"the most it allows; try again in {seconds} seconds",
                     headers={"Retry-After": str(seconds)},
                 )
         try:
@@ -414,6 +479,8 @@ def create_app(
             raise HTTPException(503, f"could not set up the table: {err}") from None
         if limit is not None:
             limit.note(client, now)
+        if everyone is not None:
+            everyone.note("*", now)
         table.start()
         log.info("table %s: %s created (%s)", table.id, table.rules.name, ", ".join(table.kinds))
         return _links(table)
@@ -483,8 +550,11 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def stored_game(
-        game_id: str, seat: Annotated[int | None, Query(alias="as", description="a seat (from 0); none: public")] = None
+        request: Request,
+        game_id: str,
+        seat: Annotated[int | None, Query(alias="as", description="a seat (from 0); none: public")] = None,
     ) -> dict[str, Any]:
-        return await stored.game(game_id, seat)
+        client = client_key(request.client.host) if request.client is not None else "unknown"
+        return await stored.game(game_id, seat, client)
 
     return app

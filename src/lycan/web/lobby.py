@@ -9,15 +9,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+import confusables
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from lycan.agents import LLM_KINDS, SeatSpec, lineup
 from lycan.engine.seeds import fresh_seed, stream
 from lycan.models.base import ChatModel
 from lycan.rules import ConfigError, RuleSet, get_preset
+from lycan.rules.text import for_terminal, name_problem, talk_problem
 from lycan.web.audio import SpeechSynthesizer
 from lycan.web.seats import AISeat, HumanSeat
-from lycan.web.table import DEFAULT_NIGHT_MIN, Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Table
 
 AI_NAMES = (
     "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
@@ -31,9 +33,20 @@ MAX_NAME = 24
 DEFAULT_MAX_WAIT = 180.0
 """Seconds a person may take over one decision at most, unless the server sets another cap."""
 MAX_SEED = 2**128 - 1
+DEFAULT_COST_BUDGET = 100_000
+"""Seats x decisions a table's game may take (a heuristic aiwolf13 game took about 3,200 and a 50-seat
+witch game about 15,000); then it ends as a draw, so that no table holds the server for a day."""
 
-_INVISIBLE = {"Cc": "a control character", "Cf": "an invisible formatting character", "Co": "a private-use character"}
-_INVISIBLE |= {"Cs": "a lone surrogate", "Cn": "an unassigned character", "Zl": "a line break", "Zp": "a line break"}
+
+def _plain(text: str) -> str:
+    """A request's string field, refused if it holds characters no page or log may show."""
+    problem = talk_problem(text)
+    if problem is not None:
+        raise ValueError(problem.replace("the message", "the text", 1))
+    return text
+
+
+Plain = Annotated[str, AfterValidator(_plain)]
 
 
 class TableError(ValueError):
@@ -43,21 +56,34 @@ class TableError(ValueError):
 class TableRequest(BaseModel):
     """What the creator of a table asks for."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    preset: str = Field("aiwolf5", max_length=40, description="aiwolf5, aiwolf13, guardian7, guardian5, witchN")
+    preset: Plain = Field("aiwolf5", max_length=40, description="aiwolf5, aiwolf13, guardian7, guardian5, witchN")
     humans: int = Field(1, ge=0, le=50, description="how many seats people take")
     names: list[Annotated[str, Field(max_length=100)]] = Field(
         default_factory=list, max_length=50, description="the people's names, in seat order"
     )
-    ai: str = Field("heuristic", max_length=20, description="agent type for the AI seats")
+    ai: Plain = Field("heuristic", max_length=20, description="agent type for the AI seats")
     seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="for replays and tests: whoever knows the seed can work out the deal"
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="for replays and tests: whoever knows the seed can work out the deal, so tables with people "
+        "take one only where the server allows it (`lycan serve --allow-seed`)",
     )
     timeout: float | None = Field(None, gt=0, le=3600, description="seconds per decision, for every seat")
     ai_delay: float | None = Field(None, ge=0, le=10, description="seconds an AI seat pauses before it answers")
     night_min: float | None = Field(
-        None, ge=0, le=120, description="seconds each night lasts at least, so its length tells nothing"
+        None,
+        ge=0,
+        le=120,
+        description="seconds each night lasts at least, so its length tells nothing (never below the server's)",
+    )
+    night_wait: float | None = Field(
+        None,
+        ge=0,
+        le=120,
+        description="seconds into each night at which people's night requests are shown (never below the server's)",
     )
 
 
@@ -86,18 +112,16 @@ def table_rules(spec: TableRequest, max_wait: float = DEFAULT_MAX_WAIT) -> RuleS
     return rules
 
 
-def name_problem(name: str) -> str | None:
-    """Why `name` cannot be shown to the table (control, invisible or direction-changing characters), or None."""
-    bad = [ch for ch in name if unicodedata.category(ch) in _INVISIBLE]
-    if not bad:
-        return None
-    first = bad[0]
-    label = unicodedata.name(first, "")
-    shown = "".join(f"<U+{ord(ch):04X}>" if ch in bad else ch for ch in name)
-    return (
-        f"the name {shown!r} contains {_INVISIBLE[unicodedata.category(first)]} "
-        f"(U+{ord(first):04X}{' ' + label if label else ''}); use visible letters, digits, spaces and punctuation"
-    )
+def look_alike(name: str, others: list[str]) -> str | None:
+    """The first of `others` that `name` could be mistaken for on screen (look-alike letters, case), or None.
+
+    Uses Unicode's confusable characters (TR39, through the `confusables` package): "Rоwan" with a
+    Cyrillic o is "Rowan", and so are "rowan" and "R0wan".
+    """
+    for other in others:
+        if name.casefold() == other.casefold() or confusables.is_confusable(name, other):
+            return other
+    return None
 
 
 def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
@@ -116,21 +140,25 @@ def seat_names(spec: TableRequest, n: int, rng: random.Random) -> list[str]:
         problem = name_problem(raw)
         if problem is not None:
             raise TableError(problem)
-        name = " ".join(raw.split())
+        name = " ".join(unicodedata.normalize("NFC", raw).split())
         name = name or f"Guest {i + 1}"
         if len(name) > MAX_NAME:
-            raise TableError(f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
-        if name.lower() in (p.lower() for p in people):
-            raise TableError(f"two people are called {name!r}; give each a different name")
+            raise TableError(f"the name {for_terminal(name[:MAX_NAME])!r}... is longer than {MAX_NAME} characters")
+        twin = look_alike(name, people)
+        if twin is not None:
+            raise TableError(
+                f"the names {for_terminal(twin)!r} and {for_terminal(name)!r} look alike on screen; "
+                "give each person a name the others can tell apart"
+            )
         people.append(name)
-    taken = {p.lower() for p in people}
-    pool = [a for a in AI_NAMES if a.lower() not in taken]
+    # AI names that look like a person's are left out of the pool (the people's names are public).
+    pool = [a for a in AI_NAMES if look_alike(a, people) is None]
     rng.shuffle(pool)
     ai = pool[: n - len(people)]
     k = 1
     while len(ai) < n - len(people):
         name = f"Player {k}"
-        if name.lower() not in taken:
+        if look_alike(name, people) is None:
             ai.append(name)
         k += 1
     return people + ai
@@ -148,7 +176,10 @@ class TableFactory:
         ai_delay: float,
         *,
         night_min: float = DEFAULT_NIGHT_MIN,
+        night_wait: float = DEFAULT_NIGHT_WAIT,
         max_wait: float = DEFAULT_MAX_WAIT,
+        allow_seed: bool = False,
+        cost_budget: int | None = DEFAULT_COST_BUDGET,
     ) -> None:
         self.store_path = store_path
         self.tts = tts
@@ -156,7 +187,10 @@ class TableFactory:
         self.model_loader = model_loader
         self.ai_delay = ai_delay
         self.night_min = night_min
+        self.night_wait = night_wait
         self.max_wait = max_wait
+        self.allow_seed = allow_seed
+        self.cost_budget = cost_budget
 
     def agent_kinds(self) -> list[str]:
         """The AI types a table may use here (LLM types only with a model configured)."""
@@ -180,10 +214,16 @@ class TableFactory:
         if spec.humans < n and ai_kind not in self.agent_kinds():
             extra = "" if self.model_loader else " (LLM seats need the server started with --model)"
             raise TableError(f"unknown AI type {spec.ai!r}; choose one of {', '.join(self.agent_kinds())}{extra}")
+        if spec.seed is not None and spec.humans > 0 and not self.allow_seed:
+            raise TableError(
+                "a table with people cannot take a chosen seed on this server: whoever knows the seed knows "
+                "every role (the operator may allow it with --allow-seed, e.g. for tests)"
+            )
         # The seed stays on the server until the game ends: whoever knows it knows the deal.
         seed = spec.seed if spec.seed is not None else fresh_seed()
         names = seat_names(spec, n, stream(seed, "names"))
         kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
+        delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
         table = Table(
             secrets.token_urlsafe(9),
             rules,
@@ -193,9 +233,13 @@ class TableFactory:
             store_path=self.store_path,
             tts=self.tts,
             asr=self.asr,
-            night_min=self.night_min if spec.night_min is None else spec.night_min,
+            # a creator may make the clock slower, never faster than the server's
+            night_min=max(self.night_min, spec.night_min or 0.0),
+            night_wait=max(self.night_wait, spec.night_wait or 0.0),
+            ai_delay=delay,
+            seed_chosen=spec.seed is not None,
+            cost_budget=self.cost_budget,
         )
-        delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
         llm_options = {
             "persona": "auto",
             "on_token": table.speech_piece,

@@ -1,6 +1,7 @@
 """What travels over a table's WebSocket: the messages a browser may send, and those it receives.
 
-Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`):
+Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`; talk passes
+`lycan.rules.text.clean_talk`, so no control, direction-changing or half character reaches anyone):
     `{"type": "act", "request_id": N, "action": "speak"|"over"|"skip"|"choose"|"pass"|"bid",
     "target": SEAT, "text": "...", "amount": N}` answers the open request of the sender's seat;
     `{"type": "ping"}` is answered with `{"type": "pong"}`.
@@ -25,6 +26,7 @@ from lycan.engine.events import Event, event_to_dict
 from lycan.engine.view import View
 from lycan.render import REQUEST_TITLES, describe_event
 from lycan.rules.talk import spoken_length
+from lycan.rules.text import TextError, clean_talk
 
 MAX_FRAME_BYTES = 16 * 1024
 """The largest frame a browser may send; larger ones are refused with an error message (the server
@@ -128,13 +130,17 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     text = data.get("text", "")
     if not isinstance(text, str):
         raise BadMessage("'text' must be a string")
+    try:
+        text = clean_talk(text)
+    except TextError as err:
+        raise BadMessage(str(err)) from None
     target = _int(data, "target")
     amount = _int(data, "amount", 0) or 0
     if action_kind == "choose" and target is None:
         raise BadMessage("'choose' needs a 'target' seat")
     if action_kind == "speak" and not text.strip():
         raise BadMessage("say something, or press Over")
-    return ActMessage(request_id, Action(action_kind, target=target, text=text.strip(), amount=amount))
+    return ActMessage(request_id, Action(action_kind, target=target, text=text, amount=amount))
 
 
 def event_message(event: Event, names: tuple[str, ...], viewer: int | None, position: int) -> dict[str, Any]:

@@ -9,14 +9,17 @@ roles were revealed to everyone at the end.
 `StoredGames` serves them from the store the tables save to: the record of a game still being
 played is never served (it is not stored before it ends, and a table still playing it is checked
 too), nor are seeds, model calls or the record-only events. Working out a meter for every step of a
-13-player game takes seconds, so it runs in worker threads, a few at a time, and the last views
-worked out are kept.
+13-player game takes seconds, so it runs in worker threads, a few at a time, the last views worked
+out are kept, and the cost is bounded: only a few requests may wait for a worker (others are told
+to come back), and each network may have only so many views worked out in a while.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +31,7 @@ from lycan.engine.events import GameOver, event_to_dict
 from lycan.engine.record import GameRecord
 from lycan.render import Meter, checkpoints, describe_event, view_at
 from lycan.rules import team_of
+from lycan.web.limits import CreationLimit
 
 StoredGamesMode = Literal["all", "web", "none"]
 """Which stored games a server shows: all of them, only those played at its tables (run `web`), or none."""
@@ -121,6 +125,9 @@ class StoredGames:
         playing: whether a table of this server is still playing the game with this id.
         cache_size: views kept once worked out.
         workers: views worked out at once; more requests wait their turn.
+        waiting: requests that may wait for a worker; more are answered 503 at once.
+        per_client: (count, seconds): views a network may have worked out (not served from the cache)
+            in any `seconds`; None: no limit.
     """
 
     def __init__(
@@ -131,6 +138,8 @@ class StoredGames:
         *,
         cache_size: int = 32,
         workers: int = 2,
+        waiting: int = 4,
+        per_client: tuple[int, float] | None = (30, 600.0),
     ) -> None:
         self.path = Path(store_path) if store_path is not None and mode != "none" else None
         self.run = "web" if mode == "web" else None
@@ -138,6 +147,9 @@ class StoredGames:
         self.cache: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
         self.cache_size = cache_size
         self.workers = workers
+        self.waiting = waiting
+        self._queued = 0
+        self.limit = CreationLimit(*per_client) if per_client is not None else None
         self._turns: asyncio.Semaphore | None = None  # made on the server's loop, at first use
 
     def _available(self) -> Path | None:
@@ -171,12 +183,15 @@ class StoredGames:
 
         return await asyncio.to_thread(read)
 
-    async def game(self, game_id: str, seat: int | None) -> dict[str, Any]:
+    async def game(self, game_id: str, seat: int | None, client: str = "unknown") -> dict[str, Any]:
         """The finished game `game_id` (its whole id) as `seat` saw it (None: the public record).
+
+        `client` is the asker's network (`lycan.web.limits.client_key`), for the per-network limit.
 
         Raises:
             HTTPException: 400 for a malformed id or a seat the game lacks; 404 for a game not
-                stored here, not shown by this server, or still being played.
+                stored here, not shown by this server, or still being played; 429 for a network
+                over its limit; 503 when too many views are waiting to be worked out.
         """
         if not GAME_ID.fullmatch(game_id):
             raise HTTPException(400, "a game id is 1 to 64 letters, digits, '-' or '_'; take one from /api/games")
@@ -208,10 +223,31 @@ class StoredGames:
             except ValueError as err:
                 raise HTTPException(404, str(err)) from None
 
+        now = time.monotonic()
+        if self.limit is not None and (wait := self.limit.wait(client, now)) > 0:
+            seconds = math.ceil(wait)
+            raise HTTPException(
+                429,
+                f"you have opened {self.limit.count} stored games in the last {self.limit.window:g} seconds, the "
+                f"most this server works out for one network; try again in {seconds} seconds",
+                headers={"Retry-After": str(seconds)},
+            )
+        if self._queued >= self.workers + self.waiting:
+            raise HTTPException(
+                503,
+                "the server is busy working out other stored games; try again shortly",
+                headers={"Retry-After": "5"},
+            )
         if self._turns is None:
             self._turns = asyncio.Semaphore(self.workers)
-        async with self._turns:
-            view = await asyncio.to_thread(work)
+        if self.limit is not None:
+            self.limit.note(client, now)
+        self._queued += 1
+        try:
+            async with self._turns:
+                view = await asyncio.to_thread(work)
+        finally:
+            self._queued -= 1
         self.cache[key] = view
         while len(self.cache) > self.cache_size:
             self.cache.popitem(last=False)

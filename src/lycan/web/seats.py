@@ -43,15 +43,25 @@ class Table(Protocol):
 
 
 class SeatAway(RuntimeError):
-    """The person at a seat is not connected; the engine falls back for them."""
+    """The person at a seat is not connected, or has stopped answering; the engine falls back for them."""
+
+
+AWAY_GRACE = 15.0
+"""Seconds a person who is away (no page open, or silent) gets for a request before the engine falls back."""
+
+AWAY_AFTER = 2
+"""Requests in a row that a person let run out before they count as away although their page is open."""
 
 
 class HumanSeat:
     """A person's seat: `act` shows the request in their browser and waits for their answer.
 
     The request's own timeout applies (the rules' timeouts, or the table's shorter ones); when
-    it runs out the engine retries once and then falls back. If the person has left the table
-    by the retry, the retry is given up at once rather than waited out again.
+    it runs out the engine retries once and then falls back. A person who is away gets only
+    `grace` seconds a request: whoever has no page open (they may be reloading it), and whoever
+    let `AWAY_AFTER` requests in a row run out (a page opened once and left). Answering anything
+    makes them present again. So a table whose people left plays on at the AI's pace, not at
+    one timeout per decision.
 
     The person sees the requests numbered 0, 1, 2, ... in the order they are asked of this seat:
     the engine's ids count every seat's requests, and gaps in them would tell of others' turns.
@@ -59,18 +69,46 @@ class HumanSeat:
 
     label = "human"
 
-    def __init__(self, table: Table, seat: int) -> None:
+    def __init__(self, table: Table, seat: int, grace: float = AWAY_GRACE) -> None:
         self.table = table
         self.seat = seat
+        self.grace = grace
+        self.missed = 0
+        """Requests in a row that ran out without an answer."""
         self.pending: Request | None = None
         self.number = -1
         """The number the person sees for the latest request (see the class docstring)."""
         self._answer: asyncio.Future[Action] | None = None
 
+    @property
+    def away(self) -> bool:
+        """Whether the person has stopped answering (see the class docstring)."""
+        return self.missed >= AWAY_AFTER
+
     async def act(self, view: View, request: Request) -> Action:
-        """Ask the person; returns their legal answer."""
-        if request.attempt > 0 and not self.table.is_connected(self.seat):
-            raise SeatAway(f"{view.name} is away from the table")
+        """Ask the person; returns their legal answer.
+
+        Raises:
+            SeatAway: the person is away (see the class docstring) and did not answer within `grace`.
+        """
+        if not self.table.is_connected(self.seat):
+            if request.attempt > 0:
+                raise SeatAway(f"{view.name} is away from the table")
+            waited = 0.0
+            while not self.table.is_connected(self.seat):
+                if waited >= self.grace:
+                    raise SeatAway(f"{view.name} is away from the table")
+                await asyncio.sleep(0.1)
+                waited += 0.1
+        if self.away:
+            try:
+                async with asyncio.timeout(self.grace):
+                    return await self._ask(view, request)
+            except TimeoutError:
+                raise SeatAway(f"{view.name} has stopped answering") from None
+        return await self._ask(view, request)
+
+    async def _ask(self, view: View, request: Request) -> Action:
         future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
         self.number += 1
         number = self.number
@@ -78,10 +116,14 @@ class HumanSeat:
         deadline_ms = int((time.time() + request.timeout) * 1000)
         self.table.open_request(self.seat, request, view, deadline_ms, number)
         try:
-            return await future
+            action = await future
         finally:
+            if not future.done() or future.cancelled():  # ran out (the wait was cancelled)
+                self.missed += 1
             self.pending, self._answer = None, None
             self.table.close_request(self.seat, number)
+        self.missed = 0
+        return action
 
     def answer(self, request_id: int, action: Action) -> str | None:
         """Take the person's answer to their request number `request_id`; returns why it is refused, or None."""

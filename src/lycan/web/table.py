@@ -14,19 +14,34 @@ spectators a `meter` message after each public event, `activity` and `speech` me
 turns it may see, and its own requests. Nothing is sent because some
 other seat made a hidden decision.
 
-Timing is harder to hide than content. A table pads every night: the events that end it (the
-dawn, or the end of the game) reach people no sooner than `night_min` seconds after the night
-began, however many hidden decisions (whispers, attacks, divinations, potions) it took. This
-hides how many of those were made as long as they fit in `night_min`; it does not hide a night
-that runs longer (a person taking their time over a night action, a slow model), nor the
-length of the short pause after a death at dawn or an execution, in which a dead hunter is asked
-whether to shoot even when they pass.
+Timing is harder to hide than content. A table with people runs each night on a clock:
+
+- **Requests at a fixed time.** Every person's night request other than the wolves' own (a
+  divination, a guard, a potion) is shown `night_wait` seconds after the night began, not when
+  the engine asks it: the engine asks after the wolves have whispered, and how long they took
+  told the seer how many wolves were alive. The wolves' whisper fits in that time: a whisper
+  turn that would start too late to end by then (`night_wait` less one AI turn) is answered
+  `Over`, and a person's whisper turn ends, as `Over`, when the time is up.
+- **Nights of a fixed length.** The events that end a night (the dawn, or the end of the game)
+  reach people no sooner than `night_min` seconds after it began, however many hidden decisions
+  (whispers, attacks, divinations, potions) it took.
+
+This hides how many hidden decisions were made as long as they fit in the clock; it does not
+hide a night that runs longer (a person taking their time over a night action, a slow model),
+nor a request that can only be asked after another person's night decision (the witch is asked
+after the attack, and so after a person werewolf's choice), nor the length of the short pause
+after a death at dawn or an execution, in which a dead hunter is asked whether to shoot even
+when they pass. Tables without people run without the clock: nobody there could read it.
+
+The settings that touch secrecy (the AI pause, `night_min`, `night_wait`, and whether the seed was
+chosen by the table's creator) are told to everyone in `hello`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from collections.abc import Sequence
@@ -34,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lycan.engine.actions import Answer, Request
+from lycan.engine.actions import OVER, Answer, Request
 from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.manner import Manner
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
@@ -59,10 +74,35 @@ DEFAULT_NIGHT_MIN = 10.0
 the longest night of the heuristic agents at the default AI pause (7 sequential decisions in
 aiwolf13, 5 in witch6)."""
 
+DEFAULT_NIGHT_WAIT = 15.0
+"""Seconds into a night at which people's own night requests are shown (see the module docstring):
+the time the wolves have to whisper."""
+
+AI_TURN = {"basic": 1.0, "llm": 10.0}
+"""Seconds one AI whisper turn may take beyond the AI pause, by kind of agent (for the whisper's clock)."""
+
+WOLF_REQUESTS = frozenset({"whisper", "attack"})
+"""Night requests only werewolves get: they are not held to the night's clock (the pack knows its size)."""
+
+METER_INLINE = 500_000
+"""Deals x seats up to which the spectators' meter is read at once, in order, after every public event;
+larger tables have it read in a worker thread, the latest reading only (the server's loop never waits)."""
+
+METER_MAX = 40_000_000
+"""Deals x seats beyond which a table has no live meter (a 50-seat table's deals take hundreds of MiB)."""
+
 FLOOD_GAP = 10.0
 """Seconds without a refused message after which the next one starts a new flood (and a new log line)."""
 
 _CHANNELS = {"talk": 0, "whisper": 1}
+
+
+def meter_cost(rules: RuleSet) -> int:
+    """Role deals x seats: what reading the suspicion meter of a table with `rules` costs, roughly."""
+    deals = math.factorial(rules.n_players)
+    for count in rules.roles.values():
+        deals //= math.factorial(count)
+    return deals * rules.n_players
 
 
 def activity_audience(request: Request, view: View) -> frozenset[int] | None:
@@ -104,7 +144,26 @@ class _TableSeat:
         return list(drain()) if drain is not None else []
 
     async def answer(self, view: View, request: Request) -> Answer:
-        """The player's answer (never raises)."""
+        """The player's answer (never raises), on the night's clock at tables with people."""
+        table = self.table
+        clock = table.night_clock()
+        if clock is None:
+            return await self._player().answer(view, request)
+        person = self.label == "human"
+        if request.kind == "whisper":
+            left = clock - time.monotonic()
+            if left <= (0.0 if person else table.ai_turn):
+                return OVER  # the whisper must end in time for the night's requests
+            if person:
+                try:
+                    async with asyncio.timeout(left):
+                        return await self._player().answer(view, request)
+                except TimeoutError:
+                    return OVER
+        elif person and request.kind not in WOLF_REQUESTS:
+            wait = clock - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
         return await self._player().answer(view, request)
 
 
@@ -165,6 +224,12 @@ class Table:
         tts: a speech synthesizer for AI voices (None: text only).
         asr: whether speech input is available (for the page to offer push-to-talk).
         night_min: seconds each night lasts at least for everyone watching (see the module docstring).
+        night_wait: seconds into each night at which people's night requests are shown (see the module
+            docstring); only at tables with people.
+        ai_delay: seconds the AI seats pause before answering (told to everyone, and part of the clock).
+        seed_chosen: whether the table's creator chose the seed (told to everyone: whoever knows the
+            seed knows the deal).
+        cost_budget: the most seats x decisions the game may take; then it ends as a draw (None: no end).
     """
 
     def __init__(
@@ -179,6 +244,10 @@ class Table:
         tts: SpeechSynthesizer | None = None,
         asr: bool = False,
         night_min: float = 0.0,
+        night_wait: float = 0.0,
+        ai_delay: float = 0.0,
+        seed_chosen: bool = False,
+        cost_budget: int | None = None,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -193,7 +262,7 @@ class Table:
             seed,
             names=names,
             game_id=self.game_id,
-            hooks=Hooks(before_batch=self._before_batch),
+            hooks=Hooks(before_batch=self._before_batch, after_answers=self._after_answers),
             meta={"source": "web", "table": table_id},
         )
         self.names = self.session.game.names
@@ -209,14 +278,28 @@ class Table:
         self._speech: dict[int, _Speech] = {}
         self._game_over: dict[str, Any] | None = None
         self.night_min = night_min
+        self.night_wait = night_wait if "human" in self.kinds else 0.0
+        self.ai_delay = ai_delay
+        llm = any(kind not in ("human", "heuristic", "heuristic-beliefs", "deepwolf", "random") for kind in self.kinds)
+        self.ai_turn = ai_delay + AI_TURN["llm" if llm else "basic"]
+        """Seconds one AI whisper turn may take (see `_TableSeat.answer`)."""
+        self.seed_chosen = seed_chosen
+        self.cost_budget = cost_budget
+        self.cost = 0
+        """Seats x decisions asked so far (see `cost_budget`)."""
         self.created = time.monotonic()
         self.joined = False
         """Whether a person has ever opened one of the seats' pages."""
+        self.people_left_at: float | None = None
+        """When the last person's tab closed (None: a person is here, or none has come yet)."""
+        self._night_t0: float | None = None  # when the running night's start was released
         self._released = 0  # how much of the game's log has been sent out
         self._public: list[Event] = []  # the public events sent out, in order
         self._meter: dict[str, Any] | None = None  # the meter of `_public`, once worked out
-        self._meter_broken = False
+        self._meter_broken = meter_cost(rules) > METER_MAX
         self._meter_reader = Meter()  # reads each public event once
+        self._meter_inline = meter_cost(rules) <= METER_INLINE
+        self._meter_task: asyncio.Task[None] | None = None
         self._night_started: float | None = None
         self._day = 0
         self._phase: Phase = "setup"
@@ -263,10 +346,13 @@ class Table:
         if isinstance(event, PhaseStarted):
             self._day, self._phase = event.day, event.phase
             self._alive = [s in event.alive for s in range(len(self.names))]
+            if event.phase != "night":
+                self._night_t0 = None
         elif isinstance(event, Died):
             self._alive[event.target] = False
         elif isinstance(event, GameOver):
             self._day, self._phase = event.day, "end"
+            self._night_t0 = None
         return before != (self._day, self._phase, self._alive)
 
     def _send_event(self, conn: Connection, event: Event) -> None:
@@ -289,6 +375,7 @@ class Table:
             "role_counts": [[role.value, n] for role, n in self.rules.roles.items()],
             "max_length": options.talk.max_length,
             "timeouts": {"talk": options.talk_timeout, "action": options.action_timeout},
+            "secrecy": self.secrecy(),
             "audio": self.audio.enabled,
             "asr": self.asr and seat is not None,
         }
@@ -297,6 +384,24 @@ class Table:
             message["role"] = role.value
             message["team"] = team_of(role).value
         return message
+
+    def secrecy(self) -> dict[str, Any]:
+        """The table's settings that bear on what its timing or its seed could tell (shown to everyone)."""
+        return {
+            "seed": "chosen by the table's creator"
+            if self.seed_chosen
+            else "drawn by the server, secret until the end",
+            "ai_delay": self.ai_delay,
+            "night_min": self.night_min,
+            "night_wait": self.night_wait,
+            "cost_budget": self.cost_budget,
+        }
+
+    def night_clock(self) -> float | None:
+        """When people's requests of the running night are shown (`time.monotonic()`), or None: no clock now."""
+        if self._night_t0 is None or self.night_wait <= 0:
+            return None
+        return self._night_t0 + self.night_wait
 
     def connect(self, seat: int | None) -> Connection:
         """Open a tab for `seat` (None: a spectator) and queue everything it may know so far.
@@ -311,7 +416,7 @@ class Table:
                 self._send_event(conn, event)
         conn.send(self._state())
         if seat is None:
-            reading = self._meter_now()
+            reading = self._meter_now() if self._meter_inline else self._meter
             if reading is not None:
                 conn.send(reading)
         for message, audience in self._activities.values():
@@ -326,6 +431,7 @@ class Table:
         self.connections.append(conn)
         if seat is not None:
             self.joined = True
+            self.people_left_at = None
         log.info("table %s: %s joined", self.id, "a spectator" if seat is None else self.names[seat])
         return conn
 
@@ -336,6 +442,8 @@ class Table:
             self.connections.remove(conn)
         if conn.unlogged:
             self._log_flood_end(conn)
+        if conn.seat is not None and not any(c.seat is not None and not c.closed for c in self.connections):
+            self.people_left_at = time.monotonic()
 
     def close(self, reason: str) -> None:
         """Stop the game (if it is still running) and tell every open tab why."""
@@ -348,44 +456,70 @@ class Table:
             conn.close(1000, "the table was closed")
 
     # ----------------------------------------------------------------- the suspicion meter
-    def _meter_now(self) -> dict[str, Any] | None:
-        """The `meter` message for the public events sent out so far (None if beliefs fail on them).
+    def _public_view(self) -> PublicView:
+        return PublicView(
+            names=self.names,
+            rules=self.rules,
+            day=self._day,
+            phase=self._phase,
+            alive=tuple(self._alive),
+            events=tuple(self._public),
+        )
 
-        It is read from a spectator's view of those events alone, so it tells nothing hidden.
+    def _meter_message(self, view: PublicView) -> dict[str, Any] | None:
+        """The `meter` message for `view` (None if beliefs fail on it: the meter is then off for good).
+
+        It is read from a spectator's view of the public events alone, so it tells nothing hidden.
         """
+        try:
+            readings = self._meter_reader.read(view)
+        except Exception:  # the meter is an extra: it never stops the game
+            log.exception("table %s: no suspicion meter (beliefs failed on the public record)", self.id)
+            self._meter_broken = True
+            return None
+        return {"type": "meter", "after": len(view.events), "seats": [r.to_dict() for r in readings]}
+
+    def _meter_now(self) -> dict[str, Any] | None:
+        """The `meter` message for the public events sent out so far, read at once (small tables)."""
         if self._meter is None and not self._meter_broken:
-            view = PublicView(
-                names=self.names,
-                rules=self.rules,
-                day=self._day,
-                phase=self._phase,
-                alive=tuple(self._alive),
-                events=tuple(self._public),
-            )
-            try:
-                readings = self._meter_reader.read(view)
-            except Exception:  # the meter is an extra: it never stops the game
-                log.exception("table %s: no suspicion meter (beliefs failed on the public record)", self.id)
-                self._meter_broken = True
-                return None
-            self._meter = {"type": "meter", "after": len(self._public), "seats": [r.to_dict() for r in readings]}
+            self._meter = self._meter_message(self._public_view())
         return self._meter
 
     def _spectators(self) -> list[Connection]:
         return [c for c in self.connections if c.seat is None and not c.closed]
 
     def _after_public(self, event: Event) -> None:
-        """`event` was sent out: keep it, and tell spectators the new meter (not for the end of the game)."""
+        """`event` was sent out: keep it, and tell spectators the new meter (not for the end of the game).
+
+        A small table's meter is read at once, one after each public event. A large table's is read
+        in a worker thread, so that the server's loop never waits on it: each reading covers the
+        public events out when it began, and events that come meanwhile are read together next.
+        """
         self._public.append(event)
-        self._meter = None
-        if isinstance(event, GameOver):
+        if isinstance(event, GameOver) or self._meter_broken:
             return
+        if not self._meter_inline:
+            if self._spectators() and (self._meter_task is None or self._meter_task.done()):
+                self._meter_task = asyncio.get_running_loop().create_task(self._meter_in_thread())
+            return
+        self._meter = None
         watching = self._spectators()
         if watching:
             reading = self._meter_now()
             if reading is not None:
                 for conn in watching:
                     conn.send(reading)
+
+    async def _meter_in_thread(self) -> None:
+        """Read the meter in a worker thread until it has caught up with the public events, sending each reading."""
+        while not self._meter_broken and (self._meter is None or self._meter["after"] < len(self._public)):
+            view = self._public_view()
+            reading = await asyncio.to_thread(self._meter_message, view)
+            if reading is None:
+                return
+            self._meter = reading
+            for conn in self._spectators():
+                conn.send(reading)
 
     # ----------------------------------------------------------------- from browsers
     def handle(self, conn: Connection, raw: str | bytes | None) -> None:
@@ -566,7 +700,7 @@ class Table:
                     await asyncio.sleep(wait)
             if isinstance(event, PhaseStarted) and event.phase == "night":
                 self._flush(i + 1)
-                self._night_started = time.monotonic()
+                self._night_started = self._night_t0 = time.monotonic()
         self._flush(end)
 
     def start(self) -> None:
@@ -576,6 +710,14 @@ class Table:
 
     async def _before_batch(self, session: Session, batch: list[Request]) -> None:
         await self._release()
+        self.cost += len(batch) * len(self.names)
+
+    def _after_answers(self, session: Session, batch: list[Request], answers: dict[int, Answer]) -> str | None:
+        """End the game as a draw once it has cost more than its budget (seats x decisions)."""
+        if self.cost_budget is not None and self.cost > self.cost_budget:
+            log.warning("table %s: stopped, over its budget of %d seats x decisions", self.id, self.cost_budget)
+            return f"the table used up its budget of {self.cost_budget} seats x decisions"
+        return None
 
     async def run(self) -> None:
         """Play the game to its end through the session, then save and reveal it."""
@@ -585,13 +727,15 @@ class Table:
             record = self.session.record()
             await self._save(record)
             self.record = record
-            self._game_over = self._reveal(record)
+            self._game_over = await asyncio.to_thread(self._reveal, record)
             self.deliver(self._game_over, None)
             await self.audio.close()
         except asyncio.CancelledError:
             if self.failure is None:
                 self.failure = "the server is shutting down; this game was stopped"
             self.audio.cancel()
+            if self._meter_task is not None:
+                self._meter_task.cancel()
             raise
         except Exception as err:
             log.exception("table %s: the game stopped", self.id)
@@ -616,6 +760,8 @@ class Table:
 
     def _final_meter(self, record: GameRecord) -> list[dict[str, Any]] | None:
         """The meter from the public record as it stood just before the reveal, or None if beliefs fail."""
+        if meter_cost(record.rules) > METER_MAX:
+            return None
         try:
             readings = meter(view_at(record.events, record.rules, record.names, len(record.events) - 1))
         except Exception:

@@ -340,6 +340,16 @@
   }
 
   // ------------------------------------------------------------------ connection
+  function showSecrecy(s) {
+    // What everyone at the table may know about its clock and its seed (see lycan.web.table).
+    const box = $("secrecy");
+    if (!s) { box.textContent = ""; return; }
+    const parts = [`Seed: ${s.seed}.`, `AI pause ${s.ai_delay} s.`];
+    if (s.night_wait > 0) parts.push(`Night requests come ${s.night_wait} s into the night.`);
+    parts.push(`Nights last at least ${s.night_min} s.`);
+    box.textContent = parts.join(" ");
+  }
+
   function onHello(m) {
     S.hello = m;
     S.names = m.names;
@@ -360,6 +370,7 @@
     }
     $("mic").hidden = !m.asr;
     $("sound").hidden = !m.audio;
+    showSecrecy(m.secrecy);
     buildRing();
     clearRequest();
   }
