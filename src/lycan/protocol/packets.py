@@ -17,6 +17,7 @@ from lycan.engine.events import Died, Divined, Event, Executed, GameOver, Medium
 from lycan.engine.view import View
 from lycan.rules.roles import Role, Species, parse_role
 from lycan.rules.ruleset import RuleSet
+from lycan.rules.text import TextError, clean_talk
 
 PacketKind = Literal[
     "NAME",
@@ -298,7 +299,9 @@ def build_packet(
 def parse_answer(text: str, request: Request, names: tuple[str, ...]) -> Answer:
     """Turn an agent's raw answer into an action for `request`.
 
-    Talk: `Over`, `Skip` (`ForceSkip` too), an empty answer means `Over`, anything else is speech.
+    Talk: `Over`, `Skip` (`ForceSkip` too), an empty answer means `Over`, anything else is speech,
+    checked like every string from outside (`lycan.rules.text.clean_talk`: a control, bidi or half
+    character is a `Failure` naming it, so that it reaches no other seat, record or terminal).
     Targets: an agent name such as `Agent[01]` (case and surrounding spaces ignored); an unknown
     name is a `Failure`, which the engine treats as an illegal answer.
     """
@@ -308,7 +311,10 @@ def parse_answer(text: str, request: Request, names: tuple[str, ...]) -> Answer:
             return OVER
         if clean in ("Skip", "ForceSkip"):
             return SKIP
-        return Action.speak(clean)
+        try:
+            return Action.speak(clean_talk(clean))
+        except TextError as err:
+            return Failure(str(err))
     key = clean.lower()
     for seat, name in enumerate(names):
         if name.lower() == key:

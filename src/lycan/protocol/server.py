@@ -13,11 +13,25 @@ Fault); otherwise, or if it disconnects, the agent is errored, and once errored 
 
 The server closes each agent's connection after its game, as the reference server does; agents
 connect again for the next one. Connections not placed in a game (still to answer NAME, or
-waiting in the lobby) are capped at `max_waiting`: past it a new connection is refused with HTTP
-503 and a sentence saying why. A connection that does not answer NAME within `name_timeout` is
-closed. With `max_games`, the server starts no game past that number: from then on it refuses new
-connections (HTTP 503) and tells lobby agents it is done, so that `serve(games=N)` ends as soon
-as its last game does.
+waiting in the lobby) are capped at `max_waiting`. When the lobby is full, a new connection takes
+the place of the oldest connection of the address that holds at least two places more than its
+own, else of the oldest connection once that one has waited `lobby_timeout` seconds (either is
+closed with code 1013 and a sentence saying why); otherwise it is refused with HTTP 503. So
+connections that can never make a game (the same few addresses, or team names no other agent
+shares) cannot keep every other agent out. An address (an IPv6 client: its /64 network) may have
+agents of at most `max_teams_per_address` different teams waiting at once, except for addresses
+in `trusted_networks` (loopback by default). A connection that does not answer NAME within
+`name_timeout` is closed. With `max_games`, the server starts no game past that number: from
+then on it refuses new connections (HTTP 503) and tells lobby agents it is done, so that
+`serve(games=N)` ends as soon as its last game does.
+
+Memory: before its game a connection may send messages of at most `max_lobby_message_size` bytes
+(its NAME answer); it has nothing else to say, and whatever else it sends is read and dropped, so
+a waiting connection holds no more than a few KiB of frames. In a game the limit is
+`max_message_size` (one utterance), and at most 8 unread answers are kept. A bigger message
+closes that connection with code 1009 and websockets' reason naming the limit.
+Compression is off: it would cost about 50 KiB per connection, and the contest's client does not
+use it.
 
 Each game's seed comes from `fresh_seed()` unless a seed was given; nothing sent to an agent
 (the game id included) is derived from it.
@@ -27,8 +41,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
+import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -65,12 +82,20 @@ from lycan.rules.ruleset import ConfigError, RuleSet
 log = logging.getLogger(__name__)
 
 _CLOSED = object()
-_INBOX_LIMIT = 64
+#: Unread messages kept per agent in a game (an answer each; the oldest go when an agent floods).
+_INBOX_LIMIT = 8
+#: Frames websockets buffers per connection before it stops reading the socket (its `max_queue`).
+_FRAME_QUEUE = 4
+#: The longest NAME answer (a team name and an index), in characters.
+_NAME_LIMIT = 100
 #: Close codes: the game is over; the server is done; try again later; no NAME answer.
 _GAME_OVER = 1000
 _GOING_AWAY = 1001
 _TRY_LATER = 1013
 _POLICY = 1008
+#: Clients on these networks are not bound by `max_teams_per_address`: the operator's own machine,
+#: or a reverse proxy in front of the server (through which every client has its address).
+LOOPBACK = ("127.0.0.0/8", "::1/128")
 
 
 class GameStore(Protocol):
@@ -83,6 +108,30 @@ class GameStore(Protocol):
 
 def _as_text(message: str | bytes) -> str:
     return message.decode("utf-8", errors="replace") if isinstance(message, bytes) else message
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrival:
+    """Where a connection not placed in a game comes from, and since when it waits."""
+
+    address: str  # the IP address; for IPv6 its /64 network (one host usually has a whole /64)
+    trusted: bool
+    since: float
+
+
+def _arrival(peer: object, trusted: Sequence[Network]) -> _Arrival:
+    host = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:  # not an IP connection (e.g. a Unix socket): one address for all
+        return _Arrival(host, False, time.monotonic())
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    address = str(ip) if ip.version == 4 else str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return _Arrival(address, any(ip in net for net in trusted), time.monotonic())
 
 
 class RemoteSeat:
@@ -322,9 +371,23 @@ class AiwolfServer:
         max_error_ratio: a game ends once this share of its agents is errored (at least one).
         run: the run name passed to `store.save`.
         max_games: start no more than this many games (None: no limit); see `wait_done`.
-        max_waiting: most connections not yet placed in a game (answering NAME or in the lobby);
-            more are refused with HTTP 503.
+        max_waiting: most connections not yet placed in a game (answering NAME or in the lobby).
+            When they are all taken, a new connection takes the place of the oldest one of the
+            address holding at least two more than its own, or of the oldest one once it has waited
+            `lobby_timeout`; otherwise it is refused with HTTP 503.
         name_timeout: seconds a new connection has to answer NAME before it is closed.
+        lobby_timeout: seconds a connection keeps its place in a full lobby without a game; after
+            that a new connection may take it (the old one is closed with code 1013).
+        max_teams_per_address: most different teams whose agents may wait at once from one
+            address (an IPv6 /64 network); an agent of one more is closed with code 1008. None: no
+            bound.
+        trusted_networks: networks (e.g. `"10.0.0.0/8"`) whose clients `max_teams_per_address`
+            does not bound; loopback by default (the operator's own agents, or a local proxy).
+        max_message_size: largest message in bytes an agent in a game may send: one answer, i.e. a
+            name or one utterance (16 KiB: over 5,000 characters in any script).
+        max_lobby_message_size: largest message in bytes a connection not yet in a game may send:
+            its NAME answer (100 characters, at most 400 bytes). Bigger messages close the
+            connection (code 1009); smaller ones sent in the lobby are read and dropped.
 
     Raises:
         ConfigError: rules the protocol cannot play, or limits that can never fill a table.
@@ -349,6 +412,11 @@ class AiwolfServer:
         max_games: int | None = None,
         max_waiting: int = 256,
         name_timeout: float = 15.0,
+        lobby_timeout: float = 60.0,
+        max_teams_per_address: int | None = 4,
+        trusted_networks: Sequence[str] = LOOPBACK,
+        max_message_size: int = 16 * 1024,
+        max_lobby_message_size: int = 512,
     ) -> None:
         self.rules = _rules_for(preset)
         self.host = host
@@ -375,13 +443,35 @@ class AiwolfServer:
             raise ConfigError(f"max_waiting is {max_waiting}, but a {self.rules.name} table needs {self.n_remote}")
         if max_games is not None and max_games < 1:
             raise ConfigError(f"max_games must be at least 1, not {max_games}")
+        if lobby_timeout < 0:
+            raise ConfigError(f"lobby_timeout must not be negative, not {lobby_timeout:g}")
+        if max_teams_per_address is not None and max_teams_per_address < 1:
+            raise ConfigError(f"max_teams_per_address must be at least 1, not {max_teams_per_address}")
+        if max_lobby_message_size < 4 * _NAME_LIMIT:
+            raise ConfigError(
+                f"max_lobby_message_size is {max_lobby_message_size} bytes, "
+                f"but a NAME answer may take {4 * _NAME_LIMIT}"
+            )
+        if max_message_size < max_lobby_message_size:
+            raise ConfigError(
+                f"max_message_size ({max_message_size}) must be at least max_lobby_message_size "
+                f"({max_lobby_message_size})"
+            )
+        try:
+            self.trusted_networks = [ipaddress.ip_network(net, strict=False) for net in trusted_networks]
+        except ValueError as err:
+            raise ConfigError(f"trusted_networks: {err}") from None
         self.max_games = max_games
         self.max_waiting = max_waiting
         self.name_timeout = name_timeout
+        self.lobby_timeout = lobby_timeout
+        self.max_teams_per_address = max_teams_per_address
+        self.max_message_size = max_message_size
+        self.max_lobby_message_size = max_lobby_message_size
         self._seed = seed
         self._games_started = 0
         self._games_ended = 0
-        self._unplaced: set[ServerConnection] = set()
+        self._unplaced: dict[ServerConnection, _Arrival] = {}  # in arrival order, the oldest first
         self._waiting: list[RemoteSeat] = []
         self._tasks: set[asyncio.Task[GameRecord | None]] = set()
         self._closing: set[asyncio.Task[None]] = set()
@@ -398,7 +488,9 @@ class AiwolfServer:
             self._port,
             process_request=self._admit,
             ping_interval=None,
-            max_size=2**20,
+            compression=None,
+            max_size=self.max_lobby_message_size,  # raised to max_message_size once in a game
+            max_queue=_FRAME_QUEUE,
         )
 
     async def close(self) -> None:
@@ -474,22 +566,63 @@ class AiwolfServer:
         return list(self.records)
 
     # ------------------------------------------------------------------ connections
-    def _refusal(self) -> str | None:
-        """Why a new connection would be refused now, or None."""
+    def _make_room(self, arrival: _Arrival) -> str | None:
+        """Why a new connection is refused now, or None (after making room for it if need be)."""
         if self.max_games is not None and self._games_started >= self.max_games:
             return f"this server has started its last game ({self.max_games}) and accepts no more agents"
-        if len(self._unplaced) >= self.max_waiting:
-            return (
-                f"too many agents are waiting for a game ({len(self._unplaced)}, the most this server "
-                "takes); try again later"
+        if len(self._unplaced) < self.max_waiting:
+            return None
+        counts = Counter(a.address for a in self._unplaced.values())
+        biggest, held = counts.most_common(1)[0]
+        if held >= counts[arrival.address] + 2:
+            ws = next(ws for ws, a in self._unplaced.items() if a.address == biggest)
+            self._drop(ws, "the lobby is full and your address holds the most places in it; connect again later")
+            return None
+        ws, oldest = next(iter(self._unplaced.items()))
+        if arrival.since - oldest.since >= self.lobby_timeout:
+            self._drop(
+                ws, f"the lobby is full and no game formed for you within {self.lobby_timeout:g} s; connect again later"
             )
-        return None
+            return None
+        return (
+            f"too many agents are waiting for a game ({len(self._unplaced)}, the most this server "
+            "takes); try again later"
+        )
+
+    def _drop(self, ws: ServerConnection, reason: str) -> None:
+        """Take a connection out of the lobby and close it with code 1013 and `reason`."""
+        arrival = self._unplaced.pop(ws)
+        self._waiting = [seat for seat in self._waiting if seat.ws is not ws]
+        log.info("dropped a waiting connection from %s: %s", arrival.address, reason)
+        self._close_soon(ws, _TRY_LATER, reason)
+
+    def _close_soon(self, ws: ServerConnection, code: int, reason: str) -> None:
+        """Close a connection in a task of its own (from code that must not wait)."""
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await ws.close(code, reason)
+
+        closing = asyncio.get_running_loop().create_task(close())
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
+
+    def _team_refusal(self, seat: RemoteSeat, arrival: _Arrival) -> str | None:
+        """Why a connection that answered NAME may not wait in the lobby, or None."""
+        bound = self.max_teams_per_address
+        if bound is None or arrival.trusted:
+            return None
+        here = {ws for ws, a in self._unplaced.items() if a.address == arrival.address}
+        teams = {s.team for s in self._waiting if s.ws in here}
+        if seat.team in teams or len(teams) < bound:
+            return None
+        return f"agents of {len(teams)} teams already wait from your address, the most this server takes from one"
 
     def _admit(self, connection: ServerConnection, request: HttpRequest) -> HttpResponse | None:
         """Before the WebSocket handshake: the path must be /ws, and the server must take agents."""
         if urlsplit(request.path).path.rstrip("/") != "/ws":
             return connection.respond(HTTPStatus.NOT_FOUND, "AIWolf agents connect to /ws\n")
-        refusal = self._refusal()
+        refusal = self._make_room(_arrival(connection.remote_address, self.trusted_networks))
         if refusal is not None:
             response = connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, refusal + "\n")
             response.headers["Retry-After"] = "10"
@@ -497,21 +630,29 @@ class AiwolfServer:
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
-        refusal = self._refusal()  # handshakes under way when the limit was reached
+        arrival = _arrival(ws.remote_address, self.trusted_networks)
+        refusal = self._make_room(arrival)  # handshakes under way when the limit was reached
         if refusal is not None:
             await ws.close(_TRY_LATER, refusal[:120])
             return
-        self._unplaced.add(ws)
+        self._unplaced[ws] = arrival
         try:
             name = await self._ask_name(ws)
-            if name is None:
+            if name is None or ws not in self._unplaced:  # no name, or dropped meanwhile
                 return
             seat = RemoteSeat(ws, name)
+            refusal = self._team_refusal(seat, arrival)
+            if refusal is not None:
+                log.info("refused %s from %s: %s", name, arrival.address, refusal)
+                await ws.close(_POLICY, refusal)
+                return
             self._waiting.append(seat)
             self._match()
             try:
                 async for message in ws:
-                    seat.receive(_as_text(message))
+                    if seat.in_game:
+                        seat.receive(_as_text(message))
+                    # before its game an agent is asked nothing: what it sends is dropped at once
             except ConnectionClosed:
                 pass
             finally:
@@ -520,7 +661,7 @@ class AiwolfServer:
                 if seat in self._waiting:
                     self._waiting.remove(seat)
         finally:
-            self._unplaced.discard(ws)
+            self._unplaced.pop(ws, None)
 
     async def _ask_name(self, ws: ServerConnection) -> str | None:
         """The connection's answer to NAME; None (and the connection closed) if there is none."""
@@ -533,7 +674,7 @@ class AiwolfServer:
         except ConnectionClosed:
             return None
         name = _as_text(raw).strip()
-        if not name or len(name) > 100:
+        if not name or len(name) > _NAME_LIMIT:
             await ws.close(_POLICY, "answer NAME with a team name and an index, e.g. lycan1")
             return None
         return name
@@ -545,8 +686,9 @@ class AiwolfServer:
                 return
             for seat in group:
                 self._waiting.remove(seat)
-                self._unplaced.discard(seat.ws)
+                self._unplaced.pop(seat.ws, None)
                 seat.in_game = True
+                seat.ws.protocol.max_message_size = self.max_message_size  # room for an utterance
             seed = self._next_seed()
             task = asyncio.get_running_loop().create_task(self._play(group, seed))
             self._tasks.add(task)
@@ -554,11 +696,7 @@ class AiwolfServer:
         # the last game has started: tell those still waiting that none will start for them
         for seat in list(self._waiting):
             self._waiting.remove(seat)
-            closing = asyncio.get_running_loop().create_task(
-                seat.close(_GOING_AWAY, "this server has started its last game and starts no more")
-            )
-            self._closing.add(closing)
-            closing.add_done_callback(self._closing.discard)
+            self._close_soon(seat.ws, _GOING_AWAY, "this server has started its last game and starts no more")
 
     def _pick(self) -> list[RemoteSeat] | None:
         need = self.n_remote
@@ -629,6 +767,10 @@ async def serve(
     games: int | None = None,
     max_waiting: int = 256,
     name_timeout: float = 15.0,
+    lobby_timeout: float = 60.0,
+    max_teams_per_address: int | None = 4,
+    trusted_networks: Sequence[str] = LOOPBACK,
+    max_message_size: int = 16 * 1024,
     on_ready: Callable[[AiwolfServer], None] | None = None,
 ) -> list[GameRecord]:
     """Run an AIWolf NLP server until cancelled, or until `games` games have been played.
@@ -647,8 +789,12 @@ async def serve(
         local_agents: Lycan players seated at every table next to the remote agents.
         seed: seed of the first game; None: a fresh secret seed for every game.
         games: play this many games, then stop (None: serve forever).
-        max_waiting: most connections not placed in a game; more are refused.
+        max_waiting: most connections not placed in a game; see `AiwolfServer` for who makes room.
         name_timeout: seconds a new connection has to answer NAME.
+        lobby_timeout: seconds a connection keeps its place in a full lobby without a game.
+        max_teams_per_address: most different teams waiting at once from one address (None: no bound).
+        trusted_networks: networks whose clients `max_teams_per_address` does not bound.
+        max_message_size: largest message in bytes an agent in a game may send (one utterance).
         on_ready: called once the server listens (e.g. to print its URL).
 
     Returns:
@@ -671,6 +817,10 @@ async def serve(
         max_games=games,
         max_waiting=max_waiting,
         name_timeout=name_timeout,
+        lobby_timeout=lobby_timeout,
+        max_teams_per_address=max_teams_per_address,
+        trusted_networks=trusted_networks,
+        max_message_size=max_message_size,
     )
     async with server:
         if on_ready is not None:
