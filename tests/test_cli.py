@@ -383,8 +383,11 @@ def test_serve_passes_its_settings_to_the_web_app(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
     args = ["serve", "--db", str(tmp_path / "w.db"), "--voice", "none", "--asr", "none", "--night-min", "2"]
     args += ["--max-wait", "30", "--join-timeout", "60", "--create-limit", "0", "--origin", "https://example.org"]
+    args += ["--night-wait", "4", "--allow-seed"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert (seen["night_min"], seen["max_wait"], seen["join_timeout"]) == (2.0, 30.0, 60.0)
+    assert seen["night_wait"] == 4.0 and seen["allow_seed"] is True
+    assert "localhost" in seen["allowed_hosts"] and "attacker.example" not in seen["allowed_hosts"]  # type: ignore[operator]
     assert seen["create_limit"] is None and list(seen["allowed_origins"]) == ["https://example.org"]  # type: ignore[call-overload]
     assert seen["app"] is not None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -26,14 +26,17 @@ from lycan.engine.manner import Manner
 from lycan.engine.seeds import fresh_seed, stream
 from lycan.eval.stats import Rate
 from lycan.rules import ConfigError, Role, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
+from lycan.terminal import TerminalConsole
 
 if TYPE_CHECKING:
     from lycan.models import ChatModel
     from lycan.store import GameStore
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Werewolf for AI agents and people.")
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# Everything the commands print goes through these two: each string they render is escaped there
+# (`lycan.terminal.visible`), so no name, talk, record, file or model answer can drive the terminal.
+console = TerminalConsole(soft_wrap=True)
+err_console = TerminalConsole(stderr=True, soft_wrap=True)
 
 PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="preset name, ROLE=N list, or a .toml/.yaml rules file")]
 AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="agent type(s), cycled over the seats, e.g. heuristic")]
@@ -58,8 +61,8 @@ GroundingOpt = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    """Print one clear sentence and exit with status 2."""
-    err_console.print(f"[bold red]error:[/] {message}", markup=True)
+    """Print one clear sentence and exit with status 2 (`message` is shown as written, never read as markup)."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(2)
 
 
@@ -363,7 +366,9 @@ def game(
     lineup = Lineup(rules, agents, model, on_token=streamer.piece, kind_options={"camwolf": {"grounding": grounding}})
     path = _writable_db(db) if save else None
     uses = f"  model {model}" if lineup.model is not None else ""
-    console.print(f"[bold]{rules.describe()}[/]  seed {seed}  agents {agents}{uses}", markup=True)
+    console.print(
+        f"[bold]{escape(rules.describe())}[/]  seed {seed}  agents {escape(agents)}{escape(uses)}", markup=True
+    )
 
     def narrate(event: Event) -> None:
         if event.kind == "game_started":
@@ -429,13 +434,13 @@ def play(
 
     lineup = Lineup(rules, agents, model, on_token=on_token, on_manner=speaker.manner if speaker is not None else None)
     path = _writable_db(db) if save else None
-    human = HumanAgent(already_shown=streamer.already_shown)
+    human = HumanAgent(write=console.print, already_shown=streamer.already_shown)
 
     def sit_down(players: list[Player]) -> list[Player]:
         players[me] = human
         return players
 
-    console.print(f"[bold]{rules.describe()}[/]  You are seat {me + 1}.", markup=True)
+    console.print(f"[bold]{escape(rules.describe())}[/]  You are seat {me + 1}.", markup=True)
     with clear_errors():
         record = _play(
             rules,
@@ -1102,7 +1107,7 @@ def train_reasoner_cmd(
                 records = [r for r in _run_records(store, cfg.run) if r.rules.name == cfg.preset]
         try:
             if dry_run:
-                console.print_json(json.dumps(plan(cfg)))
+                console.print_json(json.dumps(plan(cfg)), ensure_ascii=True)  # \uXXXX: no bidi control shown raw
                 return
             report = train_reasoner(cfg, out, records, progress=lambda line: console.print(line, markup=False))
         except ModelError as err:
@@ -1198,9 +1203,23 @@ def aiwolf_serve(
         int | None, typer.Option("--seed", "-s", help="seed of the first game (default: a fresh secret seed per game)")
     ] = None,
     max_waiting: Annotated[
-        int, typer.Option(help="most connections not yet in a game; more are refused (HTTP 503)", min=1)
+        int,
+        typer.Option(
+            help="most connections not yet in a game; when full, a newcomer takes the place of the oldest one "
+            "of an address holding the most, or of one waiting past --lobby-timeout, else is refused (HTTP 503)",
+            min=1,
+        ),
     ] = 256,
     name_timeout: Annotated[float, typer.Option(help="seconds a new connection has to answer NAME")] = 15.0,
+    lobby_timeout: Annotated[
+        float, typer.Option(help="seconds a connection keeps its place in a full lobby without a game", min=0)
+    ] = 60.0,
+    max_teams_per_address: Annotated[
+        int, typer.Option(help="most different teams waiting at once from one address (loopback: no bound)", min=1)
+    ] = 4,
+    max_message_size: Annotated[
+        int, typer.Option(help="largest message in bytes an agent in a game may send (one utterance)", min=512)
+    ] = 16 * 1024,
     db: DbOpt = None,
 ) -> None:
     """Host AIWolf NLP games at ws://HOST:PORT/ws; finished games go into the store."""
@@ -1225,6 +1244,9 @@ def aiwolf_serve(
                     games=games,
                     max_waiting=max_waiting,
                     name_timeout=name_timeout,
+                    lobby_timeout=lobby_timeout,
+                    max_teams_per_address=max_teams_per_address,
+                    max_message_size=max_message_size,
                     on_ready=ready,
                 )
             )
@@ -1292,6 +1314,18 @@ def aiwolf_log(
             fail(f"unknown action {action!r}; use import or export")
 
 
+def serve_hosts(host: str, allowed: list[str] | None) -> list[str] | None:
+    """The host names `lycan serve` answers under: those given, else the loopback names and `host` itself.
+
+    None (any name) when listening on all addresses with none given: the names people use are unknown.
+    """
+    if allowed:
+        return list(allowed)
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    return sorted({"127.0.0.1", "localhost", "::1", "[::1]", host, f"[{host}]" if ":" in host else host})
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -1305,6 +1339,12 @@ def serve(
     night_min: Annotated[
         float, typer.Option(help="seconds each night lasts at least, so its length tells nothing", min=0)
     ] = 10.0,
+    night_wait: Annotated[
+        float,
+        typer.Option(
+            help="seconds into each night at which people's night requests are shown (the wolves' time)", min=0
+        ),
+    ] = 15.0,
     max_wait: Annotated[float, typer.Option(help="longest a person may take over one decision (s)", min=1)] = 180.0,
     join_timeout: Annotated[
         float, typer.Option(help="seconds a table waits for its first person before it is closed", min=1)
@@ -1315,6 +1355,16 @@ def serve(
     origin: Annotated[
         list[str] | None, typer.Option(help="another origin whose pages may open WebSockets (repeatable)")
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="a host name the pages may be reached under (repeatable; default: the loopback names, or any "
+            "when listening on all addresses)"
+        ),
+    ] = None,
+    allow_seed: Annotated[
+        bool, typer.Option(help="let tables with people take a chosen seed (whoever chose it knows the deal)")
+    ] = False,
     stored_games: Annotated[
         str,
         typer.Option(
@@ -1324,13 +1374,13 @@ def serve(
     ] = "all",
 ) -> None:
     """Serve the browser table: create games where people and AI players play together, and replay stored ones."""
+    path = _writable_db(db)  # before anything starts: a bad --db would lose every game played here
     try:
         import uvicorn
 
         from lycan.web import create_app
     except ImportError as err:
         fail(f"the web table needs the web extra ({err.name} is missing): pip install 'lycan[web]'")
-    from lycan.store import default_db_path
 
     tts = asr_backend = None
     if voice != "none" or asr != "none":
@@ -1349,16 +1399,25 @@ def serve(
             fail(f"unknown --asr {asr!r}; use whisper or none")
     if stored_games not in ("all", "web", "none"):
         fail(f"unknown --stored-games {stored_games!r}; use all, web or none")
+    hosts = serve_hosts(host, allowed_host)
+    if hosts is None:
+        err_console.print(
+            f"warning: listening on {host} with no --allowed-host: pages answer under any host name, so a page "
+            "on a rebound DNS name could reach this server; name the host names people use"
+        )
     web_app = create_app(
-        store_path=db or default_db_path(),
+        store_path=path,
         model_spec=model,
         tts=tts,
         asr=asr_backend,
         night_min=night_min,
+        night_wait=night_wait,
         max_wait=max_wait,
         join_timeout=join_timeout,
         create_limit=(create_limit, 600.0) if create_limit else None,
         allowed_origins=origin or (),
+        allowed_hosts=hosts,
+        allow_seed=allow_seed,
         stored_games=stored_games,  # type: ignore[arg-type]
     )
     console.print(f"Lycan table at http://{host}:{port}/  (Ctrl+C to stop)")

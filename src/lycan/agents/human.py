@@ -9,6 +9,12 @@ from lycan.engine.actions import OVER, PASS, SKIP, Action, Request
 from lycan.engine.events import Event
 from lycan.engine.view import View
 from lycan.render import REQUEST_TITLES, describe_event
+from lycan.rules.text import for_terminal
+
+
+def print_line(line: str) -> None:
+    """Print one line on the terminal, every invisible character shown as a code (names and talk come from outside)."""
+    print(for_terminal(line))
 
 
 class HumanAgent:
@@ -23,7 +29,7 @@ class HumanAgent:
     def __init__(
         self,
         read_line: Callable[[str], str] = input,
-        write: Callable[[str], None] = print,
+        write: Callable[[str], None] = print_line,
         timeout: float | None = None,
         already_shown: Callable[[Event], bool] | None = None,
     ) -> None:

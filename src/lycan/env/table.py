@@ -29,6 +29,7 @@ from lycan.render import render_log
 from lycan.rules.presets import resolve_rules
 from lycan.rules.roles import team_of
 from lycan.rules.ruleset import RuleSet
+from lycan.rules.text import for_terminal
 
 PlayerFactory = Callable[[int, int], Player]
 """Builds a seat's agent for one game: `(seat, seed) -> agent`."""
@@ -215,7 +216,7 @@ class Table:
         if mode == "ansi":
             return "\n".join(lines), shown
         for line in lines[shown:]:
-            print(line)
+            print(for_terminal(line))  # names and talk may hold ESC sequences or bidi controls
         return None, len(lines)
 
     # ----------------------------------------------------------------- stepping

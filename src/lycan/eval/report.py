@@ -39,6 +39,7 @@ from lycan.eval.metrics import (
 )
 from lycan.eval.stats import Rate
 from lycan.rules.roles import Team, team_of
+from lycan.terminal import TerminalConsole
 
 TableData = tuple[str, list[str], list[list[str]]]
 """A titled table: (title, header, rows of cells)."""
@@ -333,9 +334,12 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
 def print_summary(
     records: Sequence[GameRecord], console: Console | None = None, prices: Prices | None = None, n_boot: int = 200
 ) -> None:
-    """Print every results table of `records` in the terminal (`n_boot`: rating bootstrap resamples)."""
-    console = console or Console()
-    console.print(f"[bold]{len(records)} games[/]")
+    """Print every results table of `records` in the terminal (`n_boot`: rating bootstrap resamples).
+
+    The default console shows agent names and other text from the records escaped (`lycan.terminal`).
+    """
+    console = console or TerminalConsole()
+    console.print(f"[bold]{len(records)} games[/]", markup=True)
     for title, header, rows in tables(records, prices, n_boot=n_boot):
         t = Table(title=title, title_justify="left")
         for h in header:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from lycan.models import constrained
 from lycan.models.base import ChatRequest, ChatResult, ChatStream, ModelError, Usage
+from lycan.rules.text import for_terminal
 
 T = TypeVar("T")
 _DONE = object()
@@ -68,7 +69,7 @@ def _import_llama() -> Any:
             last[0] = lvl
             line = text.decode("utf-8", errors="replace").rstrip()
             if line and LLAMA_LOG.isEnabledFor(lvl):
-                LLAMA_LOG.log(lvl, "%s", line)
+                LLAMA_LOG.log(lvl, "%s", for_terminal(line))  # it may quote the prompt: names and talk
 
         llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
         _log_callback = forward  # the C library keeps only a pointer: keep the object alive
@@ -245,7 +246,7 @@ class LlamaCppModel:
             try:
                 self._decoder = constrained.SchemaDecoder.for_llama(llama)
             except (ModelError, ImportError, ValueError, RuntimeError) as error:
-                LLAMA_LOG.warning("schema decoding falls back to the grammar: %s", error)
+                LLAMA_LOG.warning("schema decoding falls back to the grammar: %s", for_terminal(str(error)))
                 self._decoder_failed = True
                 return None
         return self._decoder.matcher(request.json_schema)

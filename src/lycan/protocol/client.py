@@ -43,6 +43,7 @@ from lycan.protocol.packets import answer_text, role_from_name
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species
 from lycan.rules.ruleset import RuleSet, TalkLimits
+from lycan.rules.text import for_terminal
 
 log = logging.getLogger(__name__)
 
@@ -436,7 +437,7 @@ class AiwolfClient:
         try:
             packet = json.loads(raw)
         except json.JSONDecodeError:
-            log.warning("ignoring a packet that is not JSON: %.80s", raw)
+            log.warning("ignoring a packet that is not JSON: %s", for_terminal(raw[:80]))
             return None
         if not isinstance(packet, dict):
             return None
@@ -475,7 +476,7 @@ class AiwolfClient:
             if not isinstance(action, Action) or request.check(action) is not None:
                 raise ValueError(f"illegal answer {action!r}")
         except Exception as err:  # the agent failed: answer something legal rather than nothing
-            log.warning("agent failed on %s: %s", kind, err)
+            log.warning("agent failed on %s: %s", kind, for_terminal(str(err)))
             if request.is_talk:
                 return "Over"
             action = Action.choose(self._rng.choice(request.targets))

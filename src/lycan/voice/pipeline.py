@@ -8,6 +8,7 @@ from collections.abc import AsyncIterable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from lycan.rules.text import for_terminal
 from lycan.voice.chunker import ClauseChunker
 from lycan.voice.queue import AudioQueue, Speaker, Timing
 from lycan.voice.tts import TTSBackend, Voice, VoiceError
@@ -205,7 +206,7 @@ class SpeechPipeline:
                     n_parts += 1
         except VoiceError as err:
             utt.errors.append(f"clause {clause}: {err}")
-            log.warning("speech for %s failed: %s", utt.speaker, err)
+            log.warning("speech for %s failed: %s", for_terminal(str(utt.speaker)), for_terminal(str(err)))
         finally:
             await asyncio.shield(queue.end_clause(utt.id, clause, n_parts))
 
