@@ -439,3 +439,39 @@ def test_pages_answer_only_under_the_allowed_host_names() -> None:
         assert client.get("/api/options").status_code == 200
         rebound = client.get("/api/options", headers={"host": "attacker.example:8000"})
         assert rebound.status_code == 400
+
+
+# ----------------------------------------------------------------------------- a fuzz set
+
+from urllib.parse import quote  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=30)
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**130), max_value=2**130),
+    st.floats(allow_nan=True, allow_infinity=True),
+    _ANY_TEXT,
+    st.lists(_ANY_TEXT, max_size=4),
+)
+_FIELDS = ["preset", "humans", "names", "ai", "seed", "timeout", "ai_delay", "night_min", "night_wait", "wizard"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.dictionaries(st.sampled_from(_FIELDS), _VALUES, max_size=5), game=_ANY_TEXT, seat=_ANY_TEXT)
+def test_no_request_of_the_fuzz_set_gets_a_500(body: dict[str, Any], game: str, seat: str) -> None:
+    # JSON as a hostile client writes it: NaN, Infinity, numbers past float range, lone surrogates.
+    raw = json.dumps(body, ensure_ascii=True, allow_nan=True)
+    with TestClient(quick_app(create_limit=None, global_create_limit=None), raise_server_exceptions=False) as client:
+        res = client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+        assert res.status_code in (201, 400, 422), (raw, res.status_code, res.text)
+        if res.status_code == 201:
+            client.app.state.tables.by_id[res.json()["table"]].close("fuzz")  # type: ignore[attr-defined]
+        # Paths and queries as raw bytes, percent-encoded (a lone surrogate: bytes that are not UTF-8).
+        game_part, seat_part = (quote(x, safe="", errors="surrogatepass") for x in (game, seat))
+        for path in (f"/api/games/{game_part}?as={seat_part}", f"/api/tables/{game_part}"):
+            got = client.get(path)
+            assert got.status_code < 500, (path, seat, got.status_code, got.text)
