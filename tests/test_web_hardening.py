@@ -27,7 +27,7 @@ from lycan.web import create_app
 from lycan.web.app import frame_text
 from lycan.web.limits import client_key
 from lycan.web.lobby import TableFactory, TableRequest
-from lycan.web.seats import AISeat, HumanSeat
+from lycan.web.seats import AWAY_AFTER, AISeat, HumanSeat
 from lycan.web.table import Connection, Table
 from web_helpers import legal_answer
 
@@ -128,6 +128,8 @@ def test_names_that_look_alike_or_stack_marks_are_refused() -> None:
     with TestClient(quick_app(create_limit=None)) as client:
         twins = client.post("/api/tables", json={**BODY, "humans": 2, "names": ["Rowan", "R\u043ewan"]})
         assert twins.status_code == 400 and "look alike" in twins.json()["detail"]
+        hidden = client.post("/api/tables", json={**BODY, "humans": 2, "names": ["Rowan", "Rowan\u200c"]})
+        assert hidden.status_code == 400 and "invisible" in hidden.json()["detail"]
         stacked = client.post("/api/tables", json={**BODY, "names": ["Ann" + "\u0301" * 6]})
         assert stacked.status_code == 400 and "combining marks" in stacked.json()["detail"]
         # A person may be called like an AI name: that AI name is then not drawn.
@@ -393,9 +395,9 @@ async def test_a_silent_person_with_the_page_open_counts_as_away_after_two_timeo
     await asyncio.wait_for(table.run(), 120)
     assert table.record is not None
     reasons = [str(d.answer) for d in table.record.decisions if d.seat == 0]
-    # Present, every request would run out its 0.3 s; away, only the first two do.
+    # Present, every request would run out its 0.3 s; away, only the first two decisions' (and retries') do.
     waited = [r for r in reasons if "no answer within" in r]
-    assert len(waited) == 2 and sum("stopped answering" in r for r in reasons) >= 10, reasons
+    assert len(waited) == 2 * AWAY_AFTER and sum("stopped answering" in r for r in reasons) >= 10, reasons
     assert person.away
 
 

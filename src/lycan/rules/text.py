@@ -51,8 +51,13 @@ def _label(ch: str) -> str:
 _USE = "use visible letters, digits, spaces and punctuation"
 
 
+_NAME_IGNORABLE = frozenset("\u034f\u115f\u1160\u3164\uffa0") | _JOINERS
+"""Characters that show as nothing, refused in names (where talk keeps joiners for emoji): with them
+one name could look exactly like another."""
+
+
 def _problem(text: str, what: str, spaces_allowed: bool) -> str | None:
-    """Why `text` may not be used as `what`, or None."""
+    """Why `text` may not be used as `what`, or None (`spaces_allowed`: talk; else a name)."""
     marks = 0
     for ch in text:
         category = unicodedata.category(ch)
@@ -63,13 +68,15 @@ def _problem(text: str, what: str, spaces_allowed: bool) -> str | None:
                 marks = 0
                 continue
             return f"{what} contains a line break or tab ({_label(ch)}); {_USE}"
+        if not spaces_allowed and (ch in _NAME_IGNORABLE or category == "Co" or 0xFE00 <= ord(ch) <= 0xFE0F):
+            return f"{what} contains an invisible or private character ({_label(ch)}); {_USE}"
         if category in _KINDS and ch not in _JOINERS:
             return f"{what} contains {_KINDS[category]} ({_label(ch)}); {_USE}"
         if category in ("Mn", "Me"):
             marks += 1
             if marks > MAX_MARKS:
                 return f"{what} stacks more than {MAX_MARKS} combining marks on one letter; remove the extra marks"
-        else:
+        elif ch not in _JOINERS:  # a joiner does not start a new letter
             marks = 0
     return None
 

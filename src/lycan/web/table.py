@@ -151,19 +151,21 @@ class _TableSeat:
             return await self._player().answer(view, request)
         person = self.label == "human"
         if request.kind == "whisper":
-            left = clock - time.monotonic()
+            # The whisper must end in time for the attack to be made before the clock: one AI turn
+            # is kept in hand for it.
+            left = clock - time.monotonic() - table.ai_turn
             if left <= (0.0 if person else table.ai_turn):
-                return OVER  # the whisper must end in time for the night's requests
+                return OVER
             if person:
+                player = self._player().player
+                missed = getattr(player, "missed", 0)
                 try:
                     async with asyncio.timeout(left):
                         return await self._player().answer(view, request)
                 except TimeoutError:
+                    if hasattr(player, "missed"):
+                        player.missed = missed  # the clock ended the turn: the person did not miss it
                     return OVER
-        elif person and request.kind not in WOLF_REQUESTS:
-            wait = clock - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
         return await self._player().answer(view, request)
 
 
@@ -709,7 +711,21 @@ class Table:
             self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
 
     async def _before_batch(self, session: Session, batch: list[Request]) -> None:
-        await self._release()
+        # A batch asking a person for their own night decision waits for the night's clock, and so
+        # does everything released with it (the witch's wake-up, say): nothing reaches the person
+        # at a time set by how long the wolves took.
+        # (The night's first batch comes at its start however many wolves live: its events go out
+        # at once, and start the clock.)
+        released = self.night_clock() is None
+        if released:
+            await self._release()
+        clock = self.night_clock()
+        if clock is not None and any(self.kinds[r.seat] == "human" and r.kind not in WOLF_REQUESTS for r in batch):
+            wait = clock - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        if not released:
+            await self._release()
         self.cost += len(batch) * len(self.names)
 
     def _after_answers(self, session: Session, batch: list[Request], answers: dict[int, Answer]) -> str | None:
