@@ -20,14 +20,11 @@ import argparse
 import asyncio
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from lycan.web.lobby import TableFactory, TableRequest
-from lycan.web.table import Connection
-from test_web_hardening import delays_by_wolves
+from test_web_hardening import delays_by_wolves, loop_lags
 
 
 async def night_clock(repeats: int) -> None:
@@ -44,33 +41,8 @@ async def night_clock(repeats: int) -> None:
 
 
 async def stall(preset: str, inline: bool, seconds: float) -> tuple[float, float, float, int]:
-    factory = TableFactory(None, None, False, None, ai_delay=0.01, night_min=0, night_wait=0)
-    table = factory.build(TableRequest(preset=preset, humans=0))
-    if inline:  # the meter as every table read it before: on the loop, after each public event
-        table._meter_inline, table._meter_broken = True, False
-    spectators = [table.connect(None) for _ in range(3)]
-    lags: list[float] = []
-
-    async def drain(conn: Connection) -> None:
-        while await conn.queue.get() is not None:
-            pass
-
-    async def probe() -> None:
-        while True:
-            start = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - start - 0.01)
-
-    tasks = [asyncio.create_task(drain(c)) for c in spectators] + [asyncio.create_task(probe())]
-    table.start()
-    assert table.task is not None
-    await asyncio.wait({table.task}, timeout=seconds)
-    table.close("the benchmark is over")
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, table.task, return_exceptions=True)
-    lags.sort()
-    return lags[len(lags) // 2], lags[int(len(lags) * 0.99)], lags[-1], len(table._public)
+    lags, events = await loop_lags(preset, seconds, inline_meter=inline)
+    return lags[len(lags) // 2], lags[int(len(lags) * 0.99)], lags[-1], events
 
 
 async def main() -> None:
