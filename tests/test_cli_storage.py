@@ -64,12 +64,18 @@ COMMANDS = {
     "game": ["game", "--preset", "aiwolf5", "--agents", "random"],
     "play": ["play", "--preset", "aiwolf5", "--agents", "random", "--seat", "1"],
     "import": ["import"],
+    "serve": ["serve", "--port", "0", "--voice", "none", "--asr", "none"],
 }
+
+
+pytestmark = pytest.mark.usefixtures("no_server")  # `serve` must never start a server here
 
 
 @pytest.mark.parametrize("kind", ["folder", "garbage", "write-protected"])
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_a_bad_database_is_one_sentence_before_any_game(tmp_path: Path, jsonl: Path, command: str, kind: str) -> None:
+def test_a_bad_database_is_one_sentence_before_any_game(
+    tmp_path: Path, jsonl: Path, command: str, kind: str, no_server: list[dict[str, object]]
+) -> None:
     db = bad_db(kind, tmp_path)
     args = [*COMMANDS[command], *([str(jsonl)] if command == "import" else []), "--db", str(db)]
     if kind == "write-protected":
@@ -83,12 +89,14 @@ def test_a_bad_database_is_one_sentence_before_any_game(tmp_path: Path, jsonl: P
     assert {"folder": "is a folder", "garbage": "not an SQLite file", "write-protected": "is write-protected"}[
         kind
     ] in line
+    assert no_server == []  # `serve` never started (the other commands never do)
 
 
-def test_a_database_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["simulate", "serve"])
+def test_a_database_that_cannot_be_made_is_one_sentence(tmp_path: Path, command: str) -> None:
     (tmp_path / "file").write_text("x")
     db = tmp_path / "file" / "games.db"
-    line = one_sentence(*invoke(*COMMANDS["simulate"], "--db", str(db)))
+    line = one_sentence(*invoke(*COMMANDS[command], "--db", str(db)))
     assert "is a file" in line
 
 
