@@ -467,20 +467,23 @@ def create_app(
                     f"the most it allows; try again in {seconds} seconds",
                     headers={"Retry-After": str(seconds)},
                 )
+        # Counted before the model loads (an await), so that a burst of requests cannot all pass
+        # the limits at once; a table that cannot be made is not counted.
+        counted = [(lim, key) for lim, key in ((limit, client), (everyone, "*")) if lim is not None]
+        for lim, key in counted:
+            lim.note(key, now)
         try:
             loader = factory.model_loader
             model = await asyncio.to_thread(loader) if loader is not None and factory.wants_model(spec) else None
             table = factory.build(spec, model)
             tables.add(table)
-        except TableError as err:
-            raise HTTPException(400, str(err)) from None
-        except Exception as err:  # e.g. a model that cannot be loaded
-            log.exception("could not create a table")
+        except Exception as err:
+            for lim, key in counted:
+                lim.forget(key, now)
+            if isinstance(err, TableError):
+                raise HTTPException(400, str(err)) from None
+            log.exception("could not create a table")  # e.g. a model that cannot be loaded
             raise HTTPException(503, f"could not set up the table: {err}") from None
-        if limit is not None:
-            limit.note(client, now)
-        if everyone is not None:
-            everyone.note("*", now)
         table.start()
         log.info("table %s: %s created (%s)", table.id, table.rules.name, ", ".join(table.kinds))
         return _links(table)

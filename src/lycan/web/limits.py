@@ -57,3 +57,9 @@ class CreationLimit:
             if len(self.by_client) >= MAX_CLIENTS:  # forget the address that created least recently
                 del self.by_client[min(self.by_client, key=lambda c: self.by_client[c][-1])]
         self.by_client.setdefault(client, deque()).append(now)
+
+    def forget(self, client: str, now: float) -> None:
+        """Take back `note(client, now)` (the table was not made after all)."""
+        times = self.by_client.get(client)
+        if times is not None and now in times:
+            times.remove(now)

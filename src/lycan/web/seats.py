@@ -49,9 +49,9 @@ class SeatAway(RuntimeError):
 AWAY_GRACE = 15.0
 """Seconds a person who is away (no page open, or silent) gets for a request before the engine falls back."""
 
-AWAY_AFTER = 2
-"""Decisions in a row that a person let run out (a request and its retry) before they count as away
-although their page is open."""
+AWAY_AFTER = 3
+"""Requests in a row that a person let run out before they count as away although their page is open:
+more than one decision's (a request and its retry), so that one lapse is not enough."""
 
 
 class HumanSeat:
@@ -119,8 +119,8 @@ class HumanSeat:
         try:
             action = await future
         finally:
-            if (not future.done() or future.cancelled()) and request.attempt > 0:
-                self.missed += 1  # a decision ran out, its retry too (the wait was cancelled)
+            if not future.done() or future.cancelled():  # ran out (the wait was cancelled)
+                self.missed += 1
             self.pending, self._answer = None, None
             self.table.close_request(self.seat, number)
         self.missed = 0

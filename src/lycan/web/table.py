@@ -514,7 +514,11 @@ class Table:
 
     async def _meter_in_thread(self) -> None:
         """Read the meter in a worker thread until it has caught up with the public events, sending each reading."""
-        while not self._meter_broken and (self._meter is None or self._meter["after"] < len(self._public)):
+        while (
+            not self._meter_broken
+            and not isinstance(self._public[-1], GameOver)  # the reveal carries its own meter
+            and (self._meter is None or self._meter["after"] < len(self._public))
+        ):
             view = self._public_view()
             reading = await asyncio.to_thread(self._meter_message, view)
             if reading is None:
