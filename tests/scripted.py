@@ -52,6 +52,31 @@ def probe_guesses(request: ChatRequest, rng: random.Random) -> dict[str, dict[st
     return out
 
 
+def instance(schema: dict[str, Any], rng: random.Random) -> Any:
+    """A value that fits the JSON schema `schema`: enums drawn with `rng`, every property filled in."""
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return instance(schema[key][0], rng)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object":
+        return {name: instance(sub, rng) for name, sub in schema.get("properties", {}).items()}
+    if kind == "array":
+        return [instance(schema.get("items", {}), rng) for _ in range(max(1, schema.get("minItems", 1)))]
+    if kind == "integer":
+        return int(schema.get("minimum", 0))
+    if kind == "number":
+        return float(schema.get("minimum", 0))
+    if kind == "boolean":
+        return False
+    if kind == "null":
+        return None
+    return "a hunch"
+
+
 def sensible(request: ChatRequest, rng: random.Random | None = None) -> str:
     """A well-formed answer in whatever format the request asks for."""
     rng = rng or random.Random(request.seed)
@@ -71,6 +96,8 @@ def sensible(request: ChatRequest, rng: random.Random | None = None) -> str:
         return json.dumps({"bid": rng.randrange(4)})
     if "guesses" in schema["properties"]:
         return json.dumps({"guesses": probe_guesses(request, rng)})
+    if "target" not in schema["properties"]:  # another structured answer (e.g. CaM-Wolf's Reasoner)
+        return json.dumps(instance(schema, rng))
     options = [o for o in legal_options(request) if o != "none"] or ["none"]
     if "thought" in schema["properties"]:
         return json.dumps({"thought": "weighing it up", "target": rng.choice(options)})
