@@ -20,8 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from lycan.agents import lineup
 from lycan.engine import run_sync
 from lycan.engine.game import Game
-from lycan.eval.stats import Rate
 from lycan.rules import Team, get_preset, team_of
+from lycan.stats import Rate
 
 FIRST_SEED = 1_000_000
 PLAIN, BELIEFS = "heuristic", "heuristic-beliefs"

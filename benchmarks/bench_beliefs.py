@@ -29,8 +29,8 @@ from lycan.beliefs.fit import moments
 from lycan.beliefs.model import INDEX
 from lycan.engine import GameRecord, View, run_sync
 from lycan.engine.seeds import derive
-from lycan.eval.stats import Rate
 from lycan.rules import Role, get_preset
+from lycan.stats import Rate
 
 FIRST_SEED = 1_000_000
 

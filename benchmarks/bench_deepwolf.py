@@ -31,8 +31,8 @@ from typing import Any
 
 from lycan.engine import Game, run_sync
 from lycan.engine.seeds import derive
-from lycan.eval.stats import Rate, paired_difference
 from lycan.rules import Role, get_preset, team_of
+from lycan.stats import Rate, paired_difference
 
 ROLES = (Role.VILLAGER, Role.SEER, Role.POSSESSED, Role.WEREWOLF)
 FIRST_SEED = 1_000_000

@@ -35,9 +35,9 @@ from lycan.agents.phrasing import clean, stammers
 from lycan.engine.actions import Action, Request
 from lycan.engine.runner import run_async
 from lycan.engine.view import View
-from lycan.eval.stats import Rate, paired_difference
 from lycan.models import load_model
 from lycan.rules import get_preset
+from lycan.stats import Rate, paired_difference
 
 PRESET = "guardian7"
 EARLIER_ENDING = ("speak as yourself.", "speak as yourself (I, me).")

@@ -21,8 +21,8 @@ from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.rollout import Script, misfits
 from lycan.beliefs.tracker import Beliefs
 from lycan.engine.game import Game
-from lycan.eval.stats import Rate
 from lycan.rules import Role, get_preset
+from lycan.stats import Rate
 
 
 def main() -> None:

@@ -21,11 +21,12 @@ import torch
 
 from lycan.engine.actions import OVER, Action
 from lycan.rules import get_preset
+from lycan.train.onnx_export import export_onnx
+from lycan.train.selfplay import play_samples
+from lycan.train.value import TrainConfig, train_value
 from lycan.value import Sample, ValueModel
 from lycan.value.encoders import CachedEncoder
-from lycan.value.games import play_samples
-from lycan.value.onnx import OnnxValue, export_onnx
-from lycan.value.train import TrainConfig, train_value
+from lycan.value.onnx import OnnxValue
 
 
 def candidates(sample: Sample, n: int, tag: str) -> list[Action]:

@@ -35,8 +35,8 @@ from lycan.agents.camwolf import CamWolfAgent
 from lycan.agents.heuristic import BeliefHeuristicAgent
 from lycan.engine import run_sync
 from lycan.engine.game import Game
-from lycan.eval.stats import Rate, paired_difference
 from lycan.rules import Team, get_preset, team_of
+from lycan.stats import Rate, paired_difference
 
 Policy = dict[str, object]
 """Attributes of `BeliefHeuristicAgent` set on every seat of the side."""

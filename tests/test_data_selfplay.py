@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lycan.agents.heuristic import HeuristicAgent
-from lycan.data.selfplay import Exploring, self_play
 from lycan.engine.events import Fault, Talk
 from lycan.engine.seeds import derive
+from lycan.train.selfplay import Exploring, self_play
 
 
 def test_one_seat_per_game_departs_on_votes_and_night_moves_only() -> None:

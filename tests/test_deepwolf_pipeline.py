@@ -17,9 +17,10 @@ from lycan.engine.events import Fault, Talk
 from lycan.engine.seeds import derive
 from lycan.rules import get_preset
 from lycan.store import GameStore
-from lycan.value import PipelineConfig, default_candidates, default_value, train_pipeline
+from lycan.train.pipeline import PipelineConfig, train_pipeline
+from lycan.value import default_candidates, default_value
 from lycan.value.onnx import OnnxValue
-from lycan.value.pipeline import PLAY_KEYS
+from lycan.value.shipped import PLAY_KEYS
 
 SMALL = PipelineConfig(
     games=40,

@@ -15,8 +15,8 @@ from lycan.eval import coherence as coh
 from lycan.eval.coherence import coherence, echoes_prompt, game_coherence, is_llm
 from lycan.eval.report import build_report, tables
 from lycan.eval.report import coherence_cells as coh_cells
-from lycan.eval.stats import Rate
 from lycan.rules import Role, Species, get_preset
+from lycan.stats import Rate
 
 W, S, V, P, G = Role.WEREWOLF, Role.SEER, Role.VILLAGER, Role.POSSESSED, Role.GUARDIAN
 ROLES = (W, S, V, P, G)

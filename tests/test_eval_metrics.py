@@ -34,8 +34,8 @@ from lycan.eval.metrics import (
     votes_received,
     win_rates_by_role,
 )
-from lycan.eval.stats import Rate, paired_difference
 from lycan.rules import Role, Team, get_preset
+from lycan.stats import Rate, paired_difference
 
 W, S, G, V = Role.WEREWOLF, Role.SEER, Role.GUARDIAN, Role.VILLAGER
 RULES = get_preset("guardian5")

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from lycan.agents import lineup
+from lycan.agents import SeatSpec, lineup
 from lycan.engine.session import Session
 from lycan.rules import get_preset
 from scripted import ScriptedModel
@@ -40,6 +40,9 @@ CASES = {
     "camwolf/guardian7": ("camwolf", "guardian7", 200),
     "deepwolf/aiwolf5": ("deepwolf", "aiwolf5", 3),  # about 10 s a game: its network scores every candidate
 }
+OPTIONS = {"deepwolf": {"search_seconds": 600}}
+"""Deep Wolf's search stops after its rollouts or its seconds, whichever come first: with seconds to
+spare, the rollouts decide, and the game does not depend on how busy the machine is."""
 _CLOCK = {"started_at", "finished_at", "latency_s"}
 
 
@@ -56,7 +59,8 @@ async def _digest(kind: str, preset: str, games: int) -> str:
     digest = hashlib.sha256()
     for seed in range(games):
         model = ScriptedModel()
-        session = Session(rules, lineup([kind] * rules.n_players, seed, model=model), seed, game_id=f"golden-{seed}")
+        seats = [SeatSpec(kind, model, OPTIONS.get(kind, {})) for _ in range(rules.n_players)]
+        session = Session(rules, lineup(seats, seed), seed, game_id=f"golden-{seed}")
         record = await session.run()
         digest.update(json.dumps(_without_clock(record.to_dict()), sort_keys=True).encode())
         for request in model.requests:  # the prompts, in the order they were sent

@@ -13,6 +13,8 @@ pytest.importorskip("torch")
 from lycan.engine.actions import OVER, Action, Request
 from lycan.engine.events import Divined, RoleAssigned, Talk
 from lycan.rules import Role, get_preset
+from lycan.train.selfplay import play_samples
+from lycan.train.value import FrequencyBaseline, TrainConfig, TrainedValue, load_value, metrics, train_value
 from lycan.value import (
     CachedEncoder,
     HashingEncoder,
@@ -23,9 +25,7 @@ from lycan.value import (
     view_features,
 )
 from lycan.value.features import EVENT_FIELDS, MAX_SEATS, NO_SEAT, mentioned_seats
-from lycan.value.games import play_samples
 from lycan.value.network import NetConfig, ValueNet
-from lycan.value.train import FrequencyBaseline, TrainConfig, TrainedValue, load_value, metrics, train_value
 
 RULES = get_preset("aiwolf5")
 

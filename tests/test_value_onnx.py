@@ -13,12 +13,13 @@ pytest.importorskip("onnxruntime")
 
 from lycan.engine.actions import OVER, Action
 from lycan.rules import get_preset
+from lycan.train.onnx_export import export_onnx
+from lycan.train.selfplay import play_samples
+from lycan.train.value import TrainConfig, TrainedValue, train_value
 from lycan.value import Sample, ValueModel, make_encoder
 from lycan.value.base import prepare
-from lycan.value.games import play_samples
 from lycan.value.network import NetConfig, ValueNet
-from lycan.value.onnx import OnnxValue, export_onnx
-from lycan.value.train import TrainConfig, TrainedValue, train_value
+from lycan.value.onnx import OnnxValue
 
 RULES = get_preset("aiwolf5")
 

@@ -24,8 +24,8 @@ from lycan.engine import Game, GameRecord, Player, View, default_names, run_asyn
 from lycan.engine.events import Event, Talk
 from lycan.engine.manner import Manner
 from lycan.engine.seeds import fresh_seed, stream
-from lycan.eval.stats import Rate
 from lycan.rules import ConfigError, Role, RuleSet, Team, get_preset, preset_names, resolve_rules, team_of
+from lycan.stats import Rate
 from lycan.terminal import TerminalConsole
 
 if TYPE_CHECKING:
@@ -1038,12 +1038,12 @@ app.add_typer(train_app, name="train")
 
 @train_app.command("value")
 def train_value_cmd(
-    config: Annotated[Path, typer.Argument(help="TOML file of lycan.value.PipelineConfig keys", exists=True)],
+    config: Annotated[Path, typer.Argument(help="TOML file of lycan.train.pipeline.PipelineConfig keys", exists=True)],
     out: Annotated[Path, typer.Option(help="folder for the network, its ONNX export, candidates and report")],
     db: DbOpt = None,
 ) -> None:
     """Train the Deep Wolf value network from self-play (or a stored run) and export it for play."""
-    from lycan.value.pipeline import PipelineConfig, train_pipeline
+    from lycan.train.pipeline import PipelineConfig, train_pipeline
 
     with clear_errors():
         try:

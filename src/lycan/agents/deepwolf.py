@@ -28,6 +28,8 @@ from lycan.data.candidates import Candidates
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.record import ModelCall
 from lycan.engine.view import View
+from lycan.value.onnx import OnnxValue
+from lycan.value.shipped import default_candidates, default_dir, default_value
 
 if TYPE_CHECKING:
     from lycan.models.base import ChatModel
@@ -65,7 +67,7 @@ class DeepWolfAgent(SyncAgent):
         talk_margin: the same for talk turns, one number or one per role (`{"seer": 1.0, "*": 0.15}`,
             from Python or a TOML lineup; as text only one number); None: `margin` when the
             caller gives one, else the network's own setting, else its margin. A network trained on games with an
-            exploring seat (`lycan.data.selfplay`) knows the alternatives it saw explored; where
+            exploring seat (`lycan.train.selfplay`) knows the alternatives it saw explored; where
             paired games show its talk choices losing for a role, a margin it cannot reach keeps
             that role's words the anchor's.
         network: a folder written by `lycan train value` (its `value.onnx` and `candidates.json`)
@@ -134,14 +136,10 @@ class DeepWolfAgent(SyncAgent):
             if not (folder / "value.onnx").is_file():
                 raise ValueError(f"{folder} holds no trained value network (value.onnx); see `lycan train value`")
             if value is None:
-                from lycan.value.onnx import OnnxValue
-
                 value = OnnxValue(folder / "value.onnx")
             if candidates is None:
                 candidates = Candidates.load(folder / "candidates.json")
         elif value is None:
-            from lycan.value.pipeline import default_dir
-
             folder = default_dir()
         play = _play_settings(folder)
         temperature = float(temperature)
@@ -199,8 +197,6 @@ class DeepWolfAgent(SyncAgent):
     def value(self) -> ValueModel:
         """The value network (the shipped default, loaded on first use)."""
         if self._value is None:
-            from lycan.value import default_value
-
             self._value = default_value()
         return self._value
 
@@ -208,8 +204,6 @@ class DeepWolfAgent(SyncAgent):
     def candidates(self) -> Candidates:
         """The talk templates (those shipped with the default network, loaded on first use)."""
         if self._candidates is None:
-            from lycan.value import default_candidates
-
             self._candidates = default_candidates()
         return self._candidates
 

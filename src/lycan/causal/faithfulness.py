@@ -28,8 +28,8 @@ from lycan.causal.intervene import Checked, Intervener, InterventionPlan, interv
 from lycan.data.samples import replay_asked
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
-from lycan.eval.stats import Rate
 from lycan.rules.roles import Role
+from lycan.stats import Rate
 
 METRIC_PLAN = InterventionPlan(pool="log", only_correct=True)
 """The metric's interventions: the seed's on correct conclusions, the uncited event drawn from the

@@ -37,8 +37,8 @@ from lycan.causal.rewards import Reward, RewardSwitches, score_answer
 from lycan.causal.turns import Turn, sample_turns, self_play_records, split_turns, turn_messages, turns_of
 from lycan.causal.warmup import warm_up, warmup_pairs
 from lycan.engine.record import GameRecord
-from lycan.eval.stats import Rate
 from lycan.models.base import ModelError
+from lycan.stats import Rate
 
 PARTS = ("correctness", "faithfulness", "format", "repeat")
 

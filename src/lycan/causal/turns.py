@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from lycan.agents.camwolf import PRIVATE_HEADER
 from lycan.causal.intervene import _log_ids, reasoner_messages
 from lycan.data.samples import decision_points
-from lycan.data.selfplay import held_out, self_play
 from lycan.engine.actions import Request
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
 from lycan.models.base import Message
 from lycan.rules.roles import Role
+from lycan.train.selfplay import held_out, self_play
 
 _ROW = re.compile(r"^\[(\d+)\] Day \d+:")
 
@@ -103,7 +103,7 @@ def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hin
 
 
 def self_play_records(preset: str, games: int, first_seed: int, agent: str = "heuristic") -> list[GameRecord]:
-    """`games` self-play games of a rule-based agent type (`lycan.data.selfplay.self_play`)."""
+    """`games` self-play games of a rule-based agent type (`lycan.train.selfplay.self_play`)."""
     return list(self_play(preset, games, first_seed, agent))
 
 

@@ -35,7 +35,7 @@ from lycan.data.samples import DecisionPoint, decision_points
 from lycan.engine.events import Event
 from lycan.engine.record import GameRecord
 from lycan.engine.seeds import stream
-from lycan.eval.stats import Rate
+from lycan.stats import Rate
 
 if TYPE_CHECKING:
     from datasets import Dataset, DatasetDict, Features

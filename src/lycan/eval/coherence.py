@@ -35,8 +35,8 @@ from lycan.beliefs.claims import Statement, parser_for, stated_vote
 from lycan.engine.actions import Failure
 from lycan.engine.events import Died, Divined, Executed, Fault, MediumResult, Talk, VoteCast
 from lycan.engine.record import GameRecord
-from lycan.eval.stats import Rate
 from lycan.rules.roles import Role, Species
+from lycan.stats import Rate
 
 LLM_AGENTS = ("llm", "react", "recon", "camwolf")
 """Agent types that speak through a chat model (a record label may add `:model`)."""

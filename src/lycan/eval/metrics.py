@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from lycan.engine.events import Died, PhaseStarted, ProbeAnswered, VoteCast
 from lycan.engine.record import GameRecord
 from lycan.eval.estimates import Mean, bootstrap_mean
-from lycan.eval.stats import Rate
 from lycan.rules.roles import KEY_ROLES, Role, Team, team_of
+from lycan.stats import Rate
 
 HUMAN = "human"
 

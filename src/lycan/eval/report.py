@@ -37,8 +37,8 @@ from lycan.eval.metrics import (
     votes_received,
     win_rates_by_role,
 )
-from lycan.eval.stats import Rate
 from lycan.rules.roles import Team, team_of
+from lycan.stats import Rate
 from lycan.terminal import TerminalConsole
 
 TableData = tuple[str, list[str], list[list[str]]]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lycan.models import constrained
+import lycan.models.constrained as constrained
 from lycan.models.base import ChatRequest, ChatResult, ChatStream, ModelError, Usage
 from lycan.rules.text import for_terminal
 

@@ -1,7 +1,8 @@
-"""Self-play games of a rule-based agent type, and the split of games into training and held out.
+"""Self-play games of a rule-based agent type, their decision samples, and the split into training and held out.
 
-Both training pipelines (`lycan.value` and `lycan.causal`) learn from these games and measure on
-the held-out share, chosen by a hash of each game's id so that a game is never split.
+Both training pipelines (`lycan.train.pipeline` and `lycan.causal`) learn from these games and
+measure on the held-out share, chosen by a hash of each game's id so that a game is never split.
+Every seat's agent is seeded by `derive(seed, "agent", seat)`, as at every other table.
 
 With `explore`, one seat per game (drawn from the game's seed) sometimes answers a vote or a night
 action with a uniformly random legal target instead of its own choice (and, with `explore_talk`, a
@@ -17,13 +18,22 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
+from lycan.agents import make_agent
 from lycan.agents.base import SyncAgent
 from lycan.data.candidates import Candidates
 from lycan.engine.actions import PASS, Action, Request
 from lycan.engine.events import Talk
 from lycan.engine.record import GameRecord
+from lycan.engine.runner import SyncPlayer, run_sync
+from lycan.engine.seeds import derive
 from lycan.engine.view import View
+from lycan.rules import get_preset
+from lycan.rules.roles import team_of
+from lycan.rules.ruleset import RuleSet
+from lycan.value.base import Sample
+from lycan.value.shipped import default_candidates
 
 
 class Exploring(SyncAgent):
@@ -95,12 +105,6 @@ def self_play(
     Raises:
         ValueError: an unknown preset or agent type, one that needs a chat model, or a rate outside [0, 1].
     """
-    from lycan.agents import make_agent
-    from lycan.engine import run_sync
-    from lycan.engine.runner import SyncPlayer
-    from lycan.engine.seeds import derive
-    from lycan.rules import get_preset
-
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"an exploration rate is a probability, not {explore}")
     rules = get_preset(preset)
@@ -108,8 +112,6 @@ def self_play(
     talk = None
     if explore > 0 and explore_talk:
         if talk_candidates is None:
-            from lycan.value import default_candidates
-
             talk_candidates = default_candidates()
         talk = talk_candidates
     for seed in range(first_seed, first_seed + games):
@@ -123,9 +125,48 @@ def self_play(
         yield run_sync(rules, players, seed, game_id=f"selfplay-{preset}-{seed}")  # type: ignore[arg-type]
 
 
+class _Recorder:
+    """Wraps a synchronous agent and keeps a snapshot of each view it answers from."""
+
+    def __init__(self, inner: SyncPlayer, out: list[tuple[View, Request, Action]]) -> None:
+        self.inner = inner
+        self.out = out
+
+    def decide(self, view: View, request: Request) -> Action:
+        action = self.inner.decide(view, request)
+        self.out.append((replace(view, events=tuple(view.events)), request, action))
+        return action
+
+    async def act(self, view: View, request: Request) -> Action:
+        return self.decide(view, request)
+
+
+def play_samples(rules: RuleSet, games: int, *, seed: int = 0, agent: str = "heuristic") -> list[list[Sample]]:
+    """Play `games` games of `agent` against itself and return each game's decision samples (probes left out).
+
+    Game `g` has the seed `derive(seed, "samples", g)` and its seats' agents `derive(game seed, "agent", seat)`.
+
+    Raises:
+        ValueError: an agent type that does not answer synchronously.
+    """
+    out: list[list[Sample]] = []
+    for g in range(games):
+        game_seed = derive(seed, "samples", g)
+        decisions: list[tuple[View, Request, Action]] = []
+        agents = [make_agent(agent, derive(game_seed, "agent", s)) for s in range(rules.n_players)]
+        players = [_Recorder(a, decisions) for a in agents if isinstance(a, SyncPlayer)]
+        if len(players) != len(agents):
+            raise ValueError(f"agent type {agent!r} does not answer synchronously; use a rule-based agent")
+        record = run_sync(rules, players, game_seed)
+        out.append(
+            [Sample(v, r, a, team_of(v.role).value == record.winner) for v, r, a in decisions if r.kind != "probe"]
+        )
+    return out
+
+
 def held_out(game_id: str, share: float) -> bool:
     """Whether game `game_id` is among the held-out `share` of games (a hash of its id decides)."""
     return int(hashlib.sha256(game_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
 
 
-__all__ = ["Exploring", "held_out", "self_play"]
+__all__ = ["Exploring", "held_out", "play_samples", "self_play"]

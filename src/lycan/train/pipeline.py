@@ -5,7 +5,7 @@
 candidates per role, trains the value network, scores it against the role/day/living baseline on
 the held-out games, and writes one folder: `model.pt` + `config.json` (PyTorch), `value.onnx` +
 `value.onnx.json` (for play), `candidates.json`, `report.json`. The default that ships with Lycan
-(`lycan/value/default/`) is made this way by `scripts/train_deepwolf`.
+(`lycan/value/default/`, read by `lycan.value.shipped`) is made this way by `scripts/train_deepwolf`.
 """
 
 from __future__ import annotations
@@ -16,23 +16,19 @@ import time
 import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from lycan.data import selfplay
 from lycan.data.augment import permute_action, permute_request, permute_view, seat_permutations
 from lycan.data.candidates import Candidates, mine
 from lycan.data.samples import DecisionPoint, decision_points
 from lycan.engine.record import GameRecord
-from lycan.value.base import Sample, ValueModel
-
-DEFAULT = "default"
-"""The package folder holding the shipped network and candidates."""
-PLAY_KEYS = frozenset(
-    {"margin", "talk_margin", "rollouts", "search_talk", "search_fit", "search_hold", "search_seconds"}
-)
-"""The keys of a config's `[play]` table (the `deepwolf` agent's options stored with the network)."""
+from lycan.train import selfplay
+from lycan.train.onnx_export import export_onnx
+from lycan.train.value import TrainConfig, train_value
+from lycan.value.base import Sample
+from lycan.value.encoders import make_encoder
+from lycan.value.shipped import PLAY_KEYS
 
 
 @dataclass(frozen=True)
@@ -146,10 +142,6 @@ class PipelineReport:
 
 def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameRecord] | None = None) -> PipelineReport:
     """Run the whole pipeline and write its folder `out` (see the module docstring)."""
-    from lycan.value.encoders import make_encoder
-    from lycan.value.onnx import export_onnx
-    from lycan.value.train import TrainConfig, train_value
-
     started = time.perf_counter()
     report = PipelineReport()
     rng = random.Random(config.seed)
@@ -206,24 +198,3 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
         encoding="utf-8",
     )
     return report
-
-
-def default_dir() -> Path:
-    """The folder of the network that ships with Lycan."""
-    return Path(str(resources.files("lycan.value") / DEFAULT))
-
-
-def default_value() -> ValueModel:
-    """The value network that ships with Lycan (ONNX, run with onnxruntime).
-
-    Raises:
-        FileNotFoundError: the package was installed without it (retrain with scripts/train_deepwolf).
-    """
-    from lycan.value.onnx import OnnxValue
-
-    return OnnxValue(default_dir() / "value.onnx")
-
-
-def default_candidates() -> Candidates:
-    """The talk candidates mined with the shipped network."""
-    return Candidates.load(default_dir() / "candidates.json")
