@@ -25,7 +25,6 @@ LAYERS: list[tuple[str, ...]] = [
 """Each package's layer, lowest first: a package may import its own modules and those of lower layers."""
 
 PRIVATE_DEBT = {
-    ("lycan.agents.camwolf", "lycan.agents.heuristic", "_Memory"),
     ("lycan.causal.warmup", "lycan.causal.intervene", "_PromptOnly"),
     ("lycan.causal.warmup", "lycan.causal.turns", "_ROW"),
     ("lycan.causal.turns", "lycan.causal.intervene", "_log_ids"),

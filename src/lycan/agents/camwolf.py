@@ -39,7 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from lycan.agents.heuristic import BeliefHeuristicAgent, _Memory
+from lycan.agents.heuristic import BeliefHeuristicAgent
+from lycan.agents.knowledge import Memory
 from lycan.agents.llm import LLMAgent
 from lycan.agents.parsing import ParseError, load_json_object
 from lycan.engine.actions import Action, ProbeInfo, Request
@@ -260,7 +261,7 @@ class _Planner(BeliefHeuristicAgent):
         super().__init__(seed)
         self.steer: int | None = None
 
-    def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _vote(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         # the Reasoner's werewolf, unless it is the lone seer claimant this seat trusts
         steer = self.steer
         spared = self.trust_lone_seer and steer == self._lone_seer(mem, view)

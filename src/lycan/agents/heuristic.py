@@ -15,16 +15,15 @@ decision costs little.
 
 from __future__ import annotations
 
-import math
 import random
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
+from lycan.agents.knowledge import Belief, Key, Memory, conclude
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import (
     AttackChosen,
@@ -32,14 +31,10 @@ from lycan.engine.events import (
     Divined,
     Event,
     Executed,
-    Guarded,
     MediumResult,
-    PeacefulNight,
-    PotionUsed,
     Talk,
     VoteCast,
     WitchWoken,
-    WolfPack,
 )
 from lycan.engine.view import View
 from lycan.rules.roles import ROLE_INDEX as INDEX
@@ -61,201 +56,6 @@ UTTERANCE_LENGTH = 125
 
 _WOLF = Species.WEREWOLF
 _HUMAN = Species.HUMAN
-Key = tuple[object, ...]
-
-
-def _noise(name: str, day: int) -> float:
-    """A small public tie-breaker every player computes alike, so votes tend to converge."""
-    return (zlib.crc32(f"{name}/{day}".encode()) & 0xFFFF) / 0xFFFF * 0.3
-
-
-@dataclass
-class _Belief:
-    """What a seat concludes at one moment: suspicion per seat, with the main reason, and trust."""
-
-    sus: list[float]
-    reason: list[str]
-    wolf_reports: list[float]
-    seer_trust: dict[int, float]
-    medium_trust: dict[int, float]
-    known_human: set[int]
-    known_wolf: set[int]
-    hard_fakes: set[int]
-
-
-@dataclass
-class _Memory:
-    """Everything one seat has gathered about one game, updated from new events only."""
-
-    seat: int
-    role: Role
-    names: tuple[str, ...]
-    n_wolves: int
-    has_possessed: bool
-    has_witch: bool
-    has_guardian: bool
-    guardian_repeat: bool
-    rng: random.Random
-    parser: speech.SpeechParser
-    seen: int = 0
-    last: Event | None = None
-    pack: frozenset[int] = frozenset()
-    # public talk
-    claim_order: list[int] = field(default_factory=list)
-    seer_claims: dict[int, dict[int, Species]] = field(default_factory=dict)
-    late_claimers: set[int] = field(default_factory=set)
-    medium_claims: dict[int, dict[int, Species]] = field(default_factory=dict)
-    role_claims: dict[int, set[str]] = field(default_factory=dict)
-    liar_calls: list[tuple[int, int]] = field(default_factory=list)
-    intents: dict[int, dict[int, int]] = field(default_factory=dict)
-    accusations: dict[int, set[int]] = field(default_factory=dict)
-    protect_reports: list[tuple[int, int, int]] = field(default_factory=list)
-    spoke: Counter[int] = field(default_factory=Counter)
-    first_talk_day: dict[int, int] = field(default_factory=dict)
-    claim_day: dict[int, int] = field(default_factory=dict)
-    # public facts
-    votes: list[tuple[int, int, int, int]] = field(default_factory=list)
-    executed: set[int] = field(default_factory=set)
-    night_dead: set[int] = field(default_factory=set)
-    revealed: dict[int, Role] = field(default_factory=dict)
-    peaceful_days: set[int] = field(default_factory=set)
-    # private facts
-    divined: dict[int, Species] = field(default_factory=dict)
-    divined_night: dict[int, int] = field(default_factory=dict)
-    readings: dict[int, Species] = field(default_factory=dict)
-    attacked_seen: set[int] = field(default_factory=set)
-    witch_nights: int = 0
-    poisoned: set[int] = field(default_factory=set)
-    guards: dict[int, int] = field(default_factory=dict)
-    proposals: dict[int, int] = field(default_factory=dict)
-    fake_plan: int | None = None
-    attacks: dict[int, int] = field(default_factory=dict)
-    # own speech and plans
-    said_texts: set[str] = field(default_factory=set)
-    said_keys: set[Key] = field(default_factory=set)
-    proposed: tuple[set[Key], set[str]] | None = None
-    """What the last public utterance composed marked as said (the agenda keys, the new texts)."""
-    decided: set[Key] = field(default_factory=set)
-    faking: bool = False
-    fake_results: list[tuple[int, int, Species]] = field(default_factory=list)
-    # cached beliefs
-    stamp: int = -1
-    belief: _Belief | None = None
-    public_stamp: int = -1
-    public_belief: _Belief | None = None
-    _noise_day: int = -1
-    _noise: list[float] = field(default_factory=list)
-    # the exact belief engine (belief-driven agents only)
-    beliefs: Beliefs | None = None
-    public_beliefs: Beliefs | None = None
-    public_events: list[Event] = field(default_factory=list)
-    public_seen: int = 0
-    posteriors: dict[bool, tuple[int, Posterior | None]] = field(default_factory=dict)
-    broken: set[bool] = field(default_factory=set)
-    cites: dict[tuple[int, int, bool], list[tuple[int, str]]] = field(default_factory=dict)
-
-    def noise(self, seat: int, day: int) -> float:
-        """`_noise` of `seat` on `day`, computed once per day."""
-        if self._noise_day != day:
-            self._noise_day = day
-            self._noise = [_noise(name, day) for name in self.names]
-        return self._noise[seat]
-
-    def fits(self, view: View) -> bool:
-        """Whether `view` continues the game this memory was built from."""
-        if view.seat != self.seat or view.names != self.names or len(view.events) < self.seen:
-            return False
-        return self.seen == 0 or view.events[self.seen - 1] == self.last
-
-    def claims_seer(self, seat: int, day: int) -> None:
-        if seat in self.seer_claims:
-            return
-        self.seer_claims[seat] = {}
-        self.claim_day[seat] = day
-        self.claim_order.append(seat)
-        if any(res.get(seat) is _WOLF for res in self.seer_claims.values()):
-            self.late_claimers.add(seat)
-
-    def absorb(self, events: Sequence[Event]) -> None:
-        """Read the events not seen yet."""
-        for ev in events[self.seen :]:
-            self._absorb(ev)
-        self.seen = len(events)
-        self.last = events[-1] if events else None
-
-    def _absorb(self, ev: Event) -> None:
-        if isinstance(ev, Talk):
-            if not (ev.over or ev.skip):
-                self._hear(ev)
-        elif isinstance(ev, VoteCast):
-            self.votes.append((ev.day, ev.round, ev.actor, ev.target))
-        elif isinstance(ev, Executed):
-            self.executed.add(ev.target)
-            if ev.role is not None:
-                self.revealed[ev.target] = ev.role
-        elif isinstance(ev, Died):
-            if ev.cause == "night":
-                self.night_dead.add(ev.target)
-            if ev.role is not None:
-                self.revealed[ev.target] = ev.role
-        elif isinstance(ev, PeacefulNight):
-            self.peaceful_days.add(ev.day)
-        elif isinstance(ev, Divined):
-            self.divined[ev.target] = ev.result
-            self.divined_night[ev.target] = ev.day
-        elif isinstance(ev, MediumResult):
-            self.readings[ev.target] = ev.result
-        elif isinstance(ev, WitchWoken):
-            self.witch_nights += 1
-            if ev.attacked is not None:
-                self.attacked_seen.add(ev.attacked)
-        elif isinstance(ev, PotionUsed):
-            if ev.potion == "poison":
-                self.poisoned.add(ev.target)
-        elif isinstance(ev, Guarded):
-            self.guards[ev.day] = ev.target
-        elif isinstance(ev, AttackChosen):
-            self.attacks[ev.day] = ev.target
-        elif isinstance(ev, WolfPack):
-            self.pack = frozenset(ev.members)
-
-    def _hear(self, ev: Talk) -> None:
-        actor = ev.actor
-        if ev.channel == "talk":
-            if ev.day >= 1:
-                self.first_talk_day.setdefault(actor, ev.day)
-            if actor == self.seat:
-                self.spoke[ev.day] += 1
-        for st in self.parser.parse(ev.text, actor):
-            if ev.channel == "whisper":
-                if st.kind == "attack" and st.target is not None and st.target not in self.pack:
-                    self.proposals.setdefault(ev.day, st.target)
-                elif st.kind == "fake_plan" and self.fake_plan is None:
-                    self.fake_plan = actor
-                continue
-            target = st.target
-            if st.kind == "claim":
-                self.role_claims.setdefault(actor, set()).add(st.role)
-                if st.role == "seer":
-                    self.claims_seer(actor, ev.day)
-                elif st.role == "medium":
-                    self.medium_claims.setdefault(actor, {})
-            elif target is None or target == actor:
-                continue
-            elif st.kind == "divined" and st.species is not None:
-                self.claims_seer(actor, ev.day)
-                self.seer_claims[actor].setdefault(target, st.species)
-            elif st.kind == "identified" and st.species is not None:
-                self.medium_claims.setdefault(actor, {}).setdefault(target, st.species)
-            elif st.kind == "guarded":
-                self.protect_reports.append((actor, ev.day, target))
-            elif st.kind == "will_vote":
-                self.intents.setdefault(ev.day, {})[actor] = target
-                self.accusations.setdefault(actor, set()).add(target)
-            elif st.kind == "accuses":
-                self.accusations.setdefault(actor, set()).add(target)
-            elif st.kind == "liar":
-                self.liar_calls.append((actor, target))
 
 
 class HeuristicAgent(SyncAgent):
@@ -276,7 +76,7 @@ class HeuristicAgent(SyncAgent):
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.games = 0
-        self._mem: _Memory | None = None
+        self._mem: Memory | None = None
 
     # ------------------------------------------------------------------ entry point
     def decide(self, view: View, request: Request) -> Action:
@@ -317,7 +117,7 @@ class HeuristicAgent(SyncAgent):
 
         return probe_answer(view, request)
 
-    def _safe(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _safe(self, mem: Memory, view: View, request: Request) -> Action:
         """A surely legal answer to a retried request."""
         if request.is_talk:
             return OVER
@@ -357,12 +157,12 @@ class HeuristicAgent(SyncAgent):
         if said.kind == "speak" and said.text:
             mem.said_texts.add(said.text)
 
-    def _memory(self, view: View) -> _Memory:
+    def _memory(self, view: View) -> Memory:
         mem = self._mem
         # `fits` is a safety net for agents driven without a session (e.g. called by hand).
         if mem is None or not mem.fits(view):
             rules = view.rules
-            mem = _Memory(
+            mem = Memory(
                 seat=view.seat,
                 role=view.role,
                 names=view.names,
@@ -381,25 +181,25 @@ class HeuristicAgent(SyncAgent):
         return mem
 
     # ------------------------------------------------------------------ beliefs
-    def _belief(self, mem: _Memory, view: View, *, public: bool = False) -> _Belief:
+    def _belief(self, mem: Memory, view: View, *, public: bool = False) -> Belief:
         """Suspicion of every seat: from this seat's private knowledge, or from public facts only."""
         stamp = mem.seen * 64 + view.day
         if public:
             if mem.public_stamp != stamp or mem.public_belief is None:
-                mem.public_belief = _compute(mem, view, private=False)
+                mem.public_belief = conclude(mem, view, private=False)
                 mem.public_stamp = stamp
             return mem.public_belief
         if mem.stamp != stamp or mem.belief is None:
-            mem.belief = _compute(mem, view, private=True)
+            mem.belief = conclude(mem, view, private=True)
             mem.stamp = stamp
         return mem.belief
 
-    def _own_belief(self, mem: _Memory, view: View) -> _Belief:
+    def _own_belief(self, mem: Memory, view: View) -> Belief:
         """The belief this seat acts on: private for the village, public for the werewolf side."""
         return self._belief(mem, view, public=mem.role in (Role.WEREWOLF, Role.POSSESSED))
 
     # ------------------------------------------------------------------ votes and night actions
-    def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _vote(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         if mem.role is Role.WEREWOLF:
             return self._wolf_vote(mem, view, targets)
         b = self._own_belief(mem, view)
@@ -411,7 +211,7 @@ class HeuristicAgent(SyncAgent):
             return _best(scores)
         return _best({t: b.sus[t] for t in targets})
 
-    def _wolf_vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _wolf_vote(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         b = self._belief(mem, view, public=True)
         doomed = self._doomed_partner(mem, view)
         if doomed is not None and doomed in targets:
@@ -429,7 +229,7 @@ class HeuristicAgent(SyncAgent):
                 scores[t] += 0.5
         return _best(scores)
 
-    def _doomed_partner(self, mem: _Memory, view: View) -> int | None:
+    def _doomed_partner(self, mem: Memory, view: View) -> int | None:
         """A living packmate that a strict majority of other players has said it will vote for."""
         living = view.living()
         today = mem.intents.get(view.day, {})
@@ -439,13 +239,13 @@ class HeuristicAgent(SyncAgent):
                 return partner
         return None
 
-    def _attack(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _attack(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         proposed = mem.proposals.get(view.day)
         if proposed is not None and proposed in targets:
             return proposed
         return self._prey(mem, view, targets)
 
-    def _prey(self, mem: _Memory, view: View, targets: Iterable[int]) -> int:
+    def _prey(self, mem: Memory, view: View, targets: Iterable[int]) -> int:
         """The victim the pack should pick: claimed seers first, then other claimed key roles."""
         b = self._belief(mem, view, public=True)
         pack = mem.pack
@@ -473,7 +273,7 @@ class HeuristicAgent(SyncAgent):
             scores[t] = sc
         return _best(scores)
 
-    def _divine(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _divine(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         b = self._own_belief(mem, view)
         fresh = [t for t in targets if t not in mem.divined] or list(targets)
         scores: dict[int, float] = {}
@@ -486,7 +286,7 @@ class HeuristicAgent(SyncAgent):
             scores[t] = sc
         return _best(scores)
 
-    def _guard(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _guard(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         b = self._own_belief(mem, view)
         scores: dict[int, float] = {}
         for t in targets:
@@ -499,11 +299,11 @@ class HeuristicAgent(SyncAgent):
             scores[t] = sc
         return _best(scores)
 
-    def _wolves_left(self, mem: _Memory, b: _Belief, view: View) -> int:
+    def _wolves_left(self, mem: Memory, b: Belief, view: View) -> int:
         dead_wolves = sum(1 for s in b.known_wolf if not view.alive[s])
         return max(0, mem.n_wolves - dead_wolves)
 
-    def _cure(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _cure(self, mem: Memory, view: View, request: Request) -> Action:
         victim = request.targets[0]
         b = self._own_belief(mem, view)
         wolves = self._wolves_left(mem, b, view)
@@ -517,7 +317,7 @@ class HeuristicAgent(SyncAgent):
         )
         return Action.choose(victim) if save else PASS
 
-    def _poison(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _poison(self, mem: Memory, view: View, request: Request) -> Action:
         b = self._own_belief(mem, view)
         options = [t for t in request.targets if t not in b.known_human]
         if not options:
@@ -529,7 +329,7 @@ class HeuristicAgent(SyncAgent):
             return Action.choose(best)
         return PASS
 
-    def _shoot(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _shoot(self, mem: Memory, view: View, request: Request) -> Action:
         b = self._own_belief(mem, view)
         options = [t for t in request.targets if t != mem.seat and t not in b.known_human]
         if mem.role is Role.WEREWOLF:
@@ -541,12 +341,12 @@ class HeuristicAgent(SyncAgent):
         return PASS if request.can_pass else Action.choose(request.targets[0])
 
     # ------------------------------------------------------------------ talk
-    def _talk(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _talk(self, mem: Memory, view: View, request: Request) -> Action:
         mem.proposed = None
         text = self._compose(mem, self._agenda(mem, view), request, view.day)
         return Action.speak(text) if text else OVER
 
-    def _whisper(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _whisper(self, mem: Memory, view: View, request: Request) -> Action:
         agenda: list[tuple[Key, str]] = []
         if view.day == 0 and mem.fake_plan is None and ("plan",) not in mem.decided:
             mem.decided.add(("plan",))
@@ -561,14 +361,14 @@ class HeuristicAgent(SyncAgent):
         text = self._compose(mem, agenda, request, view.day)
         return Action.speak(text) if text else OVER
 
-    def _bid(self, mem: _Memory, view: View) -> Action:
+    def _bid(self, mem: Memory, view: View) -> Action:
         pending = [k for k, _ in self._agenda(mem, view) if k not in mem.said_keys]
         if not pending:
             return Action("bid", amount=0)
         urgent = any(k[0] in ("claim", "div", "fake", "med", "liar") for k in pending)
         return Action("bid", amount=3 if urgent else 2)
 
-    def _compose(self, mem: _Memory, agenda: list[tuple[Key, str]], request: Request, day: int) -> str:
+    def _compose(self, mem: Memory, agenda: list[tuple[Key, str]], request: Request, day: int) -> str:
         """Pack the unsaid items of `agenda` into one utterance within the length limit."""
         limit = request.max_length or UTTERANCE_LENGTH
         parts: list[str] = []
@@ -599,7 +399,7 @@ class HeuristicAgent(SyncAgent):
             mem.proposed = (set(keys), texts)
         return utterance
 
-    def _agenda(self, mem: _Memory, view: View) -> list[tuple[Key, str]]:
+    def _agenda(self, mem: Memory, view: View) -> list[tuple[Key, str]]:
         """What this seat wants said today, most important first."""
         day = view.day
         names = mem.names
@@ -667,18 +467,18 @@ class HeuristicAgent(SyncAgent):
             items.append((("vote", day, target), speech.vote(names[target])))
         return items
 
-    def _trusted_seer(self, mem: _Memory, view: View, b: _Belief) -> int | None:
+    def _trusted_seer(self, mem: Memory, view: View, b: Belief) -> int | None:
         """The living seer claimant this seat says it trusts, if any."""
         top = max(b.seer_trust, key=lambda c: b.seer_trust[c])
         return top if b.seer_trust[top] >= 0.5 and view.alive[top] else None
 
-    def _accusation(self, mem: _Memory, view: View, b: _Belief, target: int) -> str | None:
+    def _accusation(self, mem: Memory, view: View, b: Belief, target: int) -> str | None:
         """Why this seat says it suspects `target` ("" for no reason given), or None to say nothing."""
         why = b.reason[target] if mem.role is not Role.POSSESSED else ""
         return why if why and b.sus[target] >= 1.0 else None
 
     # ------------------------------------------------------------------ fake seer claims
-    def _consider_fake(self, mem: _Memory, view: View) -> None:
+    def _consider_fake(self, mem: Memory, view: View) -> None:
         if mem.faking:
             return
         day = view.day
@@ -711,7 +511,7 @@ class HeuristicAgent(SyncAgent):
                 mem.decided.add(("counter",))
                 mem.faking = mem.rng.random() < P_COUNTER_CLAIM * 0.6
 
-    def _add_fake_result(self, mem: _Memory, view: View) -> None:
+    def _add_fake_result(self, mem: Memory, view: View) -> None:
         night = view.day - 1
         if any(n == night for n, _, _ in mem.fake_results):
             return
@@ -780,169 +580,6 @@ def _fresh(text: str, day: int, said: set[str]) -> str | None:
     return None
 
 
-def _compute(mem: _Memory, view: View, *, private: bool) -> _Belief:
-    """Suspicion and trust from what `mem` holds; `private` adds this seat's secret knowledge."""
-    n = len(mem.names)
-    me = mem.seat
-    names = mem.names
-    kh: set[int] = {me} if private else set()
-    kw: set[int] = set()
-    for s, known_role in mem.revealed.items():
-        (kw if known_role is Role.WEREWOLF else kh).add(s)
-    if not mem.has_witch:
-        kh |= mem.night_dead
-    if private:
-        role = mem.role
-        for facts in (mem.divined, mem.readings):
-            for t, sp in facts.items():
-                (kw if sp is _WOLF else kh).add(t)
-        kh |= mem.attacked_seen
-        if role is Role.WITCH:
-            kh |= mem.night_dead - mem.poisoned
-        if role is Role.GUARDIAN and not mem.has_witch:
-            kh |= {t for night, t in mem.guards.items() if night + 1 in mem.peaceful_days}
-    real_seer = private and mem.role is Role.SEER
-    real_medium = private and mem.role is Role.MEDIUM
-    if real_seer and not mem.has_possessed:
-        kw |= {c for c in mem.claim_order if c != me}
-    if len(kw) >= mem.n_wolves > 0:
-        kh |= set(range(n)) - kw
-
-    # medium claimants
-    medium_trust: dict[int, float] = {}
-    scores: dict[int, float] = {}
-    for c, res in mem.medium_claims.items():
-        if c == me and real_medium:
-            continue
-        fake = real_medium or c in kw
-        fake = fake or any(
-            t not in mem.executed or (sp is _WOLF and t in kh) or (sp is _HUMAN and t in kw) for t, sp in res.items()
-        )
-        if not fake:
-            scores[c] = 1.0 + (2.0 if c in mem.night_dead else 0.0)
-    _normalise(scores, medium_trust, mem.medium_claims)
-    medium_says: dict[int, tuple[Species, float]] = {}
-    for c, p in medium_trust.items():
-        for t, sp in mem.medium_claims[c].items():
-            if p >= 0.5:
-                medium_says[t] = (sp, p)
-
-    # seer claimants
-    seer_trust: dict[int, float] = {}
-    hard_fakes: set[int] = set()
-    scores = {}
-    for c in mem.claim_order:
-        if c == me and real_seer:
-            continue
-        res = mem.seer_claims[c]
-        wolves_called = sum(1 for sp in res.values() if sp is _WOLF)
-        fake = real_seer or c in kw or wolves_called > mem.n_wolves
-        fake = fake or any((sp is _WOLF and t in kh) or (sp is _HUMAN and t in kw) for t, sp in res.items())
-        if fake:
-            hard_fakes.add(c)
-            continue
-        sc = 1.0
-        if c in mem.night_dead:
-            sc += 2.0
-        if c in mem.late_claimers:
-            sc -= 1.5
-        if mem.claim_day.get(c, 0) > mem.first_talk_day.get(c, 0):
-            sc -= 1.0  # talked on an earlier day without coming out
-        if len(mem.role_claims.get(c, ())) > 1:
-            sc -= 2.0
-        for t, sp in res.items():
-            if t in medium_says:
-                sc += 1.0 if medium_says[t][0] is sp else -3.0 * medium_says[t][1]
-        scores[c] = sc
-    _normalise(scores, seer_trust, mem.seer_claims)
-
-    # suspicion
-    sus = [0.0] * n
-    reason = [""] * n
-    weight = [0.0] * n
-    reports = [0.0] * n
-
-    def add(s: int, w: float, why: str = "") -> None:
-        sus[s] += w
-        if why and w > weight[s]:
-            weight[s] = w
-            reason[s] = why
-
-    for c, p in seer_trust.items():
-        for t, sp in mem.seer_claims[c].items():
-            if t in mem.seer_claims:
-                continue  # rival claimants accuse each other; the claim conflict is weighed below
-            if sp is _WOLF:
-                add(t, 3.5 * p, f"{names[c]} divined them as a werewolf")
-                reports[t] += 3.5 * p
-            else:
-                add(t, -2.0 * p)
-    wolfish = 2.0 if mem.has_possessed else 3.0
-    for c in mem.claim_order:
-        if c == me:
-            continue
-        p = seer_trust.get(c, 0.0)
-        why = "their seer claim is false" if c in hard_fakes else "their seer claim looks false"
-        add(c, wolfish * (1.0 - p) - 2.0 * p + (1.0 if c in hard_fakes else 0.0), why if p < 0.35 else "")
-    for c in mem.medium_claims:
-        if c == me:
-            continue
-        p = medium_trust.get(c, 0.0)
-        add(c, wolfish * 0.6 * (1.0 - p) - 1.5 * p, "their medium claim looks false" if p < 0.35 else "")
-    for a, c in mem.liar_calls:
-        p = seer_trust.get(c, 0.0)
-        if p >= 0.5 and a not in mem.seer_claims and a != me:
-            add(a, 1.2 * p, f"they called {names[c]} a liar")
-    wolf_votes = {(d, r, t) for d, r, v, t in mem.votes if v in kw and t not in kw}
-    for d, r, v, t in mem.votes:
-        if v == me:
-            continue
-        if t == me:
-            add(v, 0.7, "they voted for me")
-        elif t in kh:
-            add(v, 0.5, f"they voted for {names[t]} who is human")
-        elif t in kw:
-            add(v, -0.8)
-        p = seer_trust.get(t, 0.0)
-        if p >= 0.5:
-            add(v, p, "they voted against the seer")
-        if v not in kw and (d, r, t) in wolf_votes:
-            add(v, 0.4, "their votes followed a werewolf's")
-    for said in mem.intents.values():
-        wolf_picks = {t for s, t in said.items() if s in kw and t not in kw}
-        for s, t in said.items():
-            if s not in kw and s != me and t in wolf_picks:
-                add(s, 0.4, "they sided with a werewolf")
-    guardians = [c for c, roles in mem.role_claims.items() if "guardian" in roles and c != me]
-    for c in guardians:
-        if private and mem.role is Role.GUARDIAN:
-            add(c, 3.0, "their guardian claim is false")
-        else:
-            add(c, -1.5 if len(guardians) == 1 else 0.5)
-    if len(guardians) == 1:
-        for c, d, t in mem.protect_reports:
-            if c == guardians[0] and d in mem.peaceful_days and t != c:
-                add(t, -1.0)
-    today = mem.intents.get(view.day, {})
-    for s, t in today.items():
-        if s != me and s not in kw:
-            add(t, 0.3)
-    for s in range(n):
-        add(s, mem.noise(s, view.day))
-        if s in kw:
-            add(s, 50.0, "I know they are a werewolf")
-        elif s in kh and s != me:
-            add(s, -50.0)
-    return _Belief(sus, reason, reports, seer_trust, medium_trust, kh, kw, hard_fakes)
-
-
-def _normalise(scores: dict[int, float], out: dict[int, float], claims: dict[int, dict[int, Species]]) -> None:
-    """Turn claimant scores into probabilities of being the real one (one unclaimed outcome at 0)."""
-    total = 1.0 + sum(math.exp(s) for s in scores.values())
-    for c in claims:
-        out[c] = math.exp(scores[c]) / total if c in scores else 0.0
-
-
 # ------------------------------------------------------------------ belief-driven play
 #: P(werewolf) of the best poison target above which the belief-driven witch poisons.
 POISON_FROM = 0.8
@@ -993,7 +630,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         """This seat's posterior from `view` (incremental, once per new event); None if no deal fits."""
         return self._posterior(self._memory(view), view)
 
-    def _posterior(self, mem: _Memory, view: View, *, public: bool = False) -> Posterior | None:
+    def _posterior(self, mem: Memory, view: View, *, public: bool = False) -> Posterior | None:
         """This seat's posterior now (or the public record's), computed once per new event; None if impossible."""
         seen = len(view.events)
         hit = mem.posteriors.get(public)
@@ -1010,7 +647,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         mem.posteriors[public] = (seen, post)
         return post
 
-    def _beliefs(self, mem: _Memory, view: View, *, public: bool) -> Beliefs:
+    def _beliefs(self, mem: Memory, view: View, *, public: bool) -> Beliefs:
         """The belief engine of this seat (or of a spectator), brought up to date with `view`."""
         from lycan.beliefs.tracker import Beliefs
 
@@ -1024,7 +661,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
             mem.beliefs = Beliefs(view.rules, view.names, view.seat, view.role)
         return mem.beliefs.update(view.events)
 
-    def _vote_scores(self, mem: _Memory, view: View, post: Posterior, targets: Iterable[int]) -> dict[int, float]:
+    def _vote_scores(self, mem: Memory, view: View, post: Posterior, targets: Iterable[int]) -> dict[int, float]:
         """P(werewolf) of each target, plus the public tie-breaker and today's vote intentions."""
         p = post.probabilities[:, _P_WOLF]
         heard: dict[int, float] = {}
@@ -1047,7 +684,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         """The lone seer claimant this seat has no reason to doubt, from `view` (see `_lone_seer`)."""
         return self._lone_seer(self._memory(view), view)
 
-    def _lone_seer(self, mem: _Memory, view: View) -> int | None:
+    def _lone_seer(self, mem: Memory, view: View) -> int | None:
         """The only player who has claimed seer, when this village seat has no reason to doubt them.
 
         None for a seat on the werewolf side, for a seer, when nobody or more than one player has
@@ -1063,7 +700,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         return claimant
 
     # ------------------------------------------------------------------ votes and night actions
-    def _vote(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _vote(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         if mem.role in (Role.WEREWOLF, Role.POSSESSED):
             return super()._vote(mem, view, targets)
         post = self._posterior(mem, view)
@@ -1073,7 +710,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
             return super()._vote(mem, view, spared or targets)
         return _best(self._vote_scores(mem, view, post, targets))
 
-    def _prey(self, mem: _Memory, view: View, targets: Iterable[int]) -> int:
+    def _prey(self, mem: Memory, view: View, targets: Iterable[int]) -> int:
         post = self._posterior(mem, view)
         if post is None:
             return super()._prey(mem, view, targets)
@@ -1087,7 +724,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
             scores[t] = sc
         return _best(scores)
 
-    def _divine(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _divine(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         post = self._posterior(mem, view)
         if post is None:
             return super()._divine(mem, view, targets)
@@ -1095,7 +732,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         p = post.probabilities[:, _P_WOLF]
         return _best({t: -abs(float(p[t]) - 0.5) + 0.01 * mem.noise(t, view.day) for t in fresh})
 
-    def _guard(self, mem: _Memory, view: View, targets: Sequence[int]) -> int:
+    def _guard(self, mem: Memory, view: View, targets: Sequence[int]) -> int:
         post = self._posterior(mem, view)
         if post is None:
             return super()._guard(mem, view, targets)
@@ -1106,7 +743,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
             scores[t] = value * (1.0 - post.side_probability(t)) + 0.1 * mem.noise(t, view.day)
         return _best(scores)
 
-    def _poison(self, mem: _Memory, view: View, request: Request) -> Action:
+    def _poison(self, mem: Memory, view: View, request: Request) -> Action:
         post = self._posterior(mem, view)
         if post is None:
             return super()._poison(mem, view, request)
@@ -1123,7 +760,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         return PASS
 
     # ------------------------------------------------------------------ talk
-    def _trusted_seer(self, mem: _Memory, view: View, b: _Belief) -> int | None:
+    def _trusted_seer(self, mem: Memory, view: View, b: Belief) -> int | None:
         post = self._posterior(mem, view)
         if post is None:
             return super()._trusted_seer(mem, view, b)
@@ -1133,7 +770,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         top = min(living, key=lambda c: (post.side_probability(c), c))
         return top if post.side_probability(top) < 0.3 else None
 
-    def _accusation(self, mem: _Memory, view: View, b: _Belief, target: int) -> str | None:
+    def _accusation(self, mem: Memory, view: View, b: Belief, target: int) -> str | None:
         if mem.role is Role.POSSESSED:
             return super()._accusation(mem, view, b, target)
         public = mem.role is Role.WEREWOLF
@@ -1156,7 +793,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
             return []
         return self._reasons(mem, view, seat, public=public)
 
-    def _reasons(self, mem: _Memory, view: View, seat: int, *, public: bool) -> list[tuple[int, str]]:
+    def _reasons(self, mem: Memory, view: View, seat: int, *, public: bool) -> list[tuple[int, str]]:
         key = (view.day, seat, public)
         hit = mem.cites.get(key)
         if hit is not None:
@@ -1180,7 +817,7 @@ class BeliefHeuristicAgent(HeuristicAgent):
         return out
 
 
-def _describe(mem: _Memory, events: Sequence[Event], inf: Influence) -> str:
+def _describe(mem: Memory, events: Sequence[Event], inf: Influence) -> str:
     """One event that moved `inf.seat`'s suspicion, in words that read after "because" ("" if none fit).
 
     The wording avoids every pattern of the speech parser, so the sentence still reads as one accusation.
@@ -1248,7 +885,7 @@ def _about_them(reason: str) -> bool:
     return reason.startswith("they ") or " they " in reason or reason.endswith(" them") or " them " in reason
 
 
-def _first_claimant(mem: _Memory, events: Sequence[Event], role: str, actor: int) -> int | None:
+def _first_claimant(mem: Memory, events: Sequence[Event], role: str, actor: int) -> int | None:
     """The first seat other than `actor` that claimed `role` in the public talk of `events`."""
     for e in events:
         if isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != actor:
@@ -1258,7 +895,7 @@ def _first_claimant(mem: _Memory, events: Sequence[Event], role: str, actor: int
     return None
 
 
-def _claimed(mem: _Memory, seat: int, role: str) -> bool:
+def _claimed(mem: Memory, seat: int, role: str) -> bool:
     """Whether `seat` has claimed `role` (a seer claim also by announcing a result)."""
     return role in mem.role_claims.get(seat, ()) or (role == "seer" and seat in mem.seer_claims)
 
