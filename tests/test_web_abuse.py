@@ -69,17 +69,19 @@ def test_tables_nobody_joins_are_closed_and_make_room(monkeypatch: pytest.Monkey
         robots = client.post("/api/tables", json={**BODY, "humans": 0, "ai_delay": 0.5, "timeout": 5}).json()
         full = client.post("/api/tables", json=BODY)
         assert full.status_code == 400 and "already runs 3 tables" in full.json()["detail"]
+        # A person sits at `taken` and stays (a table whose people all left is closed too: see
+        # test_web_hardening.py).
         with client.websocket_connect(f"/ws/tables/{taken['table']}/seats/{taken['seats'][0]['token']}") as ws:
             assert ws.receive_json()["type"] == "hello"
-        with client.websocket_connect(f"/ws/tables/{empty['table']}/watch") as watcher:
-            closed = until(watcher, "error")
-            assert closed["fatal"] and "nobody took a seat" in closed["message"]
-        assert client.get(f"/api/tables/{empty['table']}").status_code == 404
-        assert client.get(f"/tables/{empty['table']}/seats/{empty['seats'][0]['token']}").status_code == 404
-        # The table a person joined and the all-AI table stay; the freed place takes a new table.
-        assert client.get(f"/api/tables/{taken['table']}").status_code == 200
-        assert client.get(f"/api/tables/{robots['table']}").status_code == 200
-        assert client.post("/api/tables", json=BODY).status_code == 201
+            with client.websocket_connect(f"/ws/tables/{empty['table']}/watch") as watcher:
+                closed = until(watcher, "error")
+                assert closed["fatal"] and "nobody took a seat" in closed["message"]
+            assert client.get(f"/api/tables/{empty['table']}").status_code == 404
+            assert client.get(f"/tables/{empty['table']}/seats/{empty['seats'][0]['token']}").status_code == 404
+            # The table a person sits at and the all-AI table stay; the freed place takes a new table.
+            assert client.get(f"/api/tables/{taken['table']}").status_code == 200
+            assert client.get(f"/api/tables/{robots['table']}").status_code == 200
+            assert client.post("/api/tables", json=BODY).status_code == 201
 
 
 def test_no_person_may_hold_a_decision_longer_than_the_cap() -> None:
