@@ -15,6 +15,8 @@ import asyncio
 import hashlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +71,24 @@ async def _digest(kind: str, preset: str, games: int) -> str:
     return digest.hexdigest()
 
 
+def digest_in_a_fresh_process(case: str) -> str:
+    """The digest of `case`, worked out in a new Python process.
+
+    A record must follow from its seeds alone, not from what else a process ran before: loading
+    a llama.cpp model in a process was seen to change the value network's floats in it (the
+    Deep Wolf digest differed after a test that loaded the tiny model), so each case starts clean.
+    """
+    code = f"import asyncio, test_golden_records as g; print(asyncio.run(g._digest(*g.CASES[{case!r}])))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_same_seeds_give_the_same_records_and_prompts(case: str) -> None:
-    got = asyncio.run(_digest(*CASES[case]))
+    got = digest_in_a_fresh_process(case)
     golden = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
     if WRITE:
         golden[case] = got
