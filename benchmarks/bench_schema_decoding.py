@@ -63,7 +63,8 @@ def reasoner_requests(seed: int, model: LlamaCppModel) -> list[tuple[View, ChatR
 
 
 def _chat(agent: CamWolfAgent, view: View, request: Request, seed: int) -> ChatRequest:
-    messages, ids = agent._messages(view, request)
+    prompt = agent.prompt(view)
+    messages, ids = prompt.messages(view), prompt.ids
     roles = [r.value for r in Role if r in view.rules.roles]
     names = [view.names[s] for s in range(view.n_players) if s != view.seat]
     return ChatRequest(

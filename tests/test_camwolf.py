@@ -13,7 +13,15 @@ from typing import Any
 import pytest
 
 from lycan.agents import lineup, make_agent
-from lycan.agents.camwolf import CamWolfAgent, Identification, Reasoning, read_reasoning, reasoner_schema
+from lycan.agents.camwolf import (
+    CamWolfAgent,
+    Identification,
+    Reasoning,
+    read_reasoning,
+    reasoner_log,
+    reasoner_prompt,
+    reasoner_schema,
+)
 from lycan.agents.heuristic import HeuristicAgent
 from lycan.agents.parsing import ParseError
 from lycan.arena.config import AgentSpec
@@ -289,7 +297,6 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
     from lycan.render import event_line
 
     rules = get_preset(preset)
-    agent = CamWolfAgent(ScriptedModel(), 1)
     windows: dict[tuple[int, int], set[tuple[str, ...]]] = {}
     checked = 0
     for seed in range(4):
@@ -298,7 +305,8 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
             if point.request.kind != "talk":
                 continue
             view = point.view
-            public, private, ids = agent._log(view)
+            public_rows, private_rows = reasoner_log(view)
+            public, private = [r for _, r in public_rows], [r for _, r in private_rows]
             today = [r for r in public if r.split("] ", 1)[1].startswith(f"Day {view.day}:")]
             earlier = public[: len(public) - len(today)]
             assert len(today) <= LOG_LINES and len(earlier) <= HISTORY_LINES
@@ -310,7 +318,7 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
             assert results <= shown, "the seat's results, role and pack are all kept"
             assert not shown & {e.id for e in secret if isinstance(e, AttackVote)}, "the pack's choice stands for picks"
             assert len(shown - results) <= WHISPER_LINES
-            assert len(ids) == len(public) + len(private)
+            assert reasoner_prompt(view).ids == [i for i, _ in public_rows + private_rows]
             checked += 1
     assert checked > 50
     assert all(len(w) <= 3 for w in windows.values()), "earlier days' window moves at most twice a day"

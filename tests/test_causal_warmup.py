@@ -13,7 +13,7 @@ import pytest
 
 from lycan.agents.camwolf import read_reasoning
 from lycan.causal.turns import sample_turns, self_play_records
-from lycan.causal.warmup import Pair, shown_ids, warmup_pairs
+from lycan.causal.warmup import Pair, warmup_pairs
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_every_taught_answer_keeps_to_the_template_and_cites_what_the_prompt_sho
         reasoning = read_reasoning(pair.answer, pair.turn.view)
         assert len(reasoning.identifications) == 1
         ident = reasoning.identifications[0]
-        assert ident.premises and set(ident.premises) <= shown_ids(pair.messages)
+        assert ident.premises and set(ident.premises) <= pair.shown
         assert ident.player != pair.turn.seat and ident.deduction
         data = json.loads(pair.answer)
         assert set(data) == {"identifications", "style", "vision"}

@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -43,6 +43,7 @@ from lycan.agents.heuristic import BeliefHeuristicAgent
 from lycan.agents.knowledge import Memory
 from lycan.agents.llm import LLMAgent
 from lycan.agents.parsing import ParseError, load_json_object
+from lycan.agents.prompt import PromptBuilder, PromptLibrary
 from lycan.engine.actions import Action, ProbeInfo, Request
 from lycan.engine.events import AttackVote
 from lycan.engine.manner import VOCABULARY, Manner
@@ -233,7 +234,7 @@ def _mapping(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-class _Planner(BeliefHeuristicAgent):
+class Planner(BeliefHeuristicAgent):
     """The belief-driven heuristic, with its suspicion and vote steered to the Reasoner's werewolf.
 
     As a werewolf it plays as a villager would look to a village that reasons from the evidence:
@@ -270,6 +271,125 @@ class _Planner(BeliefHeuristicAgent):
         return super()._vote(mem, view, targets)
 
 
+def reasoner_identity(view: View) -> str:
+    """Who the seat is, in one line: its name, role and side, and its pack if a werewolf.
+
+    Shorter than the talking agents' brief: the Reasoner identifies roles and does not speak,
+    and this part is evaluated at every call (it follows the shared log).
+    """
+    side = "werewolf" if team_of(view.role) is Team.WEREWOLF else "village"
+    text = f"You are {neutralise(view.name, 40)}. Your secret role: {view.role.value}, on the {side} side."
+    if view.role is Role.WEREWOLF:
+        pack = [view.names[w] for w in view.wolves() if w != view.seat]
+        text += f" Fellow werewolves: {', '.join(pack)}." if pack else " You are the only werewolf."
+    return text
+
+
+Row = tuple[int, str]
+"""One line of the Reasoner's log: the event's id and its `[id] Day d: ...` text."""
+
+
+def reasoner_log(view: View) -> tuple[list[Row], list[Row]]:
+    """The seat's log as `[id] line` rows: the public window and its private lines.
+
+    The public window is today's rows (which only grow; the last `LOG_LINES` of them) after up
+    to `HISTORY_LINES` rows of earlier days, a number that only steps down, twice at most in a
+    day, as today's rows fill the window (`_earlier`), so the prompts of the seats reasoning one
+    after another today share their prefix: llama.cpp evaluates only what is new since the
+    last one. The private lines are the seat's own results, role and pack (all kept, the
+    pack's night choice standing for each wolf's own pick) and the last `WHISPER_LINES` whispers.
+    """
+    history: list[Row] = []
+    today: list[Row] = []
+    private: list[tuple[int, str, bool]] = []  # (id, row, is a whisper), in the order they happened
+    for event in view.events:
+        if isinstance(event, AttackVote):
+            continue  # each wolf's own pick: the pack's choice (`AttackChosen`) stands for them
+        shared = event.audience is None
+        line = event_line(event, view, spectator=shared)  # the public log reads the same for every seat
+        if line is None:
+            continue
+        text = f"{line.speaker} said: {line.text}" if line.speaker else line.text
+        if line.channel == "whisper":
+            text = f"(whisper) {text}"
+        row = (event.id, f"[{event.id}] Day {event.day}: {text}")
+        if not shared:
+            private.append((*row, line.channel == "whisper"))
+        elif event.day < view.day:
+            history.append(row)
+        else:
+            today.append(row)
+    today = today[-LOG_LINES:]
+    earlier = _earlier(len(today))
+    public = (history[-earlier:] if earlier else []) + today
+    kept = set([i for i, _, whisper in private if whisper][-WHISPER_LINES:])
+    return public, [(i, r) for i, r, whisper in private if not whisper or i in kept]
+
+
+@dataclass(frozen=True)
+class ReasonerPrompt:
+    """The Reasoner's prompt in its pieces, so that whoever needs its rows reads them here, not from text.
+
+    Attributes:
+        table: the game as every seat is told it (the start of the system prompt).
+        public: the public log's rows.
+        identity: who the seat is (`reasoner_identity`).
+        private: the rows only the seat saw.
+        grounding: the belief engine's summary ("" when not grounded).
+    """
+
+    table: str
+    public: tuple[Row, ...]
+    identity: str
+    private: tuple[Row, ...] = ()
+    grounding: str = ""
+
+    @property
+    def ids(self) -> list[int]:
+        """The event ids shown (the premises the Reasoner may cite), public first."""
+        return [i for i, _ in self.public + self.private]
+
+    def lines(self, keep: Collection[int] | None = None) -> list[str]:
+        """The user lines without the task: the public log (only the rows of `keep`, if given), then the seat's own.
+
+        Everything seat-specific comes after the public log, so that the seats' prompts of one day
+        share a long prefix (see `reasoner_log`).
+        """
+        rows = [r for i, r in self.public if keep is None or i in keep]
+        out = ["The public log (event ids in brackets):", *rows] if self.public else ["The public log is empty so far."]
+        out.append(self.identity)
+        if self.private:
+            out += [PRIVATE_HEADER, *(r for _, r in self.private)]
+        if self.grounding:
+            out += ["What the evidence says (a calculation over every possible deal):", self.grounding]
+        return out
+
+    def messages(self, view: View, error: str = "", keep: Collection[int] | None = None) -> list[Message]:
+        """The whole prompt: the table and the task, then `lines(keep)`, whom the seat may identify, and `error`.
+
+        The task is the same for every seat and closes the system prompt, so llama.cpp evaluates it
+        once; the seat's own part is its identity, its private lines and one line naming whom it
+        may identify.
+        """
+        parts = self.lines(keep)
+        parts.append(OTHERS_LINE.format(others=", ".join(view.names[s] for s in view.living_others())))
+        if error:
+            parts.append(f"Your last answer could not be used: {error}. Cite only ids from your log.")
+        system = f"{self.table}\n{REASONER_TASK.format(n=MAX_IDENTIFICATIONS)}"
+        return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(parts)}]
+
+
+def reasoner_prompt(view: View, table: str | None = None, grounding: str = "") -> ReasonerPrompt:
+    """The Reasoner's prompt for `view`: a pure function of the view (and the summary, when grounded).
+
+    `table`: the game as the seats are told it (default: the shipped prompt library's).
+    """
+    public, private = reasoner_log(view)
+    if table is None:
+        table = PromptBuilder(PromptLibrary(), "llm").table(view)
+    return ReasonerPrompt(table, tuple(public), reasoner_identity(view), tuple(private), grounding)
+
+
 class CamWolfAgent(LLMAgent):
     """The `camwolf` player: Reasoner (premise-deduction-conclusion), decide-then-phrase speech, Performer manner.
 
@@ -279,7 +399,7 @@ class CamWolfAgent(LLMAgent):
         grounding: `beliefs` shows the belief engine's summary and its evidence to the Reasoner.
         reason_every_turn: reason at every speaking turn, not only the first of each day.
         trust_lone_seer: on the village side, never vote for the one player who has claimed seer
-            while nothing the seat knows contradicts the claim (`_Planner`); False votes as the
+            while nothing the seat knows contradicts the claim (`Planner`); False votes as the
             belief-driven heuristic would (for measuring what the trust costs and wins).
         **kw: further `LLMAgent` options (persona, on_token, on_manner, talk, ...).
 
@@ -287,7 +407,7 @@ class CamWolfAgent(LLMAgent):
         ValueError: an unknown grounding (and whatever `LLMAgent` refuses).
     """
 
-    planner_type = _Planner
+    planner_type = Planner
     """The class of the seat's planner (its werewolf policy is read by `benchmarks/bench_wolf_policy.py`)."""
 
     def __init__(
@@ -315,9 +435,9 @@ class CamWolfAgent(LLMAgent):
         self.fallbacks = 0
         self.impossible = 0
 
-    def planner(self) -> _Planner:
-        """The steered planner (see `_Planner`)."""
-        assert isinstance(self._planner, _Planner)
+    def planner(self) -> Planner:
+        """The steered planner (see `Planner`)."""
+        assert isinstance(self._planner, Planner)
         return self._planner
 
     def new_game(self, scope: str | None = None) -> None:
@@ -341,7 +461,7 @@ class CamWolfAgent(LLMAgent):
         """The concluded werewolf to steer the vote to (a werewolf seat never steers onto its own pack).
 
         The planner may still overrule the steer: it never votes for the lone seer claimant it
-        trusts (`_Planner._vote`).
+        trusts (`Planner._vote`).
         """
         pack = set(view.wolves()) if view.role is Role.WEREWOLF else set()
         return self._concluded(view, [t for t in targets if t not in pack], {Role.WEREWOLF})
@@ -392,43 +512,6 @@ class CamWolfAgent(LLMAgent):
         return Action.probe(guesses)
 
     # ------------------------------------------------------------------ the Reasoner
-    def _log(self, view: View) -> tuple[list[str], list[str], list[int]]:
-        """The seat's log as `[id] line` rows: the public window, its private lines, and the ids shown.
-
-        The public window is today's rows (which only grow; the last `LOG_LINES` of them) after up
-        to `HISTORY_LINES` rows of earlier days, a number that only steps down, twice at most in a
-        day, as today's rows fill the window (`_earlier`), so the prompts of the seats reasoning one
-        after another today share their prefix: llama.cpp evaluates only what is new since the
-        last one. The private lines are the seat's own results, role and pack (all kept, the
-        pack's night choice standing for each wolf's own pick) and the last `WHISPER_LINES` whispers.
-        """
-        history: list[tuple[int, str]] = []
-        today: list[tuple[int, str]] = []
-        private: list[tuple[int, str, bool]] = []  # (id, row, is a whisper), in the order they happened
-        for event in view.events:
-            if isinstance(event, AttackVote):
-                continue  # each wolf's own pick: the pack's choice (`AttackChosen`) stands for them
-            shared = event.audience is None
-            line = event_line(event, view, spectator=shared)  # the public log reads the same for every seat
-            if line is None:
-                continue
-            text = f"{line.speaker} said: {line.text}" if line.speaker else line.text
-            if line.channel == "whisper":
-                text = f"(whisper) {text}"
-            row = (event.id, f"[{event.id}] Day {event.day}: {text}")
-            if not shared:
-                private.append((*row, line.channel == "whisper"))
-            elif event.day < view.day:
-                history.append(row)
-            else:
-                today.append(row)
-        today = today[-LOG_LINES:]
-        earlier = _earlier(len(today))
-        public = (history[-earlier:] if earlier else []) + today
-        kept = set([i for i, _, whisper in private if whisper][-WHISPER_LINES:])
-        secret = [(i, r) for i, r, whisper in private if not whisper or i in kept]
-        return [r for _, r in public], [r for _, r in secret], [i for i, _ in public + secret]
-
     def _grounding(self, view: View) -> str:
         """The belief engine's summary: each other living seat's most likely role, with the events behind it."""
         post = self.planner().posterior(view)  # the planner's, kept up to date event by event
@@ -447,50 +530,10 @@ class CamWolfAgent(LLMAgent):
             )
         return "\n".join(lines)
 
-    def _identity(self, view: View) -> str:
-        """Who the seat is, in one line: its name, role and side, and its pack if a werewolf.
-
-        Shorter than the talking agents' brief: the Reasoner identifies roles and does not speak,
-        and this part is evaluated at every call (it follows the shared log).
-        """
-        side = "werewolf" if team_of(view.role) is Team.WEREWOLF else "village"
-        text = f"You are {neutralise(view.name, 40)}. Your secret role: {view.role.value}, on the {side} side."
-        if view.role is Role.WEREWOLF:
-            pack = [view.names[w] for w in view.wolves() if w != view.seat]
-            text += f" Fellow werewolves: {', '.join(pack)}." if pack else " You are the only werewolf."
-        return text
-
-    def context(self, view: View) -> tuple[str, list[str], list[int]]:
-        """The Reasoner's prompt without its task: the table, the user lines, and the event ids shown.
-
-        The user lines are the public log, then who the seat is and what only it knows (and the
-        grounding): everything seat-specific comes after the public log, so that the seats' prompts
-        of one day share a long prefix (see `_log`).
-        """
-        public, private, ids = self._log(view)
-        parts = ["The public log (event ids in brackets):", *public] if public else ["The public log is empty so far."]
-        parts.append(self._identity(view))
-        if private:
-            parts += [PRIVATE_HEADER, *private]
-        if self.grounding == "beliefs":
-            summary = self._grounding(view)
-            if summary:
-                parts += ["What the evidence says (a calculation over every possible deal):", summary]
-        return self.builder.table(view), parts, ids
-
-    def _messages(self, view: View, request: Request, error: str = "") -> tuple[list[Message], list[int]]:
-        """The Reasoner's prompt (`context` with the task) and the event ids it offers as premises.
-
-        The task is the same for every seat and closes the system prompt, so llama.cpp evaluates it
-        once; the seat's own part is its identity, its private lines and one line naming whom it
-        may identify.
-        """
-        table, parts, ids = self.context(view)
-        parts.append(OTHERS_LINE.format(others=", ".join(view.names[s] for s in view.living_others())))
-        if error:
-            parts.append(f"Your last answer could not be used: {error}. Cite only ids from your log.")
-        system = f"{table}\n{REASONER_TASK.format(n=MAX_IDENTIFICATIONS)}"
-        return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(parts)}], ids
+    def prompt(self, view: View) -> ReasonerPrompt:
+        """The Reasoner's prompt for `view` (`reasoner_prompt`), with the belief engine's summary if grounded."""
+        grounding = self._grounding(view) if self.grounding == "beliefs" else ""
+        return reasoner_prompt(view, self.builder.table(view), grounding)
 
     async def _reason(self, view: View, request: Request, deadline: float) -> None:
         """Ask the Reasoner (once more with the error if its answer cannot be used) until `deadline`."""
@@ -498,7 +541,8 @@ class CamWolfAgent(LLMAgent):
         names = [view.names[s] for s in range(view.n_players) if s != view.seat]
         error = ""
         for attempt in range(2):
-            messages, ids = self._messages(view, request, error)
+            prompt = self.prompt(view)
+            messages, ids = prompt.messages(view, error), prompt.ids
             chat = ChatRequest(
                 messages=messages,
                 max_tokens=REASON_TOKENS,
@@ -542,7 +586,7 @@ class CamWolfAgent(LLMAgent):
             self.reasonings.append((view.day, reasoning))
             return
         self.fallbacks += 1
-        self.reasonings.append((view.day, self._fallback(view)))
+        self.reasonings.append((view.day, self.fallback(view)))
 
     def _possible(self, view: View, reasoning: Reasoning) -> Reasoning:
         """`reasoning` without the conclusions that what the seat knows for certain rules out.
@@ -561,22 +605,30 @@ class CamWolfAgent(LLMAgent):
         self.impossible += len(reasoning.identifications) - len(kept)
         return replace(reasoning, identifications=kept)
 
-    def _fallback(self, view: View) -> Reasoning:
-        """Conclusions from the belief engine when the Reasoner's answers could not be used."""
-        post = self.planner().posterior(view)  # the planner's, kept up to date event by event
-        if post is None:
-            return Reasoning("", (), Manner(), fallback=True)
-        planner = self.planner()
-        idents = []
-        others = sorted(view.living_others(), key=lambda s: -post.side_probability(s))
-        for seat in others[:MAX_IDENTIFICATIONS]:
-            role, _ = post.top_role(seat)
-            if team_of(role) is not Team.WEREWOLF and post.side_probability(seat) >= 0.5:
-                role = Role.WEREWOLF if Role.WEREWOLF in view.rules.roles else role
-            premises = tuple(i for i, _ in planner.reasons(view, seat))
-            if premises:
-                idents.append(Identification(premises, "the evidence in my log", seat, role))
-        return Reasoning("", tuple(idents), Manner(), fallback=True)
+    def fallback(self, view: View) -> Reasoning:
+        """Conclusions from the belief engine when the Reasoner's answers could not be used (`belief_reasoning`)."""
+        return belief_reasoning(self.planner(), view)
+
+
+def belief_reasoning(planner: Planner, view: View) -> Reasoning:
+    """The belief engine's conclusions for `view`, as a Reasoning: the likeliest werewolf-side players first.
+
+    Each identification cites the events that moved the planner's posterior most (`reasons`); a
+    player with none is left out. CaM-Wolf falls back on it, and its warm-up is taught it.
+    """
+    post = planner.posterior(view)  # the planner's, kept up to date event by event
+    if post is None:
+        return Reasoning("", (), Manner(), fallback=True)
+    idents = []
+    others = sorted(view.living_others(), key=lambda s: -post.side_probability(s))
+    for seat in others[:MAX_IDENTIFICATIONS]:
+        role, _ = post.top_role(seat)
+        if team_of(role) is not Team.WEREWOLF and post.side_probability(seat) >= 0.5:
+            role = Role.WEREWOLF if Role.WEREWOLF in view.rules.roles else role
+        premises = tuple(i for i, _ in planner.reasons(view, seat))
+        if premises:
+            idents.append(Identification(premises, "the evidence in my log", seat, role))
+    return Reasoning("", tuple(idents), Manner(), fallback=True)
 
 
 def _describe(reasoning: Reasoning, names: Sequence[str]) -> str:

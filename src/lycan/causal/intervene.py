@@ -22,11 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from lycan.agents.camwolf import CamWolfAgent, Identification
+from lycan.agents.camwolf import Identification, reasoner_prompt
 from lycan.agents.parsing import load_json_object
-from lycan.engine.actions import Request
 from lycan.engine.view import View
-from lycan.models.base import ChatModel, ChatRequest, ChatResult, Message, ModelError
+from lycan.models.base import ChatModel, ChatRequest, Message, ModelError
 from lycan.rules.roles import Role
 
 Reference = Literal["conclusion", "unperturbed"]
@@ -99,30 +98,15 @@ class BeliefIntervener:
         return self.infer_now(view, player)
 
 
-class _PromptOnly:
-    """A stand-in model for building prompts (token counts are estimated); it answers nothing."""
-
-    name = "prompt-only"
-
-    async def chat(self, request: ChatRequest) -> ChatResult:
-        raise ModelError("this model only builds prompts")
-
-    def stream(self, request: ChatRequest) -> Any:
-        raise ModelError("this model only builds prompts")
-
-
-def reasoner_messages(view: View, request: Request | None = None, *, seed: int = 0) -> list[Message]:
+def reasoner_messages(view: View) -> list[Message]:
     """The Reasoner's prompt for `view` (the `camwolf` agent's own, grounding off)."""
-    agent = CamWolfAgent(_PromptOnly(), seed)
-    ask = request or Request(id=0, seat=view.seat, kind="talk", day=view.day)
-    messages, _ = agent._messages(view, ask)
-    return messages
+    return reasoner_prompt(view).messages(view)
 
 
 def reinfer_messages(view: View, player: int) -> list[Message]:
     """The Reasoner's prompt with its task replaced by one question: `player`'s role."""
-    table, parts, _ = CamWolfAgent(_PromptOnly(), 0).context(view)
-    user = "\n".join(parts)
+    prompt = reasoner_prompt(view)
+    table, user = prompt.table, "\n".join(prompt.lines())
     roles = ", ".join(r.value for r in Role if r in view.rules.roles)
     question = (
         f'What is {view.names[player]}\'s role? Judge from your log alone. Answer in JSON: {{"role": one of {roles}}}.'
@@ -253,7 +237,7 @@ class _Job:
     result: Intervention | None = field(default=None)
 
 
-def _log_ids(view: View) -> list[int]:
+def citable_ids(view: View) -> list[int]:
     """The ids of the events that have a line in the seat's log (what the Reasoner can cite)."""
     from lycan.render import event_line
 
@@ -284,7 +268,7 @@ async def intervene(
     """
     plan = plan or InterventionPlan()
     seen = {e.id for e in view.events}
-    log = _log_ids(view) if plan.pool == "log" else []
+    log = citable_ids(view) if plan.pool == "log" else []
     jobs: list[_Job] = []
     baselines: dict[int, Role | None] = {}
     for index, ident in enumerate(identifications):
@@ -339,6 +323,7 @@ __all__ = [
     "InterventionPlan",
     "Pool",
     "Reference",
+    "citable_ids",
     "intervene",
     "make_intervener",
     "reasoner_messages",

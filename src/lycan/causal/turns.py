@@ -10,12 +10,11 @@ the last `log_lines` lines of the log and ended by a short description of the an
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from lycan.agents.camwolf import PRIVATE_HEADER
-from lycan.causal.intervene import _log_ids, reasoner_messages
+from lycan.agents.camwolf import ReasonerPrompt, reasoner_prompt
+from lycan.causal.intervene import citable_ids
 from lycan.data.samples import decision_points
 from lycan.engine.actions import Request
 from lycan.engine.record import GameRecord
@@ -23,8 +22,6 @@ from lycan.engine.view import View
 from lycan.models.base import Message
 from lycan.rules.roles import Role
 from lycan.train.selfplay import held_out, self_play
-
-_ROW = re.compile(r"^\[(\d+)\] Day \d+:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +53,7 @@ def turns_of(record: GameRecord, *, min_log: int = 2) -> Iterator[Turn]:
     for point in decision_points(record):
         if point.request.kind != "talk" or not point.view.living_others():
             continue
-        if len(_log_ids(point.view)) < min_log:
+        if len(citable_ids(point.view)) < min_log:
             continue
         yield Turn(record.game_id, point.seat, point.view, point.request, record.roles)
 
@@ -73,6 +70,23 @@ FORMAT_HINT = (
 )
 
 
+def kept_rows(prompt: ReasonerPrompt, log_lines: int | None) -> set[int] | None:
+    """The public rows a prompt keeps with `log_lines` (its last so many; None: all of them).
+
+    What only the seat saw is always kept.
+    """
+    if log_lines is None:
+        return None
+    ids = [i for i, _ in prompt.public]
+    return set(ids[-log_lines:]) if log_lines > 0 else set()
+
+
+def shown_ids(prompt: ReasonerPrompt, log_lines: int | None) -> set[int]:
+    """The event ids a prompt cut to `log_lines` shows: the public rows kept and every private one."""
+    keep = kept_rows(prompt, log_lines)
+    return {i for i, _ in prompt.public if keep is None or i in keep} | {i for i, _ in prompt.private}
+
+
 def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hint: bool = True) -> list[Message]:
     """The Reasoner's prompt for a turn (the `camwolf` agent's), shortened and with the format spelt out.
 
@@ -83,18 +97,9 @@ def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hin
         format_hint: end the prompt with the answer's format in one line.
     """
     view = turn.view if isinstance(turn, Turn) else turn
-    request = turn.request if isinstance(turn, Turn) else None
-    messages = reasoner_messages(view, request)
+    prompt = reasoner_prompt(view)
+    messages = prompt.messages(view, keep=kept_rows(prompt, log_lines))
     user = messages[-1]["content"]
-    if log_lines is not None:
-        # the public log is cut to its last `log_lines` rows; what only the seat knows is kept
-        public, sep, private = user.partition(f"\n{PRIVATE_HEADER}\n")
-        ids = [int(m.group(1)) for line in public.split("\n") if (m := _ROW.match(line))]
-        keep = set(ids[-log_lines:]) if log_lines > 0 else set()
-        public = "\n".join(
-            line for line in public.split("\n") if not (m := _ROW.match(line)) or int(m.group(1)) in keep
-        )
-        user = public + sep + private
     if format_hint:
         players = ", ".join(view.names[s] for s in view.living_others())
         roles = ", ".join(r.value for r in Role if r in view.rules.roles)

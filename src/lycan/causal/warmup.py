@@ -4,7 +4,7 @@ GRPO learns only from differences between the G answers to a turn. A small model
 to the Reasoner's JSON template gets the same reward (-1, a format violation) for every answer, so
 every advantage is zero and nothing is learnt. The warm-up teaches the template first: for speaking
 turns of the training games (never the held-out ones), the answer is the one the `camwolf` agent's
-belief-engine fallback gives (`CamWolfAgent._fallback`): the most probable werewolf-side players,
+belief-engine fallback gives (`lycan.agents.camwolf.belief_reasoning`): the most probable werewolf-side players,
 their most probable roles (werewolf when the werewolf side is more likely than not), and as premises
 the events that moved the belief engine's P(werewolf side) of that player most (the planner's
 `reasons`), restricted to the events the prompt shows; the deduction is those reasons in English,
@@ -26,9 +26,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lycan.agents.camwolf import DEDUCTION_CHARS, CamWolfAgent, Identification, read_reasoning
-from lycan.causal.intervene import _PromptOnly
-from lycan.causal.turns import _ROW, Turn, turn_messages
+from lycan.agents.camwolf import (
+    DEDUCTION_CHARS,
+    Identification,
+    Planner,
+    belief_reasoning,
+    read_reasoning,
+    reasoner_prompt,
+)
+from lycan.causal.turns import Turn, shown_ids, turn_messages
 from lycan.engine.manner import Manner
 from lycan.engine.view import View
 from lycan.models.base import Message
@@ -42,11 +48,8 @@ class Pair:
     turn: Turn
     messages: list[Message]
     answer: str
-
-
-def shown_ids(messages: Sequence[Message]) -> set[int]:
-    """The event ids the prompt's log shows (its `[id] Day d:` rows)."""
-    return {int(m.group(1)) for line in messages[-1]["content"].split("\n") if (m := _ROW.match(line))}
+    shown: frozenset[int] = frozenset()
+    """The event ids the prompt shows (the premises the answer may cite)."""
 
 
 def manner_of(identifications: Sequence[Identification]) -> Manner:
@@ -56,7 +59,7 @@ def manner_of(identifications: Sequence[Identification]) -> Manner:
     return Manner(emotion="calm", expression="neutral", gesture="nod")
 
 
-def belief_answer(agent: CamWolfAgent, view: View, shown: set[int], *, identifications: int = 1) -> str | None:
+def belief_answer(planner: Planner, view: View, shown: set[int], *, identifications: int = 1) -> str | None:
     """The belief engine's answer to `view` in the Reasoner's template, citing only `shown` events.
 
     At most `identifications` identifications (the most probable werewolf-side players first); the
@@ -64,8 +67,7 @@ def belief_answer(agent: CamWolfAgent, view: View, shown: set[int], *, identific
     `vision.gesture`; the others keep their defaults), to keep the answer short. None when no
     identification keeps a premise the prompt shows.
     """
-    reasoning = agent._fallback(view)
-    planner = agent.planner()
+    reasoning = belief_reasoning(planner, view)
     idents: list[Identification] = []
     for ident in reasoning.identifications:
         if len(idents) >= identifications:
@@ -96,17 +98,18 @@ def warmup_pairs(
     """
     pool = list(turns)
     random.Random(seed).shuffle(pool)
-    agent = CamWolfAgent(_PromptOnly(), seed)
+    planner = Planner(seed)
     out: list[Pair] = []
     for turn in pool:
         if len(out) >= n:
             break
         messages = turn_messages(turn, log_lines=log_lines)
-        answer = belief_answer(agent, turn.view, shown_ids(messages), identifications=identifications)
+        shown = shown_ids(reasoner_prompt(turn.view), log_lines)
+        answer = belief_answer(planner, turn.view, shown, identifications=identifications)
         if answer is None:
             continue
         read_reasoning(answer, turn.view)  # a ParseError here is a bug in the builder
-        out.append(Pair(turn, messages, answer))
+        out.append(Pair(turn, messages, answer, frozenset(shown)))
     return out
 
 
