@@ -25,7 +25,6 @@ LAYERS: list[tuple[str, ...]] = [
 """Each package's layer, lowest first: a package may import its own modules and those of lower layers."""
 
 
-
 def _module(path: Path) -> str:
     return ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
 

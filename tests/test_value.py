@@ -176,3 +176,51 @@ def test_trained_network_beats_the_role_day_baseline_on_held_out_games() -> None
     assert net.n == base.n == len(held_out)
     assert net.log_loss < base.log_loss, (net, base)
     assert net.brier < base.brier, (net, base)
+
+
+SHIPPED_VOCABULARY = {
+    "events": [
+        "game_started",
+        "role_assigned",
+        "wolf_pack",
+        "phase_started",
+        "talk",
+        "bid",
+        "vote",
+        "executed",
+        "no_execution",
+        "attack_vote",
+        "attack_chosen",
+        "divined",
+        "medium_result",
+        "guarded",
+        "witch_woken",
+        "potion_used",
+        "night_resolved",
+        "died",
+        "peaceful_night",
+        "hunter_shot",
+        "fault",
+        "game_over",
+    ],
+    "requests": ["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe"],
+    "actions": ["speak", "over", "skip", "choose", "pass", "bid", "probe"],
+    "roles": ["werewolf", "possessed", "seer", "medium", "guardian", "witch", "hunter", "idiot", "villager"],
+}
+"""What the shipped network (`lycan/value/default/`) was trained with: its embedding tables have these sizes."""
+
+
+def test_the_features_vocabulary_is_the_engines_and_the_shipped_networks() -> None:
+    """The vocabularies come from the engine; if the engine grows one, this says the network must be retrained."""
+    import lycan.value.features as features
+    from lycan.engine.events import EVENT_TYPES
+
+    derived = {
+        "events": [cls.kind for cls in features.EVENT_TYPES],
+        "requests": list(features.REQUEST_KINDS),
+        "actions": list(features.ACTION_KINDS),
+        "roles": [role.value for role in features.ROLES],
+    }
+    assert derived == SHIPPED_VOCABULARY, "retrain the shipped network (scripts/train_deepwolf), then update this"
+    # every event a seat can see has a token type of its own
+    assert {cls.kind for cls in EVENT_TYPES.values()} - set(derived["events"]) == {"probe_answered"}

@@ -18,10 +18,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import get_args
 
 import numpy as np
 
-from lycan.engine.actions import Action, Request
+import lycan.engine.roles  # noqa: F401  (role plug-ins register their events first)
+from lycan.engine.actions import Action, ActionKind, Request, RequestKind
+from lycan.engine.events import EVENT_TYPES as ENGINE_EVENTS
 from lycan.engine.events import (
     AttackChosen,
     AttackVote,
@@ -32,13 +35,10 @@ from lycan.engine.events import (
     Executed,
     Fault,
     GameOver,
-    GameStarted,
     Guarded,
     HunterShot,
     MediumResult,
     NightResolved,
-    NoExecution,
-    PeacefulNight,
     PhaseStarted,
     PotionUsed,
     ProbeAnswered,
@@ -57,30 +57,15 @@ MAX_SEATS = 16
 NO_SEAT = MAX_SEATS
 MAX_DAY = 15
 
-EVENT_TYPES: tuple[type[Event], ...] = (
-    GameStarted,
-    RoleAssigned,
-    WolfPack,
-    PhaseStarted,
-    Talk,
-    BidPlaced,
-    VoteCast,
-    Executed,
-    NoExecution,
-    AttackVote,
-    AttackChosen,
-    Divined,
-    MediumResult,
-    Guarded,
-    WitchWoken,
-    PotionUsed,
-    NightResolved,
-    Died,
-    PeacefulNight,
-    HunterShot,
-    Fault,
-    GameOver,
-)
+RECORD_ONLY: tuple[type[Event], ...] = (ProbeAnswered,)
+"""Events no seat's view holds (the role probes' answers are measurements for the record)."""
+
+EVENT_TYPES: tuple[type[Event], ...] = tuple(cls for cls in ENGINE_EVENTS.values() if cls not in RECORD_ONLY)
+"""The event types a token can have, in the engine's order (`lycan.engine.events.EVENT_TYPES`).
+
+Derived, so no event type can be missing here; a change to it changes the network's inputs, which
+`tests/test_value.py` checks against the vocabulary the shipped network was trained with.
+"""
 _TYPE_ID = {cls: i + 1 for i, cls in enumerate(EVENT_TYPES)}  # 0: padding
 PHASES = ("setup", "day", "night", "end")
 ROLES = tuple(Role)
@@ -112,8 +97,10 @@ SUBS = (
     "draw",
 )
 _SUB_ID = {s: i for i, s in enumerate(SUBS)}
-REQUEST_KINDS = ("talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe")
-ACTION_KINDS = ("speak", "over", "skip", "choose", "pass", "bid", "probe")
+REQUEST_KINDS: tuple[str, ...] = get_args(RequestKind)
+"""The engine's request kinds (`lycan.engine.actions.RequestKind`), in its order."""
+ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
+"""The engine's action kinds (`lycan.engine.actions.ActionKind`), in its order."""
 
 EVENT_FIELDS = ("type", "day", "phase", "actor", "target", "role", "sub")
 GLOBAL_FIELDS = ("role", "seat", "players", "day", "phase", "request", "alive")
