@@ -103,7 +103,7 @@ SCRIPT = """
 import asyncio, sys
 sys.path.insert(0, {tests!r})
 from _tiny_store import TinyStore
-from lycan.agents import AGENT_KINDS, RandomAgent
+from lycan.agents import RandomAgent, register
 from lycan.arena import LocalExecutor, load_config, run_tournament
 
 
@@ -113,7 +113,7 @@ class Slow(RandomAgent):
         return self.decide(view, request)
 
 
-AGENT_KINDS["slow"] = lambda seed: Slow(seed)
+register("slow", Slow)
 cfg = load_config({{"run": "kill", "games": 12, "settings": [
     {{"name": "slow", "rules": "guardian5", "village": "slow", "werewolf": "random"}}]}})
 res = run_tournament(cfg, store=TinyStore({db!r}), executor=LocalExecutor(concurrency=3), progress=False,

@@ -1,77 +1,46 @@
 """Agents: every player type, each seeing only its own seat's view.
 
-`make_agent(kind, seed)` builds one player by type name; `AGENT_KINDS` lists the names.
+`make_agent(kind, seed, **options)` builds one player by type name; `AGENT_KINDS` is the registry
+(`lycan.agents.registry`: every type with its typed options).
 The LLM types (`llm`, `react`, `recon`) also need `model=` (a `ChatModel`). `lineup(seats, seed)`
 builds a whole table's players: the one place the command line, tournaments and the web table do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
 from lycan.agents.base import Agent, SyncAgent
 from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
-from lycan.agents.llm import AgentUsage, LLMAgent, llm_agent_factory
+from lycan.agents.llm import AgentUsage, LLMAgent
 from lycan.agents.parsing import ParseError
 from lycan.agents.random_agent import RandomAgent
+from lycan.agents.registry import AGENT_TYPES, AgentOptionsError, AgentType, agent_type, register
 from lycan.engine.seeds import derive
 from lycan.models.base import ChatModel
 
-
-def _camwolf(seed: int, **kw: Any) -> Agent:
-    from lycan.agents.camwolf import camwolf_factory  # numpy and the belief engine: loaded only when played
-
-    return camwolf_factory(seed, **kw)
-
-
-def _deepwolf(seed: int, *, model: ChatModel | None = None, **kw: Any) -> Agent:
-    from lycan.agents.deepwolf import DeepWolfAgent, DeepWolfChatAgent  # numpy and the network: loaded when played
-
-    if model is not None:
-        return DeepWolfChatAgent(model, seed, **kw)
-    return DeepWolfAgent(seed, **kw)
-
-
-AGENT_KINDS: dict[str, Callable[[int], Agent]] = {
-    "random": lambda seed: RandomAgent(seed),
-    "heuristic": lambda seed: HeuristicAgent(seed),
-    "heuristic-beliefs": lambda seed: BeliefHeuristicAgent(seed),
-    "deepwolf": lambda seed: _deepwolf(seed),
-    "llm": llm_agent_factory("llm"),
-    "react": llm_agent_factory("react"),
-    "recon": llm_agent_factory("recon"),
-    "camwolf": _camwolf,
-}
-LLM_KINDS = frozenset({"llm", "react", "recon", "camwolf"})
+AGENT_KINDS = AGENT_TYPES
+"""Every agent type by name (`lycan.agents.registry`)."""
+LLM_KINDS = frozenset(name for name, t in AGENT_TYPES.items() if t.needs_model)
 """Agent types that need a chat model."""
-MODEL_KINDS = LLM_KINDS | {"deepwolf"}
+MODEL_KINDS = frozenset(name for name, t in AGENT_TYPES.items() if t.needs_model or t.takes_model)
 """Agent types that take a chat model when one is given (`deepwolf` writes fresh utterances with it)."""
 
 
 def make_agent(kind: str, seed: int, *, model: ChatModel | None = None, **kw: Any) -> Agent:
-    """A new agent of type `kind` whose own randomness is seeded by `seed`.
+    """A new agent of type `kind` whose own randomness is seeded by `seed`, with the options `kw`.
 
-    LLM types (`LLM_KINDS`) need `model` and pass `kw` on to `LLMAgent`; other types ignore
-    `model`, so one call site can build a mixed lineup.
+    Types that need a chat model (`LLM_KINDS`) need `model`; other types ignore it, so one call
+    site can build a mixed lineup. Options are checked against the type's (`AgentType.options`).
 
     Raises:
-        ValueError: unknown agent type (the message lists the known ones), or an LLM type without a model.
+        ValueError: unknown agent type (the message lists the known ones), an LLM type without a
+            model, or an option the type does not take or of the wrong type (`AgentOptionsError`,
+            naming the key).
     """
-    key = kind.strip().lower()
-    factory = AGENT_KINDS.get(key)
-    if factory is None:
-        raise ValueError(f"unknown agent type {kind!r}; choose one of {', '.join(AGENT_KINDS)}")
-    if key == "camwolf":
-        return _camwolf(seed, model=model, **kw)
-    if key == "deepwolf":
-        return _deepwolf(seed, model=model, **kw)
-    if key in LLM_KINDS:
-        return llm_agent_factory(key)(seed, model=model, **kw)
-    if kw:
-        raise ValueError(f"agent type {key!r} takes no options, got {', '.join(sorted(kw))}")
-    return factory(seed)
+    return agent_type(kind).make(seed, model, **kw)
 
 
 def parse_lineup(spec: str, n_players: int) -> list[str]:
@@ -136,9 +105,12 @@ def lineup(seats: Sequence[str | SeatSpec | None], seed: int, **common: Any) -> 
 
 __all__ = [
     "AGENT_KINDS",
+    "AGENT_TYPES",
     "LLM_KINDS",
     "MODEL_KINDS",
     "Agent",
+    "AgentOptionsError",
+    "AgentType",
     "AgentUsage",
     "BeliefHeuristicAgent",
     "HeuristicAgent",
@@ -147,7 +119,9 @@ __all__ = [
     "RandomAgent",
     "SeatSpec",
     "SyncAgent",
+    "agent_type",
     "lineup",
     "make_agent",
     "parse_lineup",
+    "register",
 ]

@@ -635,13 +635,6 @@ def _describe(reasoning: Reasoning, names: Sequence[str]) -> str:
     return json.dumps([i.to_dict(names) for i in reasoning.identifications])
 
 
-def camwolf_factory(seed: int, *, model: ChatModel | None = None, **kw: Any) -> CamWolfAgent:
-    """A `make_agent`-style factory that insists on a model."""
-    if model is None:
-        raise ValueError("agent type 'camwolf' needs a chat model: pass model=... (e.g. from lycan.models.load_model)")
-    return CamWolfAgent(model, seed, **kw)
-
-
 __all__ = [
     "GROUNDINGS",
     "PRIVATE_HEADER",
@@ -650,7 +643,6 @@ __all__ = [
     "CamWolfAgent",
     "Identification",
     "Reasoning",
-    "camwolf_factory",
     "read_reasoning",
     "reasoner_schema",
 ]

@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from lycan.agents.base import SyncAgent
 from lycan.agents.speech import NOTHING_YET
@@ -28,12 +28,10 @@ from lycan.data.candidates import Candidates
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.record import ModelCall
 from lycan.engine.view import View
+from lycan.models.base import ChatModel
+from lycan.value.base import ValueModel
 from lycan.value.onnx import OnnxValue
 from lycan.value.shipped import default_candidates, default_dir, default_value
-
-if TYPE_CHECKING:
-    from lycan.models.base import ChatModel
-    from lycan.value.base import ValueModel
 
 Number = TypeVar("Number", int, float)
 

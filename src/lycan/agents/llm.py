@@ -580,19 +580,6 @@ async def _call(callback: Callable[..., Any], *args: Any) -> None:
         await result
 
 
-def llm_agent_factory(style: str) -> Callable[..., LLMAgent]:
-    """A `make_agent`-style factory for `style` that insists on a model."""
-
-    def make(seed: int, *, model: ChatModel | None = None, **kw: Any) -> LLMAgent:
-        if model is None:
-            raise ValueError(
-                f"agent type {style!r} needs a chat model: pass model=... (e.g. from lycan.models.load_model)"
-            )
-        return LLMAgent(model, seed, style=style, **kw)
-
-    return make
-
-
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "NEUTRAL_PERSONAS",
@@ -605,7 +592,6 @@ __all__ = [
     "TokenCallback",
     "choice_schema",
     "describe_probe",
-    "llm_agent_factory",
     "probe_schema",
     "promised_vote",
 ]

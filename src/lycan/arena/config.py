@@ -64,6 +64,13 @@ class AgentSpec(BaseModel):
             raise ValueError(f"unknown agent type {value!r}; choose one of {', '.join(AGENT_KINDS)}")
         return key
 
+    @model_validator(mode="after")
+    def _options_known(self) -> AgentSpec:
+        from lycan.agents import agent_type
+
+        agent_type(self.agent).check(self.options)  # an unknown key or a wrong value, named, at load time
+        return self
+
     @property
     def name(self) -> str:
         """The label this spec's seats get in game records."""
