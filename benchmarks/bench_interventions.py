@@ -19,20 +19,19 @@ import os
 import random
 import time
 
-from lycan.agents.camwolf import CamWolfAgent
+from lycan.agents.camwolf import Planner, belief_reasoning
 from lycan.causal import BeliefIntervener, ChatIntervener, InterventionPlan, intervene
 from lycan.causal.faithfulness import Answer, measure
-from lycan.causal.intervene import _PromptOnly
 from lycan.causal.turns import sample_turns, self_play_records
 
 
 def answers(n: int, seed: int) -> list[Answer]:
     records = self_play_records("aiwolf5", max(10, n // 5), 7_000_000)
     turns = sample_turns(records, n, random.Random(seed))
-    agent = CamWolfAgent(_PromptOnly(), 0)  # type: ignore[arg-type]
+    planner = Planner(0)
     out = []
     for t in turns:
-        reasoning = agent._fallback(t.view)
+        reasoning = belief_reasoning(planner, t.view)
         idents = [i.to_dict(t.view.names) for i in reasoning.identifications]
         if idents:
             out.append(Answer(json.dumps({"identifications": idents}), t.view, t.truth))

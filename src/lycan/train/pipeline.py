@@ -41,7 +41,7 @@ class PipelineConfig:
     agent: str = "heuristic"
     """The agent type that plays the self-play games."""
     explore: float = 0.0
-    """Rate at which one seat per self-play game answers a vote or night action at random (`lycan.data.selfplay`)."""
+    """Rate at which one seat per self-play game answers a vote or night action at random (`lycan.train.selfplay`)."""
     explore_talk: bool = False
     """The exploring seat also says a random talk candidate at that rate."""
     explore_candidates: str = ""
