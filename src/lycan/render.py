@@ -395,13 +395,16 @@ def quoted_name(names: Sequence[str], seat: int | None) -> str:
     return neutralise(names[seat], 40)
 
 
-def event_line(event: Event, view: View, *, spectator: bool = False) -> Line | None:
+def event_line(event: Event, view: View, *, spectator: bool = False, dated: bool = True) -> Line | None:
     """How `event` reads in `view.seat`'s log, or None if it is not worth a line.
 
     `spectator`: for a public event, as anyone at the table reads it (the seat's own acts under
     its name, not "You"); private events still read as the seat's own ("Your divination").
+    `dated`: with the time of day the log reads them in ("this morning", "last night",
+    "tonight"); without it, for a digest that names the day itself.
     """
     names, me = view.names, -1 if spectator else view.seat
+    morning, last_night, tonight = (" this morning", " last night", " tonight") if dated else ("", "", "")
     match event:
         case PhaseStarted(phase="day", alive=alive):
             return Line(f"Day {event.day} begins. Alive: {', '.join(quoted_name(names, s) for s in alive)}.")
@@ -423,24 +426,24 @@ def event_line(event: Event, view: View, *, spectator: bool = False) -> Line | N
             return Line(f"Nobody was executed ({neutralise(reason, 80)}).")
         case Died(cause="night", target=target, role=role):
             shown = f" ({role.value})" if role is not None else ""
-            return Line(f"{quoted_name(names, target)}{shown} was found dead this morning.")
+            return Line(f"{quoted_name(names, target)}{shown} was found dead{morning}.")
         case Died(cause="shot", target=target):
             return Line(f"{quoted_name(names, target)} died from the hunter's shot.")
         case PeacefulNight():
-            return Line("Nobody died last night.")
+            return Line(f"Nobody died{last_night}.")
         case HunterShot(actor=actor, target=target):
             return Line(f"The hunter {quoted_name(names, actor)} shot {quoted_name(names, target)}.")
         case AttackVote(actor=actor, target=target):
             who = "You" if actor == me else f"Werewolf {quoted_name(names, actor)}"
             return Line(f"{who} chose to attack {quoted_name(names, target)}.")
         case AttackChosen(target=target):
-            return Line(f"The werewolves attack {quoted_name(names, target)} tonight.")
+            return Line(f"The werewolves attack {quoted_name(names, target)}{tonight}.")
         case Divined(target=target, result=result):
             return Line(f"Your divination: {quoted_name(names, target)} is {result.value}.")
         case MediumResult(target=target, result=result):
             return Line(f"Your medium reading: {quoted_name(names, target)}, executed, was {result.value}.")
         case Guarded(target=target):
-            return Line(f"You protect {quoted_name(names, target)} tonight.")
+            return Line(f"You protect {quoted_name(names, target)}{tonight}.")
         case WitchWoken(attacked=attacked, cures=cures, poisons=poisons):
             victim = (
                 f"the werewolves attacked {quoted_name(names, attacked)}"

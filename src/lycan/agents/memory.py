@@ -88,13 +88,13 @@ def day_notes(events: Iterable[Event], view: View, day: int) -> list[str]:
             who = "you" if e.actor == me else _n(names, e.actor)
             votes.append(f"{who}->{_n(names, e.target)}")
         elif isinstance(e, Executed | NoExecution | Died | PeacefulNight | HunterShot):
-            line = event_line(e, view)
+            line = event_line(e, view, dated=False)  # the digest names the day itself
             if line is not None:
-                outcome.append(line.text.replace(" this morning", "").replace(" last night", ""))
+                outcome.append(line.text)
         elif isinstance(e, Divined | MediumResult | Guarded | PotionUsed | AttackChosen):
-            line = event_line(e, view)
+            line = event_line(e, view, dated=False)
             if line is not None:
-                private.append(line.text.replace(" tonight", ""))
+                private.append(line.text)
         elif isinstance(e, WitchWoken) and e.attacked is not None:
             private.append(f"The werewolves attacked {_n(names, e.attacked)}.")
     out: list[str] = []
