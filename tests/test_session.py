@@ -142,3 +142,27 @@ def test_hooks_and_game_context() -> None:
         Session(rules, randoms(7, 1), 1, hooks=Hooks(before_batch=before)).run_sync()
     with pytest.raises(ValueError, match="needs 7 players"):
         Session(rules, randoms(5, 1), 1)
+
+
+def test_a_seat_says_everything_the_session_asks_of_it() -> None:
+    from lycan.engine.session import Seat, SeatBase, as_seat
+
+    class Half:
+        is_seat = True
+        label = "half"
+
+        async def answer(self, view: object, request: object) -> object:
+            return None
+
+    with pytest.raises(TypeError, match="lacks can_answer_now, reports_model_calls, begin_game, drain"):
+        as_seat(Half())
+
+    class Whole(SeatBase):
+        label = "whole"
+
+        async def answer(self, view: object, request: object) -> object:
+            return None
+
+    whole = Whole()
+    assert as_seat(whole) is whole and isinstance(whole, Seat)
+    assert not whole.can_answer_now and list(whole.drain()) == [] and whole.begin_game("g", 0) is None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from lycan.engine.actions import Action, Answer, Request
 from lycan.engine.game import Decision
 from lycan.engine.record import GameRecord
-from lycan.engine.session import ReplaySeat, Session
+from lycan.engine.session import ReplaySeat, SeatBase, Session
 from lycan.engine.view import View
 from lycan.rules.roles import Role, team_of
 
@@ -53,7 +53,7 @@ class Asked:
     answer: Answer
 
 
-class RecordingSeat:
+class RecordingSeat(SeatBase):
     """A seat that answers from a record and keeps every (view, request, answer) it handled.
 
     Args:
@@ -61,7 +61,6 @@ class RecordingSeat:
     """
 
     label = "replay"
-    is_seat = True
     can_answer_now = True
 
     def __init__(self, decisions: Mapping[int, Decision]) -> None:

@@ -57,13 +57,45 @@ class SyncPlayer(Player, Protocol):
 
 @runtime_checkable
 class Seat(Protocol):
-    """Anything that can sit at a table: answers every request and never raises."""
+    """Anything that can sit at a table: answers every request and never raises.
+
+    Everything the session asks of a seat is declared here; `SeatBase` gives the defaults.
+    """
 
     label: str
+    can_answer_now: bool
+    """Whether the seat can answer at once, without an event loop (`answer_now`)."""
+    reports_model_calls: bool
+    """Whether `drain` may return model calls (the session asks only those that do)."""
 
     async def answer(self, view: View, request: Request) -> Answer:
         """The seat's answer; a failure is a `Failure`, never an exception."""
         ...
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """A game begins: its id (the model-cache and recording scope) and this seat's number."""
+        ...
+
+    def drain(self) -> Sequence[ModelCall]:
+        """The seat's model calls since last asked (for the record)."""
+        ...
+
+
+class SeatBase:
+    """The defaults of a `Seat`: answers only asynchronously, ignores the game's start, reports no model calls."""
+
+    is_seat = True
+    label = "seat"
+    can_answer_now = False
+    reports_model_calls = False
+
+    def begin_game(self, game_id: str, seat: int) -> None:
+        """Nothing to do when a game begins."""
+        return None
+
+    def drain(self) -> Sequence[ModelCall]:
+        """No model calls."""
+        return ()
 
 
 @runtime_checkable
@@ -92,7 +124,7 @@ def _checked(answer: object) -> Answer:
 _AGENT_DECIDES = object()
 
 
-class LocalSeat:
+class LocalSeat(SeatBase):
     """An agent in this process. It owns the timeout and the exception policy.
 
     Args:
@@ -101,8 +133,6 @@ class LocalSeat:
             (None: no limit, e.g. a person at a terminal), else the request's timeout from the rules.
     """
 
-    is_seat = True
-
     def __init__(self, player: Player, timeout: float | object | None = _AGENT_DECIDES) -> None:
         self.player = player
         self.label = label_of(player)
@@ -110,8 +140,12 @@ class LocalSeat:
         decide = getattr(player, "decide", None)
         self.can_answer_now = callable(decide)
         drain = getattr(player, "drain_model_calls", None)
-        #: The agent's `drain_model_calls`, if it reports model calls (None otherwise).
-        self.drain: Callable[[], Sequence[ModelCall]] | None = drain if callable(drain) else None
+        self._drain: Callable[[], Sequence[ModelCall]] | None = drain if callable(drain) else None
+        self.reports_model_calls = self._drain is not None
+
+    def drain(self) -> Sequence[ModelCall]:
+        """The agent's model calls since last asked (its `drain_model_calls`, if it has one)."""
+        return self._drain() if self._drain is not None else ()
 
     def timeout_for(self, request: Request) -> float | None:
         """The time this seat has for `request`."""
@@ -149,15 +183,14 @@ class ReplayMismatch(ValueError):
     """The recorded answers do not fit the requests the engine makes."""
 
 
-class ReplaySeat:
+class ReplaySeat(SeatBase):
     """Answers from a record's decisions, by request id (a replay needs no agent)."""
 
     label = "replay"
-    is_seat = True
+    can_answer_now = True
 
     def __init__(self, decisions: Mapping[int, Decision]) -> None:
         self.decisions = decisions
-        self.can_answer_now = True
 
     def answer_now(self, view: View, request: Request) -> Answer:
         """The recorded answer.
@@ -179,9 +212,19 @@ class ReplaySeat:
 
 
 def as_seat(player: object) -> Seat:
-    """`player` itself if it is a seat (it says so with `is_seat = True`), else the agent in a `LocalSeat`."""
-    if isinstance(player, (LocalSeat, ReplaySeat)) or getattr(player, "is_seat", False):
+    """`player` itself if it is a seat (a `SeatBase`, or anything with all of `Seat`), else the agent in a `LocalSeat`.
+
+    Raises:
+        TypeError: an object that says it is a seat (`is_seat = True`) but lacks part of `Seat`.
+    """
+    if isinstance(player, SeatBase):
         return player  # type: ignore[return-value]
+    if getattr(player, "is_seat", False):
+        if not isinstance(player, Seat):
+            missing = [m for m in ("label", "can_answer_now", "reports_model_calls", "begin_game", "drain")
+                       if not hasattr(player, m)]  # fmt: skip
+            raise TypeError(f"{type(player).__name__} says it is a seat but lacks {', '.join(missing)} (see SeatBase)")
+        return player
     return LocalSeat(player)  # type: ignore[arg-type]
 
 
@@ -253,7 +296,7 @@ class Session:
         self._gen: Play | None = None
         self._sent = 0
         self._calls: list[ModelCall] = []
-        self._drains = [d for seat in self.seats if (d := getattr(seat, "drain", None)) is not None]
+        self._drains = [seat.drain for seat in self.seats if seat.reports_model_calls]
         self._batch: list[Request] | None = None
 
     # ----------------------------------------------------------------- stepping
@@ -284,9 +327,7 @@ class Session:
             raise RuntimeError("this session has already started")
         self.started_at = time.time()
         for s, seat in enumerate(self.seats):
-            begin = getattr(seat, "begin_game", None)
-            if callable(begin):
-                begin(self.game_id, s)
+            seat.begin_game(self.game_id, s)
         self._gen = self.game.play()
         return self._advance(None)
 
@@ -348,7 +389,7 @@ class Session:
     @property
     def all_answer_now(self) -> bool:
         """Whether every seat can answer without an event loop."""
-        return all(getattr(s, "can_answer_now", False) for s in self.seats)
+        return all(s.can_answer_now for s in self.seats)
 
     # ----------------------------------------------------------------- whole games
     def run_sync(self) -> GameRecord:

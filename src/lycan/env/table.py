@@ -21,7 +21,7 @@ from lycan.engine.events import public
 from lycan.engine.game import Answers
 from lycan.engine.record import GameRecord
 from lycan.engine.seeds import derive
-from lycan.engine.session import Hooks, Player, Session
+from lycan.engine.session import Hooks, Player, SeatBase, Session
 from lycan.engine.view import View
 from lycan.env.layout import ActionLayout, TalkMode
 from lycan.env.observe import DEFAULT_MAX_TEXT, Observer
@@ -90,12 +90,10 @@ def lycan_seats(spec: SeatsArg, n: int) -> dict[int, SeatSpec]:
     return {seat: value for seat, value in enumerate(spec) if value is not None}
 
 
-class _EnvSeat:
+class _EnvSeat(SeatBase):
     """A seat the environment answers for; the session never asks it directly."""
 
-    is_seat = True
     label = ENV_LABEL
-    can_answer_now = False
 
     def answer_now(self, view: View, request: Request) -> Answer:
         raise RuntimeError("an environment seat is answered through the environment's step()")
@@ -288,7 +286,7 @@ class Table:
         session = self.session
         theirs = [r for r in batch if r.seat not in self._is_env]
         if theirs:
-            if all(getattr(session.seats[r.seat], "can_answer_now", False) for r in theirs):
+            if all(session.seats[r.seat].can_answer_now for r in theirs):
                 answers.update(session.answer_now(theirs))
             else:
                 answers.update(asyncio.run(session.answer(theirs)))

@@ -62,7 +62,7 @@ from lycan.engine.actions import Answer, Failure, Request
 from lycan.engine.game import Answers
 from lycan.engine.record import GameRecord, new_game_id
 from lycan.engine.seeds import fresh_seed
-from lycan.engine.session import Hooks, LocalSeat, Player, Session, label_of
+from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session, label_of
 from lycan.engine.view import View
 from lycan.protocol.packets import (
     PROTOCOL_ROLES,
@@ -223,10 +223,8 @@ class _LocalSeat:
 Seat = RemoteSeat | _LocalSeat
 
 
-class _PacketSeat:
+class _PacketSeat(SeatBase):
     """A remote agent as a session seat: each request becomes a packet built from its own view."""
-
-    is_seat = True
 
     def __init__(self, table: Table, seat: int, remote: RemoteSeat) -> None:
         self.table = table

@@ -53,7 +53,7 @@ from lycan.engine.actions import OVER, Answer, Request
 from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.manner import Manner
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
-from lycan.engine.session import Hooks, LocalSeat, Player, Session
+from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session
 from lycan.engine.view import PublicView, View
 from lycan.render import Meter, meter, render_log, view_at
 from lycan.rules import RuleSet, team_of
@@ -114,14 +114,14 @@ def activity_audience(request: Request, view: View) -> frozenset[int] | None:
     return frozenset({view.seat})
 
 
-class _TableSeat:
+class _TableSeat(SeatBase):
     """A seat of the table's session: whoever sits there now (a person's `HumanSeat` or an `AISeat`).
 
     The lobby seats the players after the table exists; the session asks through this, in a
     `LocalSeat` (the player's own timeout, exceptions turned into failures).
     """
 
-    is_seat = True
+    reports_model_calls = True  # its player is seated after the session exists
 
     def __init__(self, table: Table, seat: int, kind: str) -> None:
         self.table = table
@@ -140,8 +140,7 @@ class _TableSeat:
 
     def drain(self) -> list[ModelCall]:
         """The seat's model calls since last asked."""
-        drain = self._player().drain
-        return list(drain()) if drain is not None else []
+        return list(self._player().drain())
 
     async def answer(self, view: View, request: Request) -> Answer:
         """The player's answer (never raises), on the night's clock at tables with people."""
