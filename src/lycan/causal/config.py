@@ -10,19 +10,20 @@ clip 0.2, KL 0.04, 128 turns per step, LoRA rank 16. The seed's ablations are sw
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
+
+from pydantic import Field, model_validator
+
+from lycan.train.config import TomlConfig
 
 REFERENCES = ("conclusion", "unperturbed")
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
 
-@dataclass(frozen=True)
-class ReasonerConfig:
+class ReasonerConfig(TomlConfig):
     """What to train the Reasoner on and how. Every key can be set in the TOML file."""
 
     # ------------------------------------------------------------------ data
@@ -104,10 +105,11 @@ class ReasonerConfig:
     """The relevant-premise intervention (off: "w/o relevant intervention")."""
     irrelevant: bool = True
     """The irrelevant-premise intervention (off: "w/o irrelevant intervention")."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = Field(default_factory=dict)
     """Further GRPOConfig keyword arguments, passed as they are."""
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
         checks = [
             (self.reference in REFERENCES, f"reference must be one of {', '.join(REFERENCES)}"),
             (self.device in DEVICES, f"device must be one of {', '.join(DEVICES)}"),
@@ -128,48 +130,16 @@ class ReasonerConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad reasoner config: {message}")
+        return self
 
     @property
     def accumulation(self) -> int:
         """Micro-batches per optimizer step."""
         return self.turns_per_step * self.num_generations // self.micro_batch
 
-    @classmethod
-    def load(cls, path: Path, **overrides: Any) -> ReasonerConfig:
-        """Read a TOML config (unknown keys are refused); `overrides` replace keys after reading.
-
-        Raises:
-            ValueError: not TOML, a key this config does not have, or a bad value.
-        """
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as err:
-            raise ValueError(f"cannot read training config {path}: {err}") from err
-        return cls.from_dict({**data, **overrides}, str(path))
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "the config") -> ReasonerConfig:
-        """Build from a mapping (unknown keys are refused).
-
-        Raises:
-            ValueError: a key this config does not have, or a bad value.
-        """
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown key(s) {', '.join(unknown)} in {where}; known: {', '.join(sorted(known))}")
-        if "lora_targets" in data:
-            data = {**data, "lora_targets": tuple(data["lora_targets"])}
-        try:
-            return cls(**data)
-        except TypeError as err:
-            raise ValueError(f"bad value in {where}: {err}") from err
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        out = asdict(self)
-        out["lora_targets"] = list(self.lora_targets)
-        return out
+        return self.model_dump(mode="json")
 
 
 SMOKE = {

@@ -13,17 +13,19 @@ from __future__ import annotations
 import json
 import random
 import time
-import tomllib
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import Field, field_validator
 
 from lycan.data.augment import permute_action, permute_request, permute_view, seat_permutations
 from lycan.data.candidates import Candidates, mine
 from lycan.data.samples import DecisionPoint, decision_points
 from lycan.engine.record import GameRecord
 from lycan.train import selfplay
+from lycan.train.config import TomlConfig
 from lycan.train.onnx_export import export_onnx
 from lycan.train.value import TrainConfig, train_value
 from lycan.value.base import Sample
@@ -31,8 +33,7 @@ from lycan.value.encoders import make_encoder
 from lycan.value.shipped import PLAY_KEYS
 
 
-@dataclass(frozen=True)
-class PipelineConfig:
+class PipelineConfig(TomlConfig):
     """What to train on and how (a TOML file with these keys: `lycan train value CONFIG`)."""
 
     preset: str = "aiwolf5"
@@ -66,33 +67,26 @@ class PipelineConfig:
     encoder: str = "minilm"
     device: str = "auto"
     seed: int = 0
-    folder: str = field(default="", repr=False, compare=False)
+    folder: str = Field(default="", repr=False, exclude=True)
     """The config file's folder (set by `load`; not a TOML key)."""
-    play: dict[str, Any] = field(default_factory=dict)
+    play: dict[str, Any] = Field(default_factory=dict)
     """The `deepwolf` agent's settings for this network (`PLAY_KEYS`), written to `play.json`."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    not_keys: ClassVar[frozenset[str]] = frozenset({"folder"})
+
+    @field_validator("play")
+    @classmethod
+    def _play_keys(cls, play: dict[str, Any]) -> dict[str, Any]:
+        bad = sorted(set(play) - PLAY_KEYS)
+        if bad:
+            raise ValueError(f"unknown [play] key(s) {', '.join(bad)}; known: {', '.join(sorted(PLAY_KEYS))}")
+        return play
 
     @classmethod
-    def load(cls, path: Path) -> PipelineConfig:
-        """Read a TOML config (unknown keys are refused).
-
-        Raises:
-            ValueError: not TOML, or a key this config does not have.
-        """
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as err:
-            raise ValueError(f"cannot read training config {path}: {err}") from err
-        known = {f.name for f in fields(cls)} - {"folder"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown key(s) {', '.join(unknown)} in {path}; known: {', '.join(sorted(known))}")
-        bad_play = sorted(set(data.get("play", {})) - PLAY_KEYS)
-        if bad_play:
-            raise ValueError(
-                f"unknown [play] key(s) {', '.join(bad_play)} in {path}; known: {', '.join(sorted(PLAY_KEYS))}"
-            )
-        return cls(**data, folder=str(path.parent))
+    def read_from(cls, path: Path) -> dict[str, Any]:
+        """Relative paths in the file are read from its folder."""
+        return {"folder": str(path.parent)}
 
     def path(self, name: str) -> Path:
         """`name` as a path: relative names are read from the config file's folder."""
@@ -191,10 +185,7 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     report.samples_per_s = r.samples_per_s
     report.seconds = time.perf_counter() - started
     (out / "report.json").write_text(
-        json.dumps(
-            {"config": {k: v for k, v in asdict(config).items() if k != "folder"}, "report": asdict(report)}, indent=1
-        )
-        + "\n",
+        json.dumps({"config": config.model_dump(), "report": asdict(report)}, indent=1) + "\n",
         encoding="utf-8",
     )
     return report
