@@ -22,8 +22,8 @@ import tracemalloc
 from lycan.agents import RandomAgent
 from lycan.engine.actions import Action, Request
 from lycan.engine.view import View
-from lycan.protocol.client import run_client
-from lycan.protocol.server import AiwolfServer
+from lycan.aiwolf.client import run_client
+from lycan.aiwolf.server import AiwolfServer
 
 
 class SlowRandom(RandomAgent):

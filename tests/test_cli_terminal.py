@@ -194,12 +194,12 @@ def test_a_terminal_player_sees_talk_as_codes(capsys: pytest.CaptureFixture[str]
     assert "\\x1b]0;pwned\\x07there" in out
 
 
-def test_protocol_client_logs_a_hostile_packet_as_codes(caplog: pytest.LogCaptureFixture) -> None:
-    from lycan.protocol.client import AiwolfClient
+def test_aiwolf_client_logs_a_hostile_packet_as_codes(caplog: pytest.LogCaptureFixture) -> None:
+    from lycan.aiwolf.client import AiwolfClient
 
     client = AiwolfClient("ws://127.0.0.1:9/ws", RandomAgent(0))
-    with caplog.at_level(logging.WARNING, logger="lycan.protocol.client"):
+    with caplog.at_level(logging.WARNING, logger="lycan.aiwolf.client"):
         assert asyncio.run(client.handle(f"not json {TITLE}{RED}{FLIP}")) is None
-    (message,) = [r.getMessage() for r in caplog.records if r.name == "lycan.protocol.client"]
+    (message,) = [r.getMessage() for r in caplog.records if r.name == "lycan.aiwolf.client"]
     assert_safe(message)
     assert "not json \\x1b]0;pwned\\x07\\x1b[31m<U+202E>" in message

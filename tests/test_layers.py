@@ -14,7 +14,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("lycan.beliefs", "lycan.value"),  # role posteriors; the value network at play
     ("lycan.render",),  # events as English, and the meter (reads beliefs)
     ("lycan.agents",),  # every player
-    ("lycan.conformance", "lycan.env", "lycan.protocol", "lycan.voice"),  # built on agents or the engine alone
+    ("lycan.conformance", "lycan.env", "lycan.aiwolf", "lycan.voice"),  # built on agents or the engine alone
     ("lycan.store", "lycan.eval", "lycan.arena"),  # records (checked by the conformance kit), metrics, tournaments
     ("lycan.train",),  # training: plays games with the agents
     ("lycan.causal",),  # CaM-Wolf's causal training, on self-play from `lycan.train`

@@ -20,8 +20,8 @@ from lycan.conformance import check_record
 from lycan.engine.events import event_to_dict
 from lycan.engine.seeds import derive
 from lycan.engine.session import ReplaySeat, Session
-from lycan.protocol.client import run_client
-from lycan.protocol.server import AiwolfServer
+from lycan.aiwolf.client import run_client
+from lycan.aiwolf.server import AiwolfServer
 from lycan.rules import get_preset
 from lycan.store import GameStore
 from lycan.web import create_app

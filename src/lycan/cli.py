@@ -1223,7 +1223,7 @@ def aiwolf_serve(
     db: DbOpt = None,
 ) -> None:
     """Host AIWolf NLP games at ws://HOST:PORT/ws; finished games go into the store."""
-    from lycan.protocol.server import serve
+    from lycan.aiwolf.server import serve
 
     _rules(preset)
     with clear_errors(), _store(db) as store:
@@ -1276,7 +1276,7 @@ def aiwolf_connect(
     The agent connects again after each game, as contest agents do, until it has played `--games`
     games or the server goes away.
     """
-    from lycan.protocol.client import AiwolfClient, ProtocolError
+    from lycan.aiwolf.client import AiwolfClient, ProtocolError
 
     player = Lineup(get_preset("aiwolf5"), agent, model).players(seed)[0]
     client = AiwolfClient(url, player, team, index)
@@ -1299,7 +1299,7 @@ def aiwolf_log(
     db: DbOpt = None,
 ) -> None:
     """Move games between the store and the AIWolf CSV game-log format."""
-    from lycan.protocol.aiwolf_log import read_log, write_log
+    from lycan.aiwolf.log import read_log, write_log
 
     with clear_errors(), _store(db) as store:
         if action == "import":

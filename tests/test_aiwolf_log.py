@@ -17,7 +17,7 @@ from lycan.agents import RandomAgent
 from lycan.engine import run_sync
 from lycan.engine.events import Died, Divined, Executed, GameOver, Guarded, NightResolved, Talk, event_to_dict
 from lycan.engine.record import GameRecord
-from lycan.protocol.aiwolf_log import META_KEY, LogFormatError, export_log, import_log, read_log, write_log
+from lycan.aiwolf.log import META_KEY, LogFormatError, export_log, import_log, read_log, write_log
 from lycan.rules import get_preset
 from lycan.rules.roles import Role
 

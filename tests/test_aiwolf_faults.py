@@ -15,8 +15,8 @@ from lycan.agents import RandomAgent  # noqa: E402
 from lycan.engine.actions import Failure  # noqa: E402
 from lycan.engine.events import Fault, GameOver  # noqa: E402
 from lycan.engine.record import GameRecord  # noqa: E402
-from lycan.protocol.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
-from lycan.protocol.server import AiwolfServer  # noqa: E402
+from lycan.aiwolf.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
+from lycan.aiwolf.server import AiwolfServer  # noqa: E402
 
 # Generous enough that a loaded CI machine (two test workers on two cores) never misses one by accident:
 # a run with 0.3 s in all once faulted every seat of a game.

@@ -19,9 +19,9 @@ from aiwolf_nlp_common.packet import Status  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from lycan.agents import RandomAgent  # noqa: E402
-from lycan.protocol import server as server_module  # noqa: E402
-from lycan.protocol.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
-from lycan.protocol.server import AiwolfServer, serve  # noqa: E402
+from lycan.aiwolf import server as server_module  # noqa: E402
+from lycan.aiwolf.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
+from lycan.aiwolf.server import AiwolfServer, serve  # noqa: E402
 from lycan.rules.ruleset import ConfigError  # noqa: E402
 
 FAST = {"action_timeout": 2.0, "response_timeout": 2.0, "acceptable_timeout": 0.2}
@@ -100,7 +100,7 @@ def kit_agent(url: str, name: str, seed: int, stop: threading.Event, problems: l
 
 async def test_serve_closes_cleanly_after_its_last_game(caplog: pytest.LogCaptureFixture) -> None:
     """`aiwolf-serve --games N` with agents that reconnect: no error for anyone, and a prompt exit."""
-    caplog.set_level(logging.WARNING, logger="lycan.protocol.server")
+    caplog.set_level(logging.WARNING, logger="lycan.aiwolf.server")
     ready = asyncio.Event()
     urls: list[str] = []
 

@@ -53,7 +53,7 @@ from lycan.engine.events import (
 )
 from lycan.engine.game import Winner
 from lycan.engine.record import GameRecord, new_game_id
-from lycan.protocol.packets import agent_name, role_from_name, role_name
+from lycan.aiwolf.packets import agent_name, role_from_name, role_name
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species, species_of
 from lycan.rules.ruleset import RuleSet

@@ -39,7 +39,7 @@ from lycan.engine.events import (
 )
 from lycan.engine.runner import Player
 from lycan.engine.view import View
-from lycan.protocol.packets import answer_text, role_from_name
+from lycan.aiwolf.packets import answer_text, role_from_name
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species
 from lycan.rules.ruleset import RuleSet, TalkLimits

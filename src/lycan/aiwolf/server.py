@@ -64,7 +64,7 @@ from lycan.engine.record import GameRecord, new_game_id
 from lycan.engine.seeds import fresh_seed
 from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session, label_of
 from lycan.engine.view import View
-from lycan.protocol.packets import (
+from lycan.aiwolf.packets import (
     PROTOCOL_ROLES,
     REQUEST_PACKETS,
     HistoryCursor,
