@@ -20,10 +20,10 @@ import time
 import tracemalloc
 
 from lycan.agents import RandomAgent
-from lycan.engine.actions import Action, Request
-from lycan.engine.view import View
 from lycan.aiwolf.client import run_client
 from lycan.aiwolf.server import AiwolfServer
+from lycan.engine.actions import Action, Request
+from lycan.engine.view import View
 
 
 class SlowRandom(RandomAgent):

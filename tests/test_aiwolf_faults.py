@@ -12,11 +12,11 @@ websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from lycan.agents import RandomAgent  # noqa: E402
+from lycan.aiwolf.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
+from lycan.aiwolf.server import AiwolfServer  # noqa: E402
 from lycan.engine.actions import Failure  # noqa: E402
 from lycan.engine.events import Fault, GameOver  # noqa: E402
 from lycan.engine.record import GameRecord  # noqa: E402
-from lycan.aiwolf.client import AiwolfClient, ProtocolError, run_client  # noqa: E402
-from lycan.aiwolf.server import AiwolfServer  # noqa: E402
 
 # Generous enough that a loaded CI machine (two test workers on two cores) never misses one by accident:
 # a run with 0.3 s in all once faulted every seat of a game.

@@ -23,10 +23,10 @@ from websockets.asyncio.client import ClientConnection  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from lycan.agents import RandomAgent  # noqa: E402
-from lycan.engine.events import Talk  # noqa: E402
-from lycan.engine.record import GameRecord  # noqa: E402
 from lycan.aiwolf.client import run_client  # noqa: E402
 from lycan.aiwolf.server import AiwolfServer  # noqa: E402
+from lycan.engine.events import Talk  # noqa: E402
+from lycan.engine.record import GameRecord  # noqa: E402
 from lycan.rules.ruleset import ConfigError  # noqa: E402
 
 FAST = {"action_timeout": 2.0, "response_timeout": 2.0, "acceptable_timeout": 0.2}
@@ -309,8 +309,8 @@ def test_limits_that_cannot_work_are_refused() -> None:
 
 
 def test_talk_from_a_remote_agent_is_checked_like_talk_from_a_browser() -> None:
-    from lycan.engine.actions import Failure, Request
     from lycan.aiwolf.packets import parse_answer
+    from lycan.engine.actions import Failure, Request
 
     request = Request(id=0, seat=0, kind="talk", day=1)
     names = ("Agent[01]", "Agent[02]")

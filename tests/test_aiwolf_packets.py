@@ -8,11 +8,11 @@ import random
 from typing import Any
 
 from lycan.agents import HeuristicAgent, RandomAgent
+from lycan.aiwolf.client import AiwolfClient
+from lycan.aiwolf.packets import HistoryCursor, build_packet
 from lycan.engine import run_sync
 from lycan.engine.events import Divined, Event, Executed, MediumResult, Talk, VoteCast
 from lycan.engine.view import View
-from lycan.aiwolf.client import AiwolfClient
-from lycan.aiwolf.packets import HistoryCursor, build_packet
 from lycan.rules import get_preset
 from lycan.rules.roles import Role
 

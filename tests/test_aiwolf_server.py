@@ -15,11 +15,11 @@ from aiwolf_nlp_common.packet import Packet, Status  # noqa: E402
 from aiwolf_nlp_common.packet import Request as PReq  # noqa: E402
 
 from lycan.agents import RandomAgent  # noqa: E402
-from lycan.engine.events import Fault, Talk  # noqa: E402
-from lycan.engine.record import GameRecord  # noqa: E402
 from lycan.aiwolf.client import AiwolfClient, ClientGame, run_client  # noqa: E402
 from lycan.aiwolf.packets import role_name  # noqa: E402
 from lycan.aiwolf.server import AiwolfServer  # noqa: E402
+from lycan.engine.events import Fault, Talk  # noqa: E402
+from lycan.engine.record import GameRecord  # noqa: E402
 from lycan.rules.roles import Role  # noqa: E402
 
 FAST = {"action_timeout": 2.0, "response_timeout": 2.0, "acceptable_timeout": 0.2}

@@ -12,7 +12,7 @@ from lycan.conformance import ConformanceReport, check_presets, check_record, ch
 from lycan.engine import Action, Game, GameRecord, View, run_sync
 from lycan.engine.events import Died, Divined, Event, GameOver, RoleAssigned
 from lycan.engine.game import Winner
-from lycan.engine.roles import PLUGINS, Night, Shadow, Table
+from lycan.engine.roles import PLUGINS, Night, RoleContext, Shadow
 from lycan.engine.roles.idiot import Idiot
 from lycan.engine.roles.seer import Seer
 from lycan.rules import Species, get_preset, preset_names, resolve_rules
@@ -213,7 +213,7 @@ def test_detects_an_idiot_executed_at_once(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_detects_a_lying_seer(monkeypatch: pytest.MonkeyPatch) -> None:
-    def lie(self: Seer, table: Table, night: Night, answers: dict[int, Action]) -> None:
+    def lie(self: Seer, table: RoleContext, night: Night, answers: dict[int, Action]) -> None:
         for seer in self.seats:
             act = answers.get(seer)
             if act is not None and act.target is not None:

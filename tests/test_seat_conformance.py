@@ -16,12 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from lycan.agents import RandomAgent
+from lycan.aiwolf.client import run_client
+from lycan.aiwolf.server import AiwolfServer
 from lycan.conformance import check_record
 from lycan.engine.events import event_to_dict
 from lycan.engine.seeds import derive
 from lycan.engine.session import ReplaySeat, Session
-from lycan.aiwolf.client import run_client
-from lycan.aiwolf.server import AiwolfServer
 from lycan.rules import get_preset
 from lycan.store import GameStore
 from lycan.web import create_app

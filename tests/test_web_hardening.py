@@ -28,7 +28,7 @@ from lycan.web.app import frame_text
 from lycan.web.limits import client_key
 from lycan.web.lobby import TableFactory, TableRequest
 from lycan.web.seats import AWAY_AFTER, AISeat, HumanSeat
-from lycan.web.table import Connection, Table
+from lycan.web.table import Connection, WebTable
 from web_helpers import legal_answer
 
 Message = dict[str, Any]
@@ -192,7 +192,7 @@ class NightScript:
         return PASS
 
 
-def clock_table(wolves: int, game: int, night_wait: float, pause: float, execute: Role | None = None) -> Table:
+def clock_table(wolves: int, game: int, night_wait: float, pause: float, execute: Role | None = None) -> WebTable:
     """A table whose person (seat 0) is the seer; with `execute`, seat 1 has that role and is voted out on day 1."""
     rules = clock_rules(wolves)
     names = tuple(f"P{i}" for i in range(rules.n_players))
@@ -202,14 +202,14 @@ def clock_table(wolves: int, game: int, night_wait: float, pause: float, execute
         if (deal := Game(rules, s, names).roles)[0] is Role.SEER and (execute is None or deal[1] is execute)
     )
     roles = Game(rules, seed, names).roles
-    table = Table("t", rules, names, ["human"] + ["scripted"] * (len(names) - 1), seed, night_wait=night_wait)
+    table = WebTable("t", rules, names, ["human"] + ["scripted"] * (len(names) - 1), seed, night_wait=night_wait)
     table.ai_turn = 2 * pause  # one scripted whisper turn, with room to spare
     script = NightScript(roles, pause, None if execute is None else 1)
     table.players = [HumanSeat(table, 0)] + [AISeat(table, s, script, "scripted", 0.0) for s in range(1, len(names))]
     return table
 
 
-async def request_delays(table: Table) -> list[float]:
+async def request_delays(table: WebTable) -> list[float]:
     """Seconds from each night's start to the seer's divine request, as the person's tab received them."""
     person = table.connect(0)
     delays: list[float] = []
@@ -279,7 +279,7 @@ async def test_a_person_wolf_whispers_only_until_the_clock_and_then_is_over() ->
     names = tuple(f"P{i}" for i in range(rules.n_players))
     seed = next(s for s in range(1000) if Game(rules, s, names).roles[0] is Role.WEREWOLF)
     roles = Game(rules, seed, names).roles
-    table = Table("t", rules, names, ["human"] + ["scripted"] * 5, seed, night_wait=0.4)
+    table = WebTable("t", rules, names, ["human"] + ["scripted"] * 5, seed, night_wait=0.4)
     table.ai_turn = 0.05
     script = NightScript(roles, 0.0)
     table.players = [HumanSeat(table, 0)] + [AISeat(table, s, script, "scripted", 0.0) for s in range(1, 6)]

@@ -32,7 +32,7 @@ from lycan.rules.roles import Role
 from lycan.web import create_app
 from lycan.web.lobby import AI_NAMES, TableFactory, TableRequest
 from lycan.web.seats import AISeat, HumanSeat
-from lycan.web.table import Connection, Table
+from lycan.web.table import Connection, WebTable
 from web_helpers import legal_answer
 
 Message = dict[str, Any]
@@ -157,10 +157,10 @@ def script(roles: tuple[Role, ...], variant: str) -> Script:
     return answer
 
 
-def make_table(variant: str, rules: RuleSet = RULES, pause: float = 0.0, **kw: Any) -> Table:
+def make_table(variant: str, rules: RuleSet = RULES, pause: float = 0.0, **kw: Any) -> WebTable:
     seed, roles = deal(rules)
     kinds = ["human"] + ["scripted"] * 5
-    table = Table("t", rules, NAMES, kinds, seed, **kw)
+    table = WebTable("t", rules, NAMES, kinds, seed, **kw)
     answer = script(roles, variant)
     players: list[Any] = [HumanSeat(table, 0)]
     players += [AISeat(table, s, Scripted(answer, pause), "scripted", 0.0) for s in range(1, 6)]
@@ -168,7 +168,7 @@ def make_table(variant: str, rules: RuleSet = RULES, pause: float = 0.0, **kw: A
     return table
 
 
-async def play(table: Table) -> tuple[list[tuple[float, Message]], list[tuple[float, Message]]]:
+async def play(table: WebTable) -> tuple[list[tuple[float, Message]], list[tuple[float, Message]]]:
     """Run `table` with a spectator and the person's tab open; returns what each received, timed.
 
     The person answers every request at once: says one thing a day, then Over; votes as scripted.
@@ -314,7 +314,7 @@ def before_the_end(conn: Connection) -> list[Message]:
 async def test_a_whispers_manner_reaches_the_pack_alone_and_public_talks_reaches_everyone() -> None:
     rules = get_preset("guardian7")
     n = rules.n_players
-    table = Table("t", rules, AI_NAMES[:n], ["scripted"] * n, 5)
+    table = WebTable("t", rules, AI_NAMES[:n], ["scripted"] * n, 5)
     said: set[tuple[int, int, str]] = set()
 
     def answer(view: View, request: Request) -> Action:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+from lycan.aiwolf.packets import answer_text, role_from_name
 from lycan.engine.actions import Action, Request, RequestKind, TalkInfo
 from lycan.engine.events import (
     AttackVote,
@@ -39,7 +40,6 @@ from lycan.engine.events import (
 )
 from lycan.engine.runner import Player
 from lycan.engine.view import View
-from lycan.aiwolf.packets import answer_text, role_from_name
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species
 from lycan.rules.ruleset import RuleSet, TalkLimits

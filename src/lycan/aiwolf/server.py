@@ -58,12 +58,6 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response as HttpResponse
 
-from lycan.engine.actions import Answer, Failure, Request
-from lycan.engine.game import Answers
-from lycan.engine.record import GameRecord, new_game_id
-from lycan.engine.seeds import fresh_seed
-from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session, label_of
-from lycan.engine.view import View
 from lycan.aiwolf.packets import (
     PROTOCOL_ROLES,
     REQUEST_PACKETS,
@@ -76,6 +70,12 @@ from lycan.aiwolf.packets import (
     setting_dict,
     team_of_name,
 )
+from lycan.engine.actions import Answer, Failure, Request
+from lycan.engine.game import Answers
+from lycan.engine.record import GameRecord, new_game_id
+from lycan.engine.seeds import fresh_seed
+from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session, label_of
+from lycan.engine.view import View
 from lycan.rules.presets import resolve_rules
 from lycan.rules.ruleset import ConfigError, RuleSet
 
@@ -226,7 +226,7 @@ Seat = RemoteSeat | _LocalSeat
 class _PacketSeat(SeatBase):
     """A remote agent as a session seat: each request becomes a packet built from its own view."""
 
-    def __init__(self, table: Table, seat: int, remote: RemoteSeat) -> None:
+    def __init__(self, table: ServerGame, seat: int, remote: RemoteSeat) -> None:
         self.table = table
         self.seat = seat
         self.remote = remote
@@ -244,7 +244,7 @@ class _PacketSeat(SeatBase):
         return parse_answer(reply, request, view.names)
 
 
-class Table:
+class ServerGame:
     """One game: a `Session` whose remote seats speak the protocol, with the protocol's hooks.
 
     Before each batch the daily packets go out (INITIALIZE, DAILY_INITIALIZE, DAILY_FINISH); after
@@ -731,7 +731,7 @@ class AiwolfServer:
         seats: list[Seat] = list(remotes)
         try:
             seats += [_LocalSeat(p, label_of(p)) for p in self._local_factory()]
-            table = Table(self.rules, seats, seed, self.timeouts, max_error_ratio=self.max_error_ratio)
+            table = ServerGame(self.rules, seats, seed, self.timeouts, max_error_ratio=self.max_error_ratio)
             record = await table.play()
         except asyncio.CancelledError:
             await asyncio.gather(*(r.close(_GOING_AWAY, "the server is shutting down") for r in remotes))
@@ -828,4 +828,4 @@ async def serve(
         return await server.wait_done()
 
 
-__all__ = ["AiwolfServer", "GameStore", "RemoteSeat", "Table", "serve"]
+__all__ = ["AiwolfServer", "GameStore", "RemoteSeat", "ServerGame", "serve"]

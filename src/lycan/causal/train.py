@@ -34,7 +34,7 @@ from lycan.causal.config import ReasonerConfig
 from lycan.causal.faithfulness import Answer, measure
 from lycan.causal.intervene import BeliefIntervener, Intervener, InterventionPlan, make_intervener
 from lycan.causal.rewards import Reward, RewardSwitches, score_answer
-from lycan.causal.turns import Turn, sample_turns, self_play_records, split_turns, turn_messages, turns_of
+from lycan.causal.turns import TalkTurn, sample_turns, self_play_records, split_turns, turn_messages, turns_of
 from lycan.causal.warmup import warm_up, warmup_pairs
 from lycan.engine.record import GameRecord
 from lycan.models.base import ModelError
@@ -57,7 +57,7 @@ class CausalRewards:
 
     def __init__(
         self,
-        turns: Sequence[Turn],
+        turns: Sequence[TalkTurn],
         intervener: Intervener,
         switches: RewardSwitches,
         plan: InterventionPlan,
@@ -165,7 +165,7 @@ def _torch() -> Any:
 
 
 def _generate(
-    model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig, n: int, sample: bool
+    model: Any, tokenizer: Any, turns: Sequence[TalkTurn], config: ReasonerConfig, n: int, sample: bool
 ) -> list[str]:
     """`n` answers per turn, the turns' prompts batched (left padding), greedy or sampled."""
     torch = _torch()
@@ -199,7 +199,7 @@ EVAL_BATCH = 8
 """Prompts answered in one `generate` call when measuring."""
 
 
-def answer_turns(model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig) -> list[str]:
+def answer_turns(model: Any, tokenizer: Any, turns: Sequence[TalkTurn], config: ReasonerConfig) -> list[str]:
     """Greedy answers of `model` to each turn's prompt (as in training, unconstrained)."""
     out: list[str] = []
     for i in range(0, len(turns), EVAL_BATCH):
@@ -207,7 +207,7 @@ def answer_turns(model: Any, tokenizer: Any, turns: Sequence[Turn], config: Reas
     return out
 
 
-def sample_answers(model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig, n: int) -> list[str]:
+def sample_answers(model: Any, tokenizer: Any, turns: Sequence[TalkTurn], config: ReasonerConfig, n: int) -> list[str]:
     """`n` answers of `model` to each turn's prompt, sampled at the config's temperature (as GRPO samples them)."""
     out: list[str] = []
     step = max(1, EVAL_BATCH // n)
@@ -217,7 +217,7 @@ def sample_answers(model: Any, tokenizer: Any, turns: Sequence[Turn], config: Re
 
 
 def evaluate(
-    model: Any, tokenizer: Any, turns: Sequence[Turn], config: ReasonerConfig, intervener: Intervener
+    model: Any, tokenizer: Any, turns: Sequence[TalkTurn], config: ReasonerConfig, intervener: Intervener
 ) -> dict[str, Any]:
     """Faithfulness, accuracy and format of `model`'s greedy answers on `turns` (`Faithfulness.to_dict`).
 
@@ -454,7 +454,7 @@ def finish(
     out: Path,
     device: str,
     started: float,
-    evaluated: Sequence[Turn],
+    evaluated: Sequence[TalkTurn],
     say: Callable[[str], None] = lambda _: None,
 ) -> TrainReport:
     """Save the adapter, measure after training, and write `rewards.json` and `report.json`."""

@@ -25,7 +25,7 @@ from lycan.train.selfplay import held_out, self_play
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class TalkTurn:
     """One speaking turn: what the seat saw when asked to talk, and the truth.
 
     Attributes:
@@ -48,17 +48,17 @@ class Turn:
         return f"{self.game_id}:{self.seat}:{self.request.id}"
 
 
-def turns_of(record: GameRecord, *, min_log: int = 2) -> Iterator[Turn]:
+def turns_of(record: GameRecord, *, min_log: int = 2) -> Iterator[TalkTurn]:
     """The public speaking turns of `record` whose seat's log has at least `min_log` lines."""
     for point in decision_points(record):
         if point.request.kind != "talk" or not point.view.living_others():
             continue
         if len(citable_ids(point.view)) < min_log:
             continue
-        yield Turn(record.game_id, point.seat, point.view, point.request, record.roles)
+        yield TalkTurn(record.game_id, point.seat, point.view, point.request, record.roles)
 
 
-def sample_turns(records: Iterable[GameRecord], n: int, rng: random.Random, *, min_log: int = 2) -> list[Turn]:
+def sample_turns(records: Iterable[GameRecord], n: int, rng: random.Random, *, min_log: int = 2) -> list[TalkTurn]:
     """`n` turns drawn uniformly without replacement from every speaking turn of `records` (all if fewer)."""
     every = [t for r in records for t in turns_of(r, min_log=min_log)]
     return every if len(every) <= n else rng.sample(every, n)
@@ -87,7 +87,7 @@ def shown_ids(prompt: ReasonerPrompt, log_lines: int | None) -> set[int]:
     return {i for i, _ in prompt.public if keep is None or i in keep} | {i for i, _ in prompt.private}
 
 
-def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hint: bool = True) -> list[Message]:
+def turn_messages(turn: TalkTurn | View, *, log_lines: int | None = None, format_hint: bool = True) -> list[Message]:
     """The Reasoner's prompt for a turn (the `camwolf` agent's), shortened and with the format spelt out.
 
     Args:
@@ -96,7 +96,7 @@ def turn_messages(turn: Turn | View, *, log_lines: int | None = None, format_hin
             limit); the lines only the seat saw are all kept.
         format_hint: end the prompt with the answer's format in one line.
     """
-    view = turn.view if isinstance(turn, Turn) else turn
+    view = turn.view if isinstance(turn, TalkTurn) else turn
     prompt = reasoner_prompt(view)
     messages = prompt.messages(view, keep=kept_rows(prompt, log_lines))
     user = messages[-1]["content"]
@@ -112,14 +112,14 @@ def self_play_records(preset: str, games: int, first_seed: int, agent: str = "he
     return list(self_play(preset, games, first_seed, agent))
 
 
-def split_turns(turns: Sequence[Turn], share: float) -> tuple[list[Turn], list[Turn]]:
+def split_turns(turns: Sequence[TalkTurn], share: float) -> tuple[list[TalkTurn], list[TalkTurn]]:
     """Split by game (a game's turns all train or all measure): (train, held out)."""
     return [t for t in turns if not held_out(t.game_id, share)], [t for t in turns if held_out(t.game_id, share)]
 
 
 __all__ = [
     "FORMAT_HINT",
-    "Turn",
+    "TalkTurn",
     "held_out",
     "sample_turns",
     "self_play_records",

@@ -34,7 +34,7 @@ from lycan.agents.camwolf import (
     read_reasoning,
     reasoner_prompt,
 )
-from lycan.causal.turns import Turn, shown_ids, turn_messages
+from lycan.causal.turns import TalkTurn, shown_ids, turn_messages
 from lycan.engine.manner import Manner
 from lycan.engine.view import View
 from lycan.models.base import Message
@@ -45,7 +45,7 @@ from lycan.rules.roles import Team, team_of
 class Pair:
     """One warm-up example: the Reasoner prompt of a turn and the answer taught for it."""
 
-    turn: Turn
+    turn: TalkTurn
     messages: list[Message]
     answer: str
     shown: frozenset[int] = frozenset()
@@ -90,7 +90,7 @@ def belief_answer(planner: Planner, view: View, shown: set[int], *, identificati
 
 
 def warmup_pairs(
-    turns: Iterable[Turn], n: int, *, log_lines: int | None, identifications: int = 1, seed: int = 0
+    turns: Iterable[TalkTurn], n: int, *, log_lines: int | None, identifications: int = 1, seed: int = 0
 ) -> list[Pair]:
     """Up to `n` (prompt, belief-engine answer) pairs from `turns` (in a seeded random order).
 

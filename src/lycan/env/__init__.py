@@ -17,10 +17,10 @@ import gymnasium
 
 from lycan.env.aec import LycanAECEnv
 from lycan.env.layout import PLAIN_TEMPLATES, TARGETED_TEMPLATES, ActionLayout, TalkMode
-from lycan.env.observe import DEFAULT_MAX_TEXT, Observer
+from lycan.env.observe import DEFAULT_MAX_TEXT, ObservationBuilder
 from lycan.env.parallel import LycanParallelEnv
 from lycan.env.single import LycanGymEnv, OpponentsArg
-from lycan.env.table import SeatsArg, SeatSpec, Table, agent_name, seat_of
+from lycan.env.table import EnvTable, SeatsArg, SeatSpec, agent_name, seat_of
 from lycan.rules.ruleset import RuleSet
 
 GYM_ID = "lycan/Werewolf-v0"
@@ -113,14 +113,14 @@ __all__ = [
     "PLAIN_TEMPLATES",
     "TARGETED_TEMPLATES",
     "ActionLayout",
+    "EnvTable",
     "LycanAECEnv",
     "LycanGymEnv",
     "LycanParallelEnv",
-    "Observer",
+    "ObservationBuilder",
     "OpponentsArg",
     "SeatSpec",
     "SeatsArg",
-    "Table",
     "TalkMode",
     "aec_env",
     "agent_name",

@@ -9,16 +9,16 @@ from gymnasium import spaces
 
 from lycan.engine.record import GameRecord
 from lycan.env.layout import TalkMode
-from lycan.env.table import SeatsArg, Table, agent_name
+from lycan.env.table import EnvTable, SeatsArg, agent_name
 from lycan.rules.ruleset import RuleSet
 
 METADATA: dict[str, Any] = {"name": "lycan_v0", "render_modes": ["human", "ansi"], "render_fps": 1}
 
 
 class TableEnv:
-    """A PettingZoo environment over one `Table`: its agents, observation and action spaces, record."""
+    """A PettingZoo environment over one `EnvTable`: its agents, observation and action spaces, record."""
 
-    table: Table
+    table: EnvTable
     render_mode: str | None
     possible_agents: list[str]
     observation_spaces: dict[str, spaces.Dict]
@@ -36,7 +36,7 @@ class TableEnv:
     ) -> None:
         if render_mode is not None and render_mode not in METADATA["render_modes"]:
             raise ValueError(f"render_mode must be one of {METADATA['render_modes']} or None, not {render_mode!r}")
-        self.table = Table(preset, agents=agents, talk=talk, max_cycles=max_cycles, max_text_length=max_text_length)
+        self.table = EnvTable(preset, agents=agents, talk=talk, max_cycles=max_cycles, max_text_length=max_text_length)
         self.render_mode = render_mode
         self.layout = self.table.layout
         self.possible_agents = [agent_name(s) for s in self.table.env_seats]

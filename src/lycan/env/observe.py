@@ -3,7 +3,7 @@
 An observation is computed from `Session.view(seat)` and the request that seat is asked, nothing
 else, so it holds exactly what the seat may know. It is a dict:
 
-- `"observation"`: a float32 vector (the layout is `Observer.feature_names()`): the seat's own
+- `"observation"`: a float32 vector (the layout is `ObservationBuilder.feature_names()`): the seat's own
   role (one-hot), its seat (one-hot), who is alive, the werewolves it knows of (its pack, if it is
   one), the seats its own divinations or medium readings found werewolf or human, the votes each
   seat received in the latest vote round it saw, how often each seat spoke today, the last role
@@ -91,7 +91,7 @@ class _Seen:
         self.claims = np.zeros((n, len(CLAIMS)), np.float32)
 
 
-class Observer:
+class ObservationBuilder:
     """Builds the observations of one game's seats; call `reset()` at the start of every game.
 
     Args:

@@ -2,7 +2,7 @@
 
 PettingZoo's `aec_to_parallel` expects every live agent to act in every cycle, which Werewolf does
 not do (a talk turn asks one seat, a night asks only the night roles), so this environment drives
-the same `Table` as the AEC one. `step(actions)` takes a dict with an action for every agent; only
+the same `EnvTable` as the AEC one. `step(actions)` takes a dict with an action for every agent; only
 the actions of the agents asked something in the current batch are used (their observations'
 masks are not all zero, and `infos[agent]["request"]` is set), the others are ignored. Agents stay
 until the game ends; then all get their end reward and are terminated (or truncated) together.

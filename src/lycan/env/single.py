@@ -28,7 +28,7 @@ from lycan.engine.record import GameRecord
 from lycan.env.base import METADATA
 from lycan.env.layout import TalkMode
 from lycan.env.observe import DEFAULT_MAX_TEXT
-from lycan.env.table import ActionArg, SeatSpec, Table, as_rules
+from lycan.env.table import ActionArg, EnvTable, SeatSpec, as_rules
 from lycan.rules.ruleset import RuleSet
 
 OpponentsArg = SeatSpec | Sequence[SeatSpec] | Mapping[int, SeatSpec]
@@ -60,7 +60,7 @@ class LycanGymEnv(gymnasium.Env[dict[str, Any], Any]):
         opponents: the other seats' Lycan agents (`OpponentsArg`); `"heuristic"` by default.
         talk: `"templates"` or `"text"`.
         render_mode: `"human"`, `"ansi"` or None.
-        max_cycles: cut the game short after this many batches of requests (see `Table`).
+        max_cycles: cut the game short after this many batches of requests (see `EnvTable`).
         max_text_length: `max_length` of the text observation.
     """
 
@@ -84,7 +84,7 @@ class LycanGymEnv(gymnasium.Env[dict[str, Any], Any]):
         if render_mode is not None and render_mode not in METADATA["render_modes"]:
             raise ValueError(f"render_mode must be one of {METADATA['render_modes']} or None, not {render_mode!r}")
         self.seat = seat
-        self.table = Table(
+        self.table = EnvTable(
             rules,
             agents=_opponents(opponents, seat, n),
             talk=talk,

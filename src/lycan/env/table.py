@@ -2,7 +2,7 @@
 
 Seats played through the environment ("environment seats") answer with the actions an RL policy
 picks; the other seats hold Lycan agents (`make_agent` kinds, agent objects or factories), asked
-through the session's `LocalSeat`s. `Table` steps the session by hand (`start`, `send`): each batch
+through the session's `LocalSeat`s. `EnvTable` steps the session by hand (`start`, `send`): each batch
 of simultaneous requests is split into its environment requests, which are answered one at a time
 in batch order, and the rest, answered by the agents; once every environment request of the batch
 has an answer the whole batch is sent. Batches with no environment request are answered and sent at
@@ -24,7 +24,7 @@ from lycan.engine.seeds import derive
 from lycan.engine.session import Hooks, Player, SeatBase, Session
 from lycan.engine.view import View
 from lycan.env.layout import ActionLayout, TalkMode
-from lycan.env.observe import DEFAULT_MAX_TEXT, Observer
+from lycan.env.observe import DEFAULT_MAX_TEXT, ObservationBuilder
 from lycan.render import render_log
 from lycan.rules.presets import resolve_rules
 from lycan.rules.roles import team_of
@@ -102,7 +102,7 @@ class _EnvSeat(SeatBase):
         raise RuntimeError("an environment seat is answered through the environment's step()")
 
 
-class Table:
+class EnvTable:
     """One game at a time, stepped one environment request at a time.
 
     Args:
@@ -138,7 +138,7 @@ class Table:
         self.max_cycles = max_cycles
         self.names = tuple(f"Player {s + 1}" for s in range(n))
         self.layout = ActionLayout(self.names, talk)
-        self.observer = Observer(self.rules, self.names, self.layout, max_text_length)
+        self.observer = ObservationBuilder(self.rules, self.names, self.layout, max_text_length)
         self._session: Session | None = None
         self.seed = 0
         self.batches = 0

@@ -9,14 +9,14 @@ full reveal and replay when the game ends.
 from lycan.web.app import create_app
 from lycan.web.audio import SpeechRecognizer, SpeechSynthesizer, SpokenClip
 from lycan.web.lobby import TableError, TableRequest
-from lycan.web.table import Table
+from lycan.web.table import WebTable
 
 __all__ = [
     "SpeechRecognizer",
     "SpeechSynthesizer",
     "SpokenClip",
-    "Table",
     "TableError",
     "TableRequest",
+    "WebTable",
     "create_app",
 ]

@@ -45,7 +45,7 @@ from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer
 from lycan.web.limits import CreationLimit, client_key
 from lycan.web.lobby import DEFAULT_COST_BUDGET, DEFAULT_MAX_WAIT, TableError, TableFactory, TableRequest
 from lycan.web.replays import StoredGames, StoredGamesMode
-from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Connection, Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Connection, WebTable
 
 log = logging.getLogger("lycan.web")
 
@@ -157,7 +157,7 @@ class Tables:
     """The tables of one app, by id; `join_timeout`: see `sweep`."""
 
     def __init__(self, join_timeout: float = JOIN_TIMEOUT) -> None:
-        self.by_id: dict[str, Table] = {}
+        self.by_id: dict[str, WebTable] = {}
         self.join_timeout = join_timeout
 
     def sweep(self, now: float | None = None) -> list[str]:
@@ -183,7 +183,7 @@ class Tables:
             log.info("table %s: closed: %s", table_id, why)
         return closed
 
-    def add(self, table: Table) -> None:
+    def add(self, table: WebTable) -> None:
         """Keep `table`, making room by forgetting the oldest finished tables."""
         self.sweep()
         if len(self.by_id) >= MAX_TABLES:
@@ -195,7 +195,7 @@ class Tables:
             raise TableError(f"this server already runs {MAX_TABLES} tables; try again when a game has ended")
         self.by_id[table.id] = table
 
-    def get(self, table_id: str) -> Table:
+    def get(self, table_id: str) -> WebTable:
         """The table `table_id`.
 
         Raises:
@@ -222,7 +222,7 @@ class Tables:
                 await task
 
 
-def _links(table: Table) -> dict[str, Any]:
+def _links(table: WebTable) -> dict[str, Any]:
     return {
         "table": table.id,
         "preset": table.rules.name,
@@ -266,7 +266,7 @@ async def _pump(ws: WebSocket, conn: Connection) -> None:
 
 
 async def _serve(
-    ws: WebSocket, table: Table | None, seat: int | None, problem: str | None, allowed: frozenset[str]
+    ws: WebSocket, table: WebTable | None, seat: int | None, problem: str | None, allowed: frozenset[str]
 ) -> None:
     await ws.accept()
     refused = origin_problem(ws.headers.get("origin"), ws.headers.get("host"), allowed)

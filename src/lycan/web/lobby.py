@@ -19,7 +19,7 @@ from lycan.rules import ConfigError, RuleSet, get_preset
 from lycan.rules.text import for_terminal, name_problem, talk_problem
 from lycan.web.audio import SpeechSynthesizer
 from lycan.web.seats import AISeat, HumanSeat
-from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Table
+from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, WebTable
 
 AI_NAMES = (
     "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
@@ -200,7 +200,7 @@ class TableFactory:
         """Whether the table `spec` asks for needs the chat model."""
         return spec.ai.strip().lower() in LLM_KINDS and self.model_loader is not None
 
-    def build(self, spec: TableRequest, model: ChatModel | None = None) -> Table:
+    def build(self, spec: TableRequest, model: ChatModel | None = None) -> WebTable:
         """A new table as `spec` asks, its game not yet started (`model` for LLM seats).
 
         Raises:
@@ -224,7 +224,7 @@ class TableFactory:
         names = seat_names(spec, n, stream(seed, "names"))
         kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
-        table = Table(
+        table = WebTable(
             secrets.token_urlsafe(9),
             rules,
             names,

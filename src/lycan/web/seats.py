@@ -14,8 +14,8 @@ from lycan.engine.view import View
 from lycan.rules.talk import spoken_length
 
 
-class Table(Protocol):
-    """What a seat needs of its table (`lycan.web.table.Table` provides it): showing requests and activity."""
+class SeatHost(Protocol):
+    """What a seat needs of its table (`lycan.web.table.WebTable` provides it): showing requests and activity."""
 
     def is_connected(self, seat: int) -> bool:
         """Whether anyone has `seat`'s page open."""
@@ -70,7 +70,7 @@ class HumanSeat:
 
     label = "human"
 
-    def __init__(self, table: Table, seat: int, grace: float = AWAY_GRACE) -> None:
+    def __init__(self, table: SeatHost, seat: int, grace: float = AWAY_GRACE) -> None:
         self.table = table
         self.seat = seat
         self.grace = grace
@@ -153,7 +153,7 @@ class AISeat:
     as one piece, after their manner, when they answer.
     """
 
-    def __init__(self, table: Table, seat: int, agent: Player, kind: str, delay: float = 0.0) -> None:
+    def __init__(self, table: SeatHost, seat: int, agent: Player, kind: str, delay: float = 0.0) -> None:
         self.table = table
         self.seat = seat
         self.agent = agent

@@ -123,7 +123,7 @@ class _TableSeat(SeatBase):
 
     reports_model_calls = True  # its player is seated after the session exists
 
-    def __init__(self, table: Table, seat: int, kind: str) -> None:
+    def __init__(self, table: WebTable, seat: int, kind: str) -> None:
         self.table = table
         self.seat = seat
         self.label = kind
@@ -212,7 +212,7 @@ class _Speech:
     manner: Manner | None = None
 
 
-class Table:
+class WebTable:
     """A game table with its seats, links and live connections.
 
     Args:

@@ -17,7 +17,7 @@ called:
 - `may_vote(table, seat)`: whether a living seat of this role is asked to vote.
 
 A role reads its options from `RuleOptions` (the one config surface; `options` names the fields
-it reads) and acts on the game through `Table`, never through the engine's internals. Its
+it reads) and acts on the game through `RoleContext`, never through the engine's internals. Its
 invariants for the conformance kit are a `RoleChecks` subclass (`checks`), fed with the events of
 every game the kit plays and with every request a seat gets.
 """
@@ -90,7 +90,7 @@ class Night:
         return deaths
 
 
-class Table(Protocol):
+class RoleContext(Protocol):
     """What a role sees of the game it plays in, and what it may do (`lycan.engine.Game` is one)."""
 
     roles: tuple[Role, ...]
@@ -266,38 +266,38 @@ class RolePlugin:
     def __init__(self, seats: tuple[int, ...]) -> None:
         self.seats = seats
 
-    def living_seats(self, table: Table) -> list[int]:
+    def living_seats(self, table: RoleContext) -> list[int]:
         """This role's seats that are alive now."""
         alive = table.alive
         return [s for s in self.seats if alive[s]]
 
-    def dusk(self, table: Table, night: Night) -> None:
+    def dusk(self, table: RoleContext, night: Night) -> None:
         """A night begins (before the werewolves whisper)."""
 
-    def night_requests(self, table: Table, night: Night) -> list[Request]:
+    def night_requests(self, table: RoleContext, night: Night) -> list[Request]:
         """The requests this role makes tonight, asked at once with every other role's."""
         return []
 
-    def resolve(self, table: Table, night: Night, answers: dict[int, Action]) -> None:
+    def resolve(self, table: RoleContext, night: Night, answers: dict[int, Action]) -> None:
         """What the answers to `night_requests` do (called only if it made some).
 
         `answers` maps every seat asked in tonight's batch, of any role, to its legal action; a
         role reads those of its own seats (`self.seats`, in seat order).
         """
 
-    def night_step(self, table: Table, night: Night) -> Steps:
+    def night_step(self, table: RoleContext, night: Night) -> Steps:
         """A step after every role's `resolve` that may ask one request after another."""
         yield from ()
 
-    def on_death(self, table: Table, seat: int, cause: DeathCause, night: Night | None) -> Steps:
+    def on_death(self, table: RoleContext, seat: int, cause: DeathCause, night: Night | None) -> Steps:
         """`seat` of this role has just died (`night` is that night's ledger for a night death)."""
         yield from ()
 
-    def on_execution(self, table: Table, seat: int, votes: int) -> str | None:
+    def on_execution(self, table: RoleContext, seat: int, votes: int) -> str | None:
         """The vote chose `seat` of this role with `votes` votes; a reason returned spares it."""
         return None
 
-    def may_vote(self, table: Table, seat: int) -> bool:
+    def may_vote(self, table: RoleContext, seat: int) -> bool:
         """Whether the living `seat` of this role is asked to vote."""
         return True
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Event, Guarded
-from lycan.engine.roles.base import Night, RoleChecks, RolePlugin, Secrecy, Shadow, Table, describe
+from lycan.engine.roles.base import Night, RoleChecks, RoleContext, RolePlugin, Secrecy, Shadow, describe
 from lycan.rules.roles import Role
 
 
@@ -63,7 +63,7 @@ class Guardian(RolePlugin):
         super().__init__(seats)
         self.last_guard: dict[int, int] = {}
 
-    def night_requests(self, table: Table, night: Night) -> list[Request]:
+    def night_requests(self, table: RoleContext, night: Night) -> list[Request]:
         """A guard request for every living guardian, on nights with an attack."""
         if not night.attacking:
             return []
@@ -78,7 +78,7 @@ class Guardian(RolePlugin):
                 out.append(table.request(s, "guard", targets=targets))
         return out
 
-    def resolve(self, table: Table, night: Night, answers: dict[int, Action]) -> None:
+    def resolve(self, table: RoleContext, night: Night, answers: dict[int, Action]) -> None:
         """Record each protection for the night and for the repeat rule."""
         for guardian in self.seats:
             act = answers.get(guardian)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lycan.engine.events import Event, HunterShot
-from lycan.engine.roles.base import DeathCause, Night, RoleChecks, RolePlugin, Secrecy, Steps, Table, describe
+from lycan.engine.roles.base import DeathCause, Night, RoleChecks, RoleContext, RolePlugin, Secrecy, Steps, describe
 from lycan.rules.roles import Role
 
 
@@ -41,7 +41,7 @@ class Hunter(RolePlugin):
     events: ClassVar[dict[type[Event], Secrecy]] = {HunterShot: "public"}
     checks = HunterChecks
 
-    def on_death(self, table: Table, seat: int, cause: DeathCause, night: Night | None) -> Steps:
+    def on_death(self, table: RoleContext, seat: int, cause: DeathCause, night: Night | None) -> Steps:
         """Offer the shot (not after poison unless allowed); the shot seat dies and its own death hook runs."""
         if night is not None and seat in night.poisoned and not table.options.hunter_shoots_when_poisoned:
             return

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lycan.engine.actions import Request
 from lycan.engine.events import Event, Executed, NoExecution, VoteCast
-from lycan.engine.roles.base import RoleChecks, RolePlugin, Shadow, Table
+from lycan.engine.roles.base import RoleChecks, RoleContext, RolePlugin, Shadow
 from lycan.rules.roles import Role
 
 
@@ -75,13 +75,13 @@ class Idiot(RolePlugin):
         super().__init__(seats)
         self.revealed: set[int] = set()
 
-    def on_execution(self, table: Table, seat: int, votes: int) -> str | None:
+    def on_execution(self, table: RoleContext, seat: int, votes: int) -> str | None:
         """Spare the idiot the first time; the reason tells everyone who they are."""
         if seat in self.revealed:
             return None
         self.revealed.add(seat)
         return spare_reason(table.names[seat])
 
-    def may_vote(self, table: Table, seat: int) -> bool:
+    def may_vote(self, table: RoleContext, seat: int) -> bool:
         """A revealed idiot votes no more."""
         return seat not in self.revealed

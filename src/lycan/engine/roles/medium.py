@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lycan.engine.events import Event, MediumResult
-from lycan.engine.roles.base import Night, RoleChecks, RolePlugin, Secrecy, Table, describe
+from lycan.engine.roles.base import Night, RoleChecks, RoleContext, RolePlugin, Secrecy, describe
 from lycan.rules.roles import Role, species_of
 
 
@@ -34,7 +34,7 @@ class Medium(RolePlugin):
     events: ClassVar[dict[type[Event], Secrecy]] = {MediumResult: "actor"}
     checks = MediumChecks
 
-    def dusk(self, table: Table, night: Night) -> None:
+    def dusk(self, table: RoleContext, night: Night) -> None:
         """After an execution, tell every living medium the species of the executed seat."""
         target = night.executed
         if target is None:

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Divined, Event
-from lycan.engine.roles.base import Night, RoleChecks, RolePlugin, Secrecy, Table, describe
+from lycan.engine.roles.base import Night, RoleChecks, RoleContext, RolePlugin, Secrecy, describe
 from lycan.rules.roles import Role, species_of
 
 
@@ -48,14 +48,14 @@ class Seer(RolePlugin):
     night_order = 10
     checks = SeerChecks
 
-    def night_requests(self, table: Table, night: Night) -> list[Request]:
+    def night_requests(self, table: RoleContext, night: Night) -> list[Request]:
         """A divination request for every living seer."""
         request = table.request
         return [
             request(s, "divine", targets=tuple([t for t in night.living if t != s])) for s in self.living_seats(table)
         ]
 
-    def resolve(self, table: Table, night: Night, answers: dict[int, Action]) -> None:
+    def resolve(self, table: RoleContext, night: Night, answers: dict[int, Action]) -> None:
         """Tell each seer the species of the seat it chose."""
         roles = table.roles
         for seer in self.seats:

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import AttackChosen, AttackVote, Event
-from lycan.engine.roles.base import Night, RoleChecks, RolePlugin, Secrecy, Table, describe
+from lycan.engine.roles.base import Night, RoleChecks, RoleContext, RolePlugin, Secrecy, describe
 from lycan.rules.roles import Role
 
 
@@ -57,7 +57,7 @@ class Werewolf(RolePlugin):
         super().__init__(seats)
         self.pack = frozenset(seats)
 
-    def night_requests(self, table: Table, night: Night) -> list[Request]:
+    def night_requests(self, table: RoleContext, night: Night) -> list[Request]:
         """An attack request for every living werewolf, on nights with an attack."""
         if not night.attacking:
             return []
@@ -65,7 +65,7 @@ class Werewolf(RolePlugin):
         prey = tuple([s for s in night.living if s not in pack])
         return [table.request(w, "attack", targets=prey) for w in self.living_seats(table)]
 
-    def resolve(self, table: Table, night: Night, answers: dict[int, Action]) -> None:
+    def resolve(self, table: RoleContext, night: Night, answers: dict[int, Action]) -> None:
         """Tally the pack's choices; a tie is drawn from the werewolves' stream."""
         tally: dict[int, int] = {}
         for wolf in self.seats:

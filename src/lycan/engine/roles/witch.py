@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from lycan.engine.actions import PotionInfo, Request
 from lycan.engine.events import Event, NightResolved, PhaseStarted, PotionUsed, WitchWoken
-from lycan.engine.roles.base import Night, RoleChecks, RolePlugin, Secrecy, Shadow, Steps, Table, describe
+from lycan.engine.roles.base import Night, RoleChecks, RoleContext, RolePlugin, Secrecy, Shadow, Steps, describe
 from lycan.rules.roles import Role
 
 
@@ -95,7 +95,7 @@ class Witch(RolePlugin):
         self.potions = {s: [1, 1] for s in seats}
         """Cures and poisons left, by seat."""
 
-    def night_step(self, table: Table, night: Night) -> Steps:
+    def night_step(self, table: RoleContext, night: Night) -> Steps:
         """Wake each living witch in turn: tell her the victim, offer the cure, then the poison."""
         opts = table.options
         attacked = night.attacked
