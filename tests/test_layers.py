@@ -12,7 +12,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("lycan.engine", "lycan.terminal"),  # the game; escaping text for terminals
     ("lycan.models", "lycan.data"),  # chat-model backends; viewpoint samples, candidates, datasets
     ("lycan.beliefs", "lycan.value"),  # role posteriors; the value network at play
-    ("lycan.render",),  # events as English, and the meter (reads beliefs)
+    ("lycan.render",),  # events in words: for people, for prompts, for explanations
     ("lycan.agents",),  # every player
     ("lycan.conformance", "lycan.env", "lycan.aiwolf", "lycan.voice"),  # built on agents or the engine alone
     ("lycan.store", "lycan.eval", "lycan.arena"),  # records (checked by the conformance kit), metrics, tournaments

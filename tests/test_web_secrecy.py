@@ -20,13 +20,14 @@ from fastapi.testclient import TestClient
 from uvicorn.logging import AccessFormatter, DefaultFormatter
 from websockets.sync.client import connect as ws_connect
 
+from lycan.beliefs.meter import meter
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import Talk
 from lycan.engine.game import Game
 from lycan.engine.manner import Manner
+from lycan.engine.replay import view_at
 from lycan.engine.seeds import derive, stream
 from lycan.engine.view import View
-from lycan.render import meter, view_at
 from lycan.rules import RuleSet, get_preset, rules_from_dict
 from lycan.rules.roles import Role
 from lycan.web import create_app

@@ -707,7 +707,7 @@ def _print_values(record: GameRecord, seat: int | None) -> None:
 
 def _meter_lines(record: GameRecord, upto: int, seat: int | None, reader: Any, *, truth: bool = False) -> list[str]:
     """The suspicion meter once `record.events[:upto]` had happened, as `seat` (None: the public record) knew it."""
-    from lycan.render import view_at
+    from lycan.engine.replay import view_at
 
     readings = reader.read(view_at(record.events, record.rules, record.names, upto, seat))
     width = max(len(n) for n in record.names) + (7 if seat is not None else 0)
@@ -729,7 +729,9 @@ def _replay_with_beliefs(record: GameRecord, seat: int | None) -> None:
     The meter reads the public record alone when `seat` is None (the whole log is still printed,
     its hidden lines marked), and `seat`'s own view otherwise.
     """
-    from lycan.render import Meter, checkpoints, render_log
+    from lycan.beliefs.meter import Meter
+    from lycan.engine.replay import checkpoints
+    from lycan.render import render_log
 
     reader = Meter()
     whose = "public record" if seat is None else f"{record.names[seat]}'s view"

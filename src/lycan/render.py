@@ -5,16 +5,12 @@ who could see it; `render_log(events, names, seat=s)` tells exactly what seat `s
 `lycan.engine.visible`), with that seat's own private facts in the second person. No markup: the
 lines can be printed, logged, compared in tests or fed to a prompt.
 
-A record can also be stepped through: `checkpoints(events)` marks where each day's talk, each
-vote and each night ends (read from the public events alone), `view_at(...)` rebuilds what a
-seat, or a spectator, knew at any point of the log, and `meter(view)` reads from such a view
-every seat's chance of being on the werewolf side (the suspicion meter of the web table, the web
-viewer and `lycan replay --beliefs`).
-
-Events read in two registers, both written here: the narration above, for people, and a seat's
+Events read in three registers, all written here: the narration above, for people; a seat's
 log as an LLM's prompt quotes it, `event_line(event, view)`: one short line per event worth one, the
-seat's own acts as "You", the words and names of others made safe to quote (`neutralise`).
-`lycan.agents.memory` keeps those lines for today and digests earlier days partly from them.
+seat's own acts as "You", the words and names of others made safe to quote (`neutralise`)
+(`lycan.agents.memory` keeps those lines for today and digests earlier days partly from them);
+and explanations, `explain_influence(events, influence, by)`: the event behind a belief's move, in
+words that read after "because", spoken by one seat about another.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING
 
 from lycan.engine.events import (
     AttackChosen,
@@ -41,7 +37,6 @@ from lycan.engine.events import (
     NightResolved,
     NoExecution,
     PeacefulNight,
-    Phase,
     PhaseStarted,
     PotionUsed,
     ProbeAnswered,
@@ -50,12 +45,14 @@ from lycan.engine.events import (
     VoteCast,
     WitchWoken,
     WolfPack,
-    public,
     visible,
 )
-from lycan.engine.view import PublicView, View
-from lycan.rules.roles import Role, team_of
-from lycan.rules.ruleset import RuleSet
+from lycan.engine.view import View
+from lycan.rules.roles import Role, Species, team_of
+
+if TYPE_CHECKING:
+    from lycan.beliefs.claims import Statement
+    from lycan.beliefs.tracker import Influence
 
 _WINNERS = {"village": "Village wins", "werewolf": "Werewolves win", "draw": "Draw"}
 _PLURALS = {Role.WEREWOLF: "werewolves", Role.POSSESSED: "possessed"}
@@ -456,173 +453,102 @@ def event_line(event: Event, view: View, *, spectator: bool = False, dated: bool
     return None
 
 
-# ----------------------------------------------------------------------------- stepping through a record
+# ----------------------------------------------------------------------------- explanations
 
-Part = Literal["talk", "vote", "night"]
-
-
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """A point of a game's log where one part of a day or night is over.
-
-    `events[:position]` is what had happened by then. A night ends once its news is told at the
-    next dawn (deaths, a peaceful night), before that day's talk begins.
-    """
-
-    part: Part
-    day: int
-    position: int
-
-    @property
-    def label(self) -> str:
-        """The checkpoint for people, e.g. `day 1, after the talk` or `after night 1`."""
-        if self.part == "night":
-            return f"after night {self.day}"
-        return f"day {self.day}, after the {self.part}"
-
-
-def checkpoints(events: Sequence[Event]) -> list[Checkpoint]:
-    """Where each day's talk, each day's vote and each night end in `events`, in order.
-
-    Only public events decide where a part ends, so every reader of the log (any seat, a
-    spectator) gets the same parts; a day without talk has no talk checkpoint.
-    """
-    out: list[Checkpoint] = []
-    part: Part | None = None
-    day = 0
-    said = False  # whether the open talk part holds any talk
-
-    def close(position: int) -> None:
-        if part is not None and (part != "talk" or said):
-            out.append(Checkpoint(part, day, position))
-
-    for i, e in enumerate(events):
-        if e.audience is not None:
-            continue
-        if isinstance(e, PhaseStarted):
-            if e.phase == "night":
-                close(i)
-                part, day = "night", e.day
-            elif part != "night":  # after a night, its news comes first: the night is not over yet
-                close(i)
-                part, day, said = "talk", e.day, False
-        elif isinstance(e, Talk | BidPlaced):
-            if part != "talk":
-                close(i)
-                part, day = "talk", e.day
-            said = True
-        elif isinstance(e, VoteCast):
-            if part != "vote":
-                close(i)
-                part, day = "vote", e.day
-        elif isinstance(e, GameOver):
-            close(i)
-            part = None
-    close(len(events))
-    return out
-
-
-def view_at(
-    events: Sequence[Event], rules: RuleSet, names: Sequence[str], upto: int, seat: int | None = None
-) -> View | PublicView:
-    """What `seat` knew once `events[:upto]` had happened (None: a spectator, the public record).
-
-    The view is built from the events that reader may see alone (through `visible` or `public`);
-    the day, phase and who is alive come from the public events.
-
-    Raises:
-        ValueError: `seat` had not been dealt a role by then.
-    """
-    seen = events[:upto]
-    day = 0
-    phase: Phase = "setup"
-    alive = [True] * len(names)
-    for e in seen:
-        if e.audience is not None:
-            continue
-        if isinstance(e, PhaseStarted):
-            day, phase = e.day, e.phase
-            alive = [s in e.alive for s in range(len(names))]
-        elif isinstance(e, Died):
-            alive[e.target] = False
-        elif isinstance(e, GameOver):
-            phase = "end"
-    if seat is None:
-        return PublicView(
-            names=tuple(names), rules=rules, day=day, phase=phase, alive=tuple(alive), events=public(seen)
-        )
-    mine = visible(seen, seat)
-    role = next((e.role for e in mine if isinstance(e, RoleAssigned) and e.seat == seat), None)
-    if role is None:
-        raise ValueError(f"seat {seat} has no role yet after {upto} events")
-    return View(seat, role, tuple(names), rules, day, phase, tuple(alive), mine)
+_CLAIM_KINDS = {"claim": "", "divined": "seer", "identified": "medium", "guarded": "guardian"}
+"""Statement kinds that claim a role, and the role each implies (a plain claim names its own)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Suspicion:
-    """One seat on the suspicion meter: its chance of being on the werewolf side, and its likeliest role."""
+class Explainer:
+    """Who gives a reason: their seat, the table's names, how they read talk, and which roles seats claimed.
+
+    `claimed(seat, role)` answers whether `seat` has claimed `role` so far (a seer claim also by
+    announcing a result).
+    """
 
     seat: int
-    werewolf_side: float
-    role: Role
-    """The most probable role (the first in `Role` order among equals)."""
-    role_probability: float
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready form, probabilities to 4 decimals."""
-        return {
-            "seat": self.seat,
-            "werewolf": round(self.werewolf_side, 4),
-            "role": self.role.value,
-            "role_p": round(self.role_probability, 4),
-        }
+    names: Sequence[str]
+    parse: Callable[[str, int], Sequence[Statement]]
+    claimed: Callable[[int, str], bool]
 
 
-class Meter:
-    """Suspicion meter readings along one growing view, each new event read once (`lycan.beliefs.Beliefs`).
+def explain_influence(events: Sequence[Event], influence: Influence, by: Explainer) -> str:
+    """The event behind `influence`, in words that read after "because" ("" if none fit).
 
-    A view that does not continue the last one (another seat, another game, an earlier point) is
-    read from the start.
+    The third register, for explanations: the seat whose suspicion moved is "they"/"them", the
+    explaining seat "I"/"me" (never its own name), everyone else by name. The wording avoids every
+    pattern of the speech parser, so a sentence built on it still reads as one accusation.
     """
+    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    if at is None:
+        return ""
+    e = events[at]
+    seat, names = influence.seat, by.names
 
-    def __init__(self) -> None:
-        self._beliefs: Any = None
-        self._key: tuple[object, ...] = ()
+    def subject(s: int) -> str:
+        return "they" if s == seat else "I" if s == by.seat else names[s]
 
-    def read(self, view: View | PublicView) -> tuple[Suspicion, ...]:
-        """Every seat's P(werewolf side) and likeliest role given `view` alone.
+    def obj(s: int) -> str:
+        return "them" if s == seat else "me" if s == by.seat else names[s]
 
-        Raises:
-            ValueError: no role deal fits the view (a log that cannot have happened).
-        """
-        from lycan.beliefs import Beliefs
+    if isinstance(e, VoteCast):
+        return f"{subject(e.actor)} voted against {obj(e.target)}"
+    if isinstance(e, Talk):
+        said = by.parse(e.text, e.actor)
+        if influence.kind == "claim":
+            role = next((st.role or _CLAIM_KINDS[st.kind] for st in said if st.kind in _CLAIM_KINDS), "")
+            if not role:
+                return ""
+            before = _first_claimant(events[:at], role, e.actor, by)
+            if e.actor == seat:
+                if before is None:
+                    return f"they claimed {role}"
+                return f"they claimed {role} after {'I' if before == by.seat else names[before]} did"
+            return (
+                f"{subject(e.actor)} also claimed {role}"
+                if by.claimed(seat, role)
+                else f"{subject(e.actor)} claimed {role}"
+            )
+        kinds = ("divined", "identified") if influence.kind == "report" else ("will_vote", "accuses", "defends", "liar")
+        acts = [st for st in said if st.kind in kinds and st.target is not None]
+        if not acts:
+            return ""
+        wolf = Species.WEREWOLF
+        st = next((x for x in acts if x.target == seat), None) or next((x for x in acts if x.species is wolf), acts[0])
+        assert st.target is not None
+        who, whom = subject(e.actor), obj(st.target)
+        if st.kind == "divined":
+            return f"{who} called {whom} {'a werewolf' if st.species is wolf else 'human'}"
+        if st.kind == "identified":
+            return f"{who} read {whom} as {'a werewolf' if st.species is wolf else 'human'}"
+        verb = {"will_vote": "wanted to execute", "accuses": "accused", "defends": "defended", "liar": "called"}
+        return f"{who} {verb[st.kind]} {whom}" + (" a liar" if st.kind == "liar" else "")
+    if isinstance(e, Divined | MediumResult):
+        what = "a werewolf" if e.result is Species.WEREWOLF else "human"
+        how = "my divination" if isinstance(e, Divined) else "my reading"
+        return f"{how} showed {'they are' if e.target == seat else f'{names[e.target]} is'} {what}"
+    if isinstance(e, Died | Executed) and e.role is not None:
+        return f"{subject(e.target)} turned out to be the {e.role.value}"
+    if isinstance(e, Died) and e.cause == "night":
+        return f"{subject(e.target)} died in the night"
+    if isinstance(e, WitchWoken) and e.attacked is not None:
+        return f"the werewolves went for {obj(e.attacked)}"
+    if isinstance(e, AttackChosen):
+        return f"we attacked {obj(e.target)}"
+    return ""
 
-        key = (view.seat if isinstance(view, View) else None, view.names, view.rules)
-        beliefs = self._beliefs
-        seen = len(beliefs.events) if beliefs is not None else 0
-        fresh = beliefs is None or key != self._key or len(view.events) < seen
-        if not fresh and seen and view.events[seen - 1] != beliefs.events[-1]:
-            fresh = True
-        if fresh:
-            beliefs = Beliefs.for_view(view)
-            self._beliefs, self._key = beliefs, key
-        else:
-            beliefs.update(view.events)
-        post = beliefs.posterior()
-        out = []
-        for seat in range(len(view.names)):
-            role, p = post.top_role(seat)
-            out.append(Suspicion(seat, post.side_probability(seat), role, p))
-        return tuple(out)
+
+def about_suspect(reason: str) -> bool:
+    """Whether an `explain_influence` reason is about the suspect itself (it names them "they" or "them")."""
+    return reason.startswith("they ") or " they " in reason or reason.endswith(" them") or " them " in reason
 
 
-def meter(view: View | PublicView) -> tuple[Suspicion, ...]:
-    """Every seat's P(werewolf side) and likeliest role given `view` alone (`lycan.beliefs.tracker`).
-
-    Feed it a spectator's `PublicView` for a meter anyone may see: it then reads the public record
-    and nothing else. Along a growing view, keep one `Meter` instead.
-
-    Raises:
-        ValueError: no role deal fits the view (a log that cannot have happened).
-    """
-    return Meter().read(view)
+def _first_claimant(events: Sequence[Event], role: str, actor: int, by: Explainer) -> int | None:
+    """The first seat other than `actor` that claimed `role` in the public talk of `events`."""
+    for e in events:
+        if isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != actor:
+            for st in by.parse(e.text, e.actor):
+                if st.kind in _CLAIM_KINDS and (st.role or _CLAIM_KINDS[st.kind]) == role:
+                    return e.actor
+    return None

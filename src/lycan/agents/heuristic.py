@@ -25,23 +25,13 @@ import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
 from lycan.agents.knowledge import Belief, Key, Memory, conclude
 from lycan.engine.actions import OVER, PASS, Action, Request
-from lycan.engine.events import (
-    AttackChosen,
-    Died,
-    Divined,
-    Event,
-    Executed,
-    MediumResult,
-    Talk,
-    VoteCast,
-    WitchWoken,
-)
 from lycan.engine.view import View
+from lycan.render import about_suspect, explain_influence
 from lycan.rules.roles import ROLE_INDEX as INDEX
 from lycan.rules.roles import Role, Species
 
 if TYPE_CHECKING:  # the belief engine (numpy) loads only when a belief-driven seat plays
-    from lycan.beliefs.tracker import Beliefs, Influence, Posterior
+    from lycan.beliefs.tracker import Beliefs, Posterior
 
 #: Chance that the werewolves plan a fake seer claim for the first day.
 P_WOLF_FAKE = 0.35
@@ -600,7 +590,6 @@ CITE_FROM = 0.02
 ROLE_VALUE = {Role.SEER: 1.0, Role.MEDIUM: 0.6, Role.WITCH: 0.5, Role.GUARDIAN: 0.5, Role.HUNTER: -0.3}
 
 _P_WOLF = INDEX[Role.WEREWOLF]
-_CLAIM_KINDS = {"claim": "", "divined": "seer", "identified": "medium", "guarded": "guardian"}
 
 
 class BeliefHeuristicAgent(HeuristicAgent):
@@ -807,97 +796,15 @@ class BeliefHeuristicAgent(HeuristicAgent):
                 found = beliefs.influences([seat], top=3).get(seat, [])
             except ValueError:
                 found = []
-            said = [(inf.event_id, _describe(mem, events, inf)) for inf in found if inf.delta >= CITE_FROM]
-            said.sort(key=lambda item: not _about_them(item[1]))  # what the seat itself did or met first
+            by = mem.explainer
+            said = [(inf.event_id, explain_influence(events, inf, by)) for inf in found if inf.delta >= CITE_FROM]
+            said.sort(key=lambda item: not about_suspect(item[1]))  # what the seat itself did or met first
             for event_id, text in said:
                 if text and all(text != t for _, t in out):
                     out.append((event_id, text))
             out = out[:2]
         mem.cites[key] = out
         return out
-
-
-def _describe(mem: Memory, events: Sequence[Event], inf: Influence) -> str:
-    """One event that moved `inf.seat`'s suspicion, in words that read after "because" ("" if none fit).
-
-    The wording avoids every pattern of the speech parser, so the sentence still reads as one accusation.
-    """
-    at = next((i for i, e in enumerate(events) if e.id == inf.event_id), None)
-    if at is None:
-        return ""
-    e = events[at]
-    seat, names = inf.seat, mem.names
-
-    def subject(s: int) -> str:  # never the speaker's own name: a seat speaks of itself as I
-        return "they" if s == seat else "I" if s == mem.seat else names[s]
-
-    def obj(s: int) -> str:
-        return "them" if s == seat else "me" if s == mem.seat else names[s]
-
-    if isinstance(e, VoteCast):
-        return f"{subject(e.actor)} voted against {obj(e.target)}"
-    if isinstance(e, Talk):
-        said = mem.parser.parse(e.text, e.actor)
-        if inf.kind == "claim":
-            role = next((st.role or _CLAIM_KINDS[st.kind] for st in said if st.kind in _CLAIM_KINDS), "")
-            if not role:
-                return ""
-            before = _first_claimant(mem, events[:at], role, e.actor)
-            if e.actor == seat:
-                if before is None:
-                    return f"they claimed {role}"
-                return f"they claimed {role} after {'I' if before == mem.seat else names[before]} did"
-            return (
-                f"{subject(e.actor)} also claimed {role}"
-                if _claimed(mem, seat, role)
-                else f"{subject(e.actor)} claimed {role}"
-            )
-        kinds = ("divined", "identified") if inf.kind == "report" else ("will_vote", "accuses", "defends", "liar")
-        acts = [st for st in said if st.kind in kinds and st.target is not None]
-        if not acts:
-            return ""
-        st = next((x for x in acts if x.target == seat), None) or next((x for x in acts if x.species is _WOLF), acts[0])
-        assert st.target is not None
-        who, whom = subject(e.actor), obj(st.target)
-        if st.kind == "divined":
-            return f"{who} called {whom} {'a werewolf' if st.species is _WOLF else 'human'}"
-        if st.kind == "identified":
-            return f"{who} read {whom} as {'a werewolf' if st.species is _WOLF else 'human'}"
-        verb = {"will_vote": "wanted to execute", "accuses": "accused", "defends": "defended", "liar": "called"}
-        return f"{who} {verb[st.kind]} {whom}" + (" a liar" if st.kind == "liar" else "")
-    if isinstance(e, Divined | MediumResult):
-        what = "a werewolf" if e.result is _WOLF else "human"
-        how = "my divination" if isinstance(e, Divined) else "my reading"
-        return f"{how} showed {'they are' if e.target == seat else f'{names[e.target]} is'} {what}"
-    if isinstance(e, Died | Executed) and e.role is not None:
-        return f"{subject(e.target)} turned out to be the {e.role.value}"
-    if isinstance(e, Died) and e.cause == "night":
-        return f"{subject(e.target)} died in the night"
-    if isinstance(e, WitchWoken) and e.attacked is not None:
-        return f"the werewolves went for {obj(e.attacked)}"
-    if isinstance(e, AttackChosen):
-        return f"we attacked {obj(e.target)}"
-    return ""
-
-
-def _about_them(reason: str) -> bool:
-    """Whether a `_describe` reason is about the suspect itself (it names them "they" or "them")."""
-    return reason.startswith("they ") or " they " in reason or reason.endswith(" them") or " them " in reason
-
-
-def _first_claimant(mem: Memory, events: Sequence[Event], role: str, actor: int) -> int | None:
-    """The first seat other than `actor` that claimed `role` in the public talk of `events`."""
-    for e in events:
-        if isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != actor:
-            for st in mem.parser.parse(e.text, e.actor):
-                if st.kind in _CLAIM_KINDS and (st.role or _CLAIM_KINDS[st.kind]) == role:
-                    return e.actor
-    return None
-
-
-def _claimed(mem: Memory, seat: int, role: str) -> bool:
-    """Whether `seat` has claimed `role` (a seer claim also by announcing a result)."""
-    return role in mem.role_claims.get(seat, ()) or (role == "seer" and seat in mem.seer_claims)
 
 
 __all__ = ["BeliefHeuristicAgent", "HeuristicAgent"]

@@ -34,6 +34,7 @@ from lycan.engine.events import (
     WolfPack,
 )
 from lycan.engine.view import View
+from lycan.render import Explainer
 from lycan.rules.roles import Role, Species
 
 if TYPE_CHECKING:  # the belief engine (numpy) loads only when a belief-driven seat plays
@@ -140,6 +141,15 @@ class Memory:
             self._noise_day = day
             self._noise = [noise(name, day) for name in self.names]
         return self._noise[seat]
+
+    def claimed(self, seat: int, role: str) -> bool:
+        """Whether `seat` has claimed `role` (a seer claim also by announcing a result)."""
+        return role in self.role_claims.get(seat, ()) or (role == "seer" and seat in self.seer_claims)
+
+    @property
+    def explainer(self) -> Explainer:
+        """This seat as the one giving reasons (`lycan.render.explain_influence`)."""
+        return Explainer(self.seat, self.names, self.parser.parse, self.claimed)
 
     def fits(self, view: View) -> bool:
         """Whether `view` continues the game this memory was built from."""

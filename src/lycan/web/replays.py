@@ -2,7 +2,7 @@
 
 `game_for_viewer(record, seat)` is what the viewer page steps through: the events `seat` saw
 (None: the public record, as every spectator saw it), each with its line, and after each the
-suspicion meter read from that same view alone (`lycan.render.meter`), marked where each day's
+suspicion meter read from that same view alone (`lycan.beliefs.meter`), marked where each day's
 talk, vote and night end. The true roles come with it: only finished games are served, and their
 roles were revealed to everyone at the end.
 
@@ -27,9 +27,11 @@ from typing import Any, Literal
 
 from fastapi import HTTPException
 
+from lycan.beliefs.meter import Meter
 from lycan.engine.events import GameOver, event_to_dict
 from lycan.engine.record import GameRecord
-from lycan.render import Meter, checkpoints, describe_event, view_at
+from lycan.engine.replay import checkpoints, view_at
+from lycan.render import describe_event
 from lycan.rules import team_of
 from lycan.web.limits import CreationLimit
 

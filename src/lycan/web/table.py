@@ -49,13 +49,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lycan.beliefs.meter import Meter, meter
 from lycan.engine.actions import OVER, Answer, Request
 from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.manner import Manner
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
+from lycan.engine.replay import view_at
 from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session
 from lycan.engine.view import PublicView, View
-from lycan.render import Meter, meter, render_log, view_at
+from lycan.render import render_log
 from lycan.rules import RuleSet, team_of
 from lycan.web.audio import AudioChannel, SpeechSynthesizer
 from lycan.web.messages import BadMessage, Ping, event_message, parse_client_message, request_message
