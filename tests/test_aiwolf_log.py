@@ -3,7 +3,8 @@
 `tests/aiwolf_logs/` holds two logs as the reference server writes them: a 5-player game in the
 INLG 2025 shape (CRLF line endings, an utterance with a bare carriage return, an errored agent
 with a blank status, aborted as a draw) and a 13-player game in the current shape (unix times on
-utterances, two whisper sessions on day 0, an attack with no target, an errored agent).
+utterances, two whisper sessions on day 0, an attack with no target, an errored agent). A third
+is that 13-player game as older servers number it: `idx` starts again at 0 in each session.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from lycan.agents import RandomAgent
+from lycan.aiwolf.log import META_KEY, LogFormatError, export_log, import_log, read_log, write_log
 from lycan.engine import run_sync
 from lycan.engine.events import Died, Divined, Executed, GameOver, Guarded, NightResolved, Talk, event_to_dict
 from lycan.engine.record import GameRecord
-from lycan.aiwolf.log import META_KEY, LogFormatError, export_log, import_log, read_log, write_log
 from lycan.rules import get_preset
 from lycan.rules.roles import Role
 
@@ -163,9 +164,10 @@ def test_malformed_logs_say_which_line() -> None:
 LOGS = Path(__file__).parent / "aiwolf_logs"
 LOG5 = LOGS / "inlg2025_5p_aborted.log"
 LOG13 = LOGS / "aiwolf13_whispers_errored.log"
+LOG13_RESTARTS = LOGS / "aiwolf13_whisper_idx_restarts.log"
 
 
-@pytest.mark.parametrize("path", [LOG5, LOG13], ids=["5p", "13p"])
+@pytest.mark.parametrize("path", [LOG5, LOG13, LOG13_RESTARTS], ids=["5p", "13p", "13p-restarts"])
 def test_real_logs_round_trip_byte_for_byte(path: Path, tmp_path: Path) -> None:
     raw = path.read_bytes()
     record = import_log(raw.decode("utf-8"))
@@ -228,6 +230,80 @@ def test_the_second_whisper_session_of_day_0_starts_its_turns_again() -> None:
     # a record that did not come from a log (no meta) is numbered the same way, from its events
     native = GameRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "meta": {}})
     assert whisper_numbers(export_log(native), 0) == expected
+
+
+def test_a_whisper_session_whose_idx_starts_again_at_0() -> None:
+    raw = LOG13_RESTARTS.read_bytes()
+    record = import_log(raw.decode("utf-8"))
+    assert export_log(record).encode("utf-8") == raw
+    expected = [(0, 0, 6), (1, 0, 1), (2, 0, 11), (3, 1, 6), (4, 1, 1)]
+    expected += [(0, 0, 11), (1, 0, 6), (2, 0, 1), (3, 1, 11), (4, 1, 6)]  # evening: idx and turns restart
+    assert whisper_numbers(raw.decode("utf-8"), 0) == expected
+    assert whisper_numbers(export_log(record), 0) == expected
+    assert record.meta[META_KEY]["idx_restarts"] == [[0, "whisper", 1]]
+    assert "idx_restarts" not in read_log(LOG13).meta[META_KEY]
+    # the numbering is a detail of the log: the events are those of the log that counts on
+    assert comparable(record) == comparable(read_log(LOG13))
+    native = GameRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "meta": {}})
+    assert whisper_numbers(export_log(native), 0) == whisper_numbers(LOG13.read_text(encoding="utf-8"), 0)
+
+
+DAY1_WHISPERS = """\
+1,whisper,0,0,1,Shion's gone. Who do we bite?,1755590869
+1,whisper,1,0,11,Kenji has to go, or we lose.,1755590876
+1,whisper,2,1,1,Over,1755590883
+1,whisper,3,1,11,Over,1755590890
+1,guard,8,3,SEER
+"""
+
+
+@pytest.mark.parametrize(
+    ("block", "turns"),
+    [
+        # a second night session after the guard, counted from 0 again
+        (
+            "1,whisper,0,0,1,Shion's gone. Who do we bite?,1755590869\n"
+            "1,whisper,1,0,11,Over,1755590876\n"
+            "1,whisper,2,1,1,Over,1755590883\n"
+            "1,guard,8,3,SEER\n"
+            "1,whisper,0,0,11,Kenji has to go, or we lose.,1755590890\n"
+            "1,whisper,1,0,1,Over,1755590891\n"
+            "1,whisper,2,1,11,Over,1755590892\n",
+            [0, 1, 2, 0, 1, 2],
+        ),
+        # two sessions with nothing between them, the second counted from 0 again
+        (
+            "1,whisper,0,0,1,Shion's gone. Who do we bite?,1755590869\n"
+            "1,whisper,1,0,11,Over,1755590876\n"
+            "1,whisper,0,0,11,Kenji has to go, or we lose.,1755590890\n"
+            "1,whisper,1,0,1,Over,1755590891\n"
+            "1,guard,8,3,SEER\n",
+            [0, 1, 0, 1],
+        ),
+        # two sessions with nothing between them and idx counting on: the turn going back tells them apart
+        (
+            "1,whisper,0,0,1,Shion's gone. Who do we bite?,1755590869\n"
+            "1,whisper,1,0,11,Over,1755590876\n"
+            "1,whisper,2,0,11,Kenji has to go, or we lose.,1755590890\n"
+            "1,whisper,3,0,1,Over,1755590891\n"
+            "1,guard,8,3,SEER\n",
+            [0, 1, 0, 1],
+        ),
+    ],
+    ids=["after-guard", "adjacent-restart", "adjacent-counting-on"],
+)
+def test_whisper_sessions_on_another_day_keep_their_numbers(block: str, turns: list[int]) -> None:
+    raw = LOG13.read_text(encoding="utf-8")  # day 0 counts on, as the current server does
+    assert DAY1_WHISPERS in raw
+    text = raw.replace(DAY1_WHISPERS, block)
+    record = import_log(text)
+    assert export_log(record) == text
+    whispers = [e for e in record.events if isinstance(e, Talk) and e.channel == "whisper" and e.day == 1]
+    assert [e.turn for e in whispers] == turns  # the engine's count within each of the two sessions
+    restarts = [[1, "whisper", 1]] if "1,whisper,0,0,11" in block else None
+    assert record.meta[META_KEY].get("idx_restarts") == restarts
+    stored = GameRecord.from_dict(json.loads(json.dumps(record.to_dict())))
+    assert export_log(stored) == text
 
 
 def test_an_attack_with_no_target() -> None:

@@ -11,15 +11,17 @@ Rows (agent indices are 1-based, `Agent[01]` is 1)::
     day,attack,idx|-1,true|false
     day,result,humans,werewolves,VILLAGER|WEREWOLF|NONE
 
-As the reference server writes them: `idx` counts the day's entries of a channel and `turn` is
-the round within one talk or whisper session (it starts again at 0 in the second whisper session
-of day 0 in 13-player games); utterances keep their ASCII commas (a reader takes everything after
-the fifth comma, less a trailing unix time); `attack,-1,true` is an attack with no target; a blank
-status is what the server writes for an agent that errored, and says nothing about its death.
+As the reference server writes them: `idx` counts the day's entries of a channel (older servers
+count each talk or whisper session from 0 instead, so the second whisper session of day 0 in
+13-player games starts again at `0,whisper,0`) and `turn` is the round within one session (it
+starts again at 0 in every session); utterances keep their ASCII commas (a reader takes everything
+after the fifth comma, less a trailing unix time); `attack,-1,true` is an attack with no target; a
+blank status is what the server writes for an agent that errored, and says nothing about its death.
 
 Importing a log synthesises the event list (seed 0, no recorded answers), enough to render, store
-and learn from. What the events cannot hold (line endings, talk times, blank statuses, attacks
-with no target) goes into `meta["aiwolf_log"]`, so import -> export gives back the same bytes.
+and learn from. What the events cannot hold (line endings, talk times, sessions whose idx starts
+again, blank statuses, attacks with no target) goes into `meta["aiwolf_log"]`, so import -> export
+gives back the same bytes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from lycan.aiwolf.packets import agent_name, role_from_name, role_name
 from lycan.engine.events import (
     AttackChosen,
     AttackVote,
@@ -53,7 +56,6 @@ from lycan.engine.events import (
 )
 from lycan.engine.game import Winner
 from lycan.engine.record import GameRecord, new_game_id
-from lycan.aiwolf.packets import agent_name, role_from_name, role_name
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species, species_of
 from lycan.rules.ruleset import RuleSet
@@ -93,6 +95,9 @@ class LogStyle:
         final_newline: whether the last line ends with `newline` (the reference server's files do not).
         status_fields: 7 (with the game name, since 2025) or 6 (older servers).
         talk_times: the unix time ending each talk and whisper line, in order; None when lines have none.
+        idx_restarts: (day, channel, n) of each talk or whisper session, the day's n-th of its channel
+            counting from 0, whose idx starts again at 0; the events keep where sessions begin (a Talk's
+            turn counts from 0 in each), but not which numbering the server used.
         blank_status: (day, seat) of status lines with an empty state (an errored agent).
         no_target_attacks: day -> the died flag of `day,attack,-1,FLAG` lines.
         result: the counts of the result line, where they differ from the living seats.
@@ -103,6 +108,7 @@ class LogStyle:
     final_newline: bool = True
     status_fields: int = 7
     talk_times: list[str] | None = None
+    idx_restarts: set[tuple[int, str, int]] = field(default_factory=set)
     blank_status: set[tuple[int, int]] = field(default_factory=set)
     no_target_attacks: dict[int, bool] = field(default_factory=dict)
     result: tuple[int, int] | None = None
@@ -116,6 +122,8 @@ class LogStyle:
         }
         if self.talk_times is not None:
             out["talk_times"] = list(self.talk_times)
+        if self.idx_restarts:
+            out["idx_restarts"] = [list(triple) for triple in sorted(self.idx_restarts)]
         if self.blank_status:
             out["blank_status"] = [list(pair) for pair in sorted(self.blank_status)]
         if self.no_target_attacks:
@@ -137,6 +145,9 @@ class LogStyle:
         times = data.get("talk_times")
         if isinstance(times, list):
             style.talk_times = [str(t) for t in times]
+        for triple in data.get("idx_restarts") or []:
+            if isinstance(triple, list | tuple) and len(triple) == 3 and triple[1] in _TALK_KINDS:
+                style.idx_restarts.add((_int_or(triple[0], -1), str(triple[1]), _int_or(triple[2], -1)))
         for pair in data.get("blank_status") or []:
             if isinstance(pair, list | tuple) and len(pair) == 2:
                 style.blank_status.add((_int_or(pair[0], -1), _int_or(pair[1], -1)))
@@ -154,7 +165,8 @@ def export_log(record: GameRecord) -> str:
 
     A record imported from a log is written back byte for byte (line endings, talk times, blank
     statuses and the rest come from `meta["aiwolf_log"]`); any other record gets LF line endings,
-    a final newline, and line breaks in utterances turned into spaces.
+    a final newline, line breaks in utterances turned into spaces, and idx counted on through the
+    day as the current server counts it.
     """
     imported = META_KEY in record.meta
     style = LogStyle.from_meta(record.meta.get(META_KEY))
@@ -179,11 +191,13 @@ def export_log(record: GameRecord) -> str:
                 lines.append(row if style.status_fields == 6 else f"{row},{record.names[s]}")
         elif isinstance(e, Talk):
             key = (d, e.channel)
-            idx = counts.get(key, 0)
-            counts[key] = idx + 1
             if e.turn <= last_turn.get(key, -1):  # the turn count starts again: a new session
                 session[key] = session.get(key, 0) + 1
+                if (d, e.channel, session[key]) in style.idx_restarts:
+                    counts[key] = 0
             last_turn[key] = e.turn
+            idx = counts.get(key, 0)
+            counts[key] = idx + 1
             who = (d, e.channel, session.get(key, 0), e.actor)
             turn = rounds.get(who, 0)
             rounds[who] = turn + 1
@@ -256,6 +270,9 @@ class _Builder:
     killed_tonight: set[int] = field(default_factory=set)
     session: tuple[int, str] | None = None
     session_pos: int = 0
+    session_turns: dict[int, int] = field(default_factory=dict)
+    sessions: dict[tuple[int, str], int] = field(default_factory=dict)
+    channel_lines: dict[tuple[int, str], int] = field(default_factory=dict)
     resolved: bool = True
     winner: Winner = "draw"
 
@@ -448,8 +465,7 @@ class _Builder:
         else:
             text = ",".join(parts[5:])
         actor = self.seat(parts[4], where)
-        if self.session != (self.day, channel):  # a new talk or whisper session
-            self.session, self.session_pos = (self.day, channel), 0
+        self._start_session_if_new(channel, actor, _int_or(parts[2], -1), _int_or(parts[3], -1))
         self.emit(
             Talk,
             audience=self.wolves if channel == "whisper" else None,
@@ -461,6 +477,26 @@ class _Builder:
             skip=text == "Skip",
         )
         self.session_pos += 1
+
+    def _start_session_if_new(self, channel: Literal["talk", "whisper"], actor: int, idx: int, turn: int) -> None:
+        """Start a new talk or whisper session where the log's numbers say one begins.
+
+        A session begins with the first line after lines of another kind, with an idx that starts
+        again at 0 (older servers number each session from 0), or with a turn lower than the
+        speaker's count of lines in the session so far (the export numbers turns by that count, so
+        two sessions with nothing between them must not be read as one). Which sessions restart
+        their idx goes into the style, as the events number their own turns per session anyway.
+        """
+        key = (self.day, channel)
+        seen = self.channel_lines.get(key, 0)
+        self.channel_lines[key] = seen + 1
+        restarts = idx == 0 and seen > 0
+        if self.session != key or restarts or 0 <= turn < self.session_turns.get(actor, 0):
+            n = self.sessions[key] = self.sessions.get(key, -1) + 1
+            self.session, self.session_pos, self.session_turns = key, 0, {}
+            if restarts:
+                self.style.idx_restarts.add((self.day, channel, n))
+        self.session_turns[actor] = self.session_turns.get(actor, 0) + 1
 
     def _whisper(self, parts: list[str], where: str) -> None:
         self._talk(parts, where, "whisper")
