@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from lycan.agents.base import SyncAgent
-from lycan.agents.heuristic import BeliefHeuristicAgent
+from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.llm import LLMAgent
 from lycan.agents.phrasing import clean, stammers
 from lycan.engine.actions import Action, Request

@@ -3,7 +3,7 @@
 Every seat is `heuristic-beliefs` (votes, divinations and guards from the exact belief engine): the
 planner that decides what every LLM seat on the embedded model says and how it votes, and so the
 table a `camwolf` seat meets in seed 002's tables. One side's seats play that planner under one
-policy per row (attributes of `lycan.agents.heuristic.BeliefHeuristicAgent`); the other side keeps
+policy per row (attributes of `lycan.agents.heuristic_beliefs.BeliefHeuristicAgent`); the other side keeps
 the defaults.
 
 Werewolf side (`--side werewolf`):
@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from lycan.agents import lineup
 from lycan.agents.camwolf import CamWolfAgent
-from lycan.agents.heuristic import BeliefHeuristicAgent
+from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.engine import run_sync
 from lycan.engine.game import Game
 from lycan.rules import Team, get_preset, team_of

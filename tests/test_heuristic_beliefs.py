@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from lycan.agents import AGENT_KINDS, BeliefHeuristicAgent, HeuristicAgent, lineup, make_agent
-from lycan.agents.heuristic import NOISE_WEIGHT
+from lycan.agents.heuristic_beliefs import NOISE_WEIGHT
 from lycan.agents.speech import SpeechParser, Statement, text_length
 from lycan.beliefs import posterior
 from lycan.beliefs.model import INDEX

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from lycan.agents.base import Agent, SyncAgent
-from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
+from lycan.agents.heuristic import HeuristicAgent
+from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.llm import AgentUsage, LLMAgent
 from lycan.agents.parsing import ParseError
 from lycan.agents.random_agent import RandomAgent

@@ -39,7 +39,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from lycan.agents.heuristic import BeliefHeuristicAgent
+from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.knowledge import Memory
 from lycan.agents.llm import LLMAgent
 from lycan.agents.parsing import ParseError, load_json_object

@@ -151,7 +151,8 @@ class DeepWolfAgent(SyncAgent):
         self.margin = margin
         self._anchor: SyncAgent | None = None
         if anchor is not None:
-            from lycan.agents.heuristic import BeliefHeuristicAgent, HeuristicAgent
+            from lycan.agents.heuristic import HeuristicAgent
+            from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 
             kinds: dict[str, type[SyncAgent]] = {"heuristic": HeuristicAgent, "heuristic-beliefs": BeliefHeuristicAgent}
             if anchor not in kinds:

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lycan.agents.heuristic import BeliefHeuristicAgent
+from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.parsing import (
     STYLES,
     ParseError,

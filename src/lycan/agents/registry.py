@@ -118,7 +118,7 @@ def _heuristic() -> tuple[type, ...]:
 
 
 def _belief_heuristic() -> tuple[type, ...]:
-    from lycan.agents.heuristic import BeliefHeuristicAgent
+    from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 
     return (BeliefHeuristicAgent,)
 
