@@ -13,14 +13,15 @@ The role probe is answered with the belief engine's posterior; whispers say `Ove
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from lycan.agents.base import SyncAgent
 from lycan.agents.speech import NOTHING_YET
@@ -31,7 +32,15 @@ from lycan.engine.view import View
 from lycan.models.base import ChatModel
 from lycan.value.base import ValueModel
 from lycan.value.onnx import OnnxValue
-from lycan.value.shipped import default_candidates, default_dir, default_value
+from lycan.value.shipped import (
+    Maybe,
+    PerRoleFloat,
+    PerRoleInt,
+    default_candidates,
+    default_dir,
+    default_value,
+    play_settings,
+)
 
 Number = TypeVar("Number", int, float)
 
@@ -114,21 +123,32 @@ class DeepWolfAgent(SyncAgent):
         value: ValueModel | None = None,
         candidates: Candidates | None = None,
         temperature: float = 0.0,
-        anchor: str | None = "heuristic",
-        margin: float | str | None = None,
-        talk_margin: float | str | Mapping[str, float] | None = None,
+        anchor: Anchor = "heuristic",
+        margin: Annotated[float | None, Maybe] = None,
+        talk_margin: PerRoleFloat = None,
         network: str | Path | None = None,
-        rollouts: int | str | Mapping[str, int] | None = None,
-        search_margin: float | str = 0.05,
-        search_seconds: float | str | Mapping[str, float] | None = None,
-        search_talk: int | str | Mapping[str, int] | None = None,
-        search_fit: float | str | Mapping[str, float] | None = None,
-        search_hold: int | str | Mapping[str, int] | None = None,
+        rollouts: PerRoleInt = None,
+        search_margin: float = 0.05,
+        search_seconds: PerRoleFloat = None,
+        search_talk: PerRoleInt = None,
+        search_fit: PerRoleFloat = None,
+        search_hold: PerRoleInt = None,
     ) -> None:
-        # options may come as text (`TYPE:KEY=VALUE`): "none" is None, numbers are parsed
-        anchor, margin = _none(anchor), _none(margin)
-        talk_margin = talk_margin if isinstance(talk_margin, Mapping) else _none(talk_margin)
-        anchor = anchor.strip().lower() if anchor is not None else None
+        # options given as text (from a command line or a file) are read by the same types here
+        given = _Options.model_validate(
+            {
+                "anchor": anchor,
+                "temperature": temperature,
+                "search_margin": search_margin,
+                "margin": margin,
+                "talk_margin": talk_margin,
+                "rollouts": rollouts,
+                "search_seconds": search_seconds,
+                "search_talk": search_talk,
+                "search_fit": search_fit,
+                "search_hold": search_hold,
+            }
+        )
         folder = Path(network) if network is not None else None
         if folder is not None:
             if not (folder / "value.onnx").is_file():
@@ -139,42 +159,42 @@ class DeepWolfAgent(SyncAgent):
                 candidates = Candidates.load(folder / "candidates.json")
         elif value is None:
             folder = default_dir()
-        play = _play_settings(folder)
-        temperature = float(temperature)
+        play = play_settings(folder)
+        temperature = given.temperature
+        talk_margin = given.talk_margin
+        margin = given.margin
         if talk_margin is None:  # the caller's margin replaces all of the network's own settings
-            talk_margin = play.get("talk_margin", play.get("margin", DEFAULT_MARGIN)) if margin is None else margin
-        margin = float(margin if margin is not None else play.get("margin", DEFAULT_MARGIN))
-        self.talk_margins = _per_role(talk_margin, None, "talk_margin", float, rest=margin)
+            talk_margin = _first(play.talk_margin, play.margin, DEFAULT_MARGIN) if margin is None else margin
+        margin = _first(margin, play.margin, DEFAULT_MARGIN)
+        self.talk_margins = _per_role(talk_margin, "talk_margin", float, rest=margin)
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
         self.rng = random.Random(seed)
         self.margin = margin
         self._anchor: SyncAgent | None = None
-        if anchor is not None:
+        if given.anchor is not None:
             from lycan.agents.heuristic import HeuristicAgent
             from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 
             kinds: dict[str, type[SyncAgent]] = {"heuristic": HeuristicAgent, "heuristic-beliefs": BeliefHeuristicAgent}
-            if anchor not in kinds:
-                raise ValueError(f"anchor must be one of {', '.join(kinds)} or None, not {anchor!r}")
-            self._anchor = kinds[anchor](seed)  # type: ignore[call-arg]
+            self._anchor = kinds[given.anchor](seed)  # type: ignore[call-arg]
         self.temperature = temperature
-        asked = _none(rollouts) is not None
-        self.rollouts = _per_role(rollouts, play.get("rollouts", 0), "rollouts", int)
-        self.search_talk = _per_role(search_talk, play.get("search_talk", 4), "search_talk", int)
-        self.search_fit = _per_role(search_fit, play.get("search_fit", 1.0), "search_fit", float, rest=1.0)
-        holds = _per_role(search_hold, play.get("search_hold", 0), "search_hold", float)
-        if not all(v in (0.0, 1.0) for v in holds.values()):
+        asked = given.rollouts is not None
+        self.rollouts = _per_role(_first(given.rollouts, play.rollouts, 0), "rollouts", int)
+        self.search_talk = _per_role(_first(given.search_talk, play.search_talk, 4), "search_talk", int)
+        fit = _first(given.search_fit, play.search_fit, 1.0)
+        self.search_fit = _per_role(fit, "search_fit", float, rest=1.0)
+        holds = _per_role(_first(given.search_hold, play.search_hold, 0), "search_hold", int)
+        if not all(v in (0, 1) for v in holds.values()):
             raise ValueError(f"search_hold must be 0 or 1 (per role), not {holds}")
-        self.search_hold = {role: int(v) for role, v in holds.items()}
+        self.search_hold = holds
         if not all(0 < v <= 1 for v in self.search_fit.values()):
-            raise ValueError(f"search_fit must be in (0, 1], not {search_fit}")
-        self.search_margin = float(search_margin)
-        self.search_seconds = _per_role(
-            search_seconds, play.get("search_seconds", 2.0), "search_seconds", float, rest=2.0
-        )
+            raise ValueError(f"search_fit must be in (0, 1], not {fit}")
+        self.search_margin = given.search_margin
+        seconds = _first(given.search_seconds, play.search_seconds, 2.0)
+        self.search_seconds = _per_role(seconds, "search_seconds", float, rest=2.0)
         if not all(0 < v < math.inf for v in self.search_seconds.values()):
-            raise ValueError(f"search_seconds must be a positive number of seconds, not {search_seconds}")
+            raise ValueError(f"search_seconds must be a positive number of seconds, not {seconds}")
         if self._anchor is None:
             if asked and any(self.rollouts.values()):
                 raise ValueError("search needs an anchor (a proposal to depart from)")
@@ -542,24 +562,41 @@ class DeepWolfChatAgent:
         self.inner.begin_game(game_id, seat)
 
 
-def _none(value: Any) -> Any:
-    """None for an option given as the text "none" (or empty), else the value itself."""
-    return None if isinstance(value, str) and value.strip().lower() in ("", "none") else value
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+Anchor = Annotated[Literal["heuristic", "heuristic-beliefs"] | None, BeforeValidator(_lower), Maybe]
+"""Whose proposal the network departs from: a heuristic agent type, or None (the network alone)."""
+
+
+class _Options(BaseModel):
+    """The options as given, typed (text read as numbers, "none" as None); None: not given."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    anchor: Anchor
+    temperature: float
+    search_margin: float
+    margin: Annotated[float | None, Maybe]
+    talk_margin: PerRoleFloat
+    rollouts: PerRoleInt
+    search_seconds: PerRoleFloat
+    search_talk: PerRoleInt
+    search_fit: PerRoleFloat
+    search_hold: PerRoleInt
+
+
+def _first(*values: Any) -> Any:
+    """The first value that is not None."""
+    return next(v for v in values if v is not None)
 
 
 def _per_role(
-    value: Any, default: Any, name: str, cast: Callable[[float], Number], *, rest: Number = 0
+    value: float | Mapping[str, float], name: str, cast: Callable[[float], Number], *, rest: Number = 0
 ) -> dict[str, Number]:
-    """A setting per role (`{"seer": 0, "*": 16}`) from a number, text or mapping; None (or "none") takes `default`.
-
-    Roles a mapping leaves out get `rest`.
-    """
-    value = value if isinstance(value, Mapping) else _none(value)
-    if value is None:
-        value = default
-    out = (
-        {str(k): cast(float(v)) for k, v in value.items()} if isinstance(value, Mapping) else {"*": cast(float(value))}
-    )
+    """A setting per role (`{"seer": 0, "*": 16}`) from one number or a mapping (roles it leaves out get `rest`)."""
+    out = {str(k): cast(v) for k, v in value.items()} if isinstance(value, Mapping) else {"*": cast(value)}
     out.setdefault("*", rest)
     if any(v < 0 for v in out.values()):
         raise ValueError(f"{name} must be >= 0, not {value}")
@@ -569,19 +606,6 @@ def _per_role(
 def _of(table: Mapping[str, Number], role: str) -> Number:
     """A per-role setting's value for `role` (its `*` entry for roles it does not name)."""
     return table.get(role, table["*"])
-
-
-def _play_settings(folder: Path | None) -> dict[str, Any]:
-    """The margins stored with a network (`play.json`), or none (read once per folder: agents are made per game)."""
-    return {} if folder is None else dict(_read_play(folder))
-
-
-@functools.lru_cache(maxsize=16)
-def _read_play(folder: Path) -> dict[str, Any]:
-    if not (folder / "play.json").is_file():
-        return {}
-    data = json.loads((folder / "play.json").read_text(encoding="utf-8"))
-    return data if isinstance(data, dict) else {}
 
 
 def _describe(action: Action) -> str:

@@ -35,7 +35,7 @@ def _options_of(*classes: type, name: str) -> type[BaseModel]:
     fields: dict[str, Any] = {}
     for cls in reversed(classes):
         init = cls.__init__  # type: ignore[misc]
-        hints = typing.get_type_hints(init)
+        hints = typing.get_type_hints(init, include_extras=True)
         for param in inspect.signature(init).parameters.values():
             if param.name in _NOT_OPTIONS or param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
                 continue

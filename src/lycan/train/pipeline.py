@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from lycan.data.augment import permute_action, permute_request, permute_view, seat_permutations
 from lycan.data.candidates import Candidates, mine
@@ -30,7 +30,7 @@ from lycan.train.onnx_export import export_onnx
 from lycan.train.value import TrainConfig, train_value
 from lycan.value.base import Sample
 from lycan.value.encoders import make_encoder
-from lycan.value.shipped import PLAY_KEYS
+from lycan.value.shipped import PlaySettings
 
 
 class PipelineConfig(TomlConfig):
@@ -69,19 +69,11 @@ class PipelineConfig(TomlConfig):
     seed: int = 0
     folder: str = Field(default="", repr=False, exclude=True)
     """The config file's folder (set by `load`; not a TOML key)."""
-    play: dict[str, Any] = Field(default_factory=dict)
-    """The `deepwolf` agent's settings for this network (`PLAY_KEYS`), written to `play.json`."""
+    play: PlaySettings = Field(default_factory=PlaySettings)
+    """The `deepwolf` agent's settings for this network, written to `play.json` (unknown keys refused)."""
     extra: dict[str, Any] = Field(default_factory=dict)
 
     not_keys: ClassVar[frozenset[str]] = frozenset({"folder"})
-
-    @field_validator("play")
-    @classmethod
-    def _play_keys(cls, play: dict[str, Any]) -> dict[str, Any]:
-        bad = sorted(set(play) - PLAY_KEYS)
-        if bad:
-            raise ValueError(f"unknown [play] key(s) {', '.join(bad)}; known: {', '.join(sorted(PLAY_KEYS))}")
-        return play
 
     @classmethod
     def read_from(cls, path: Path) -> dict[str, Any]:
@@ -172,8 +164,9 @@ def train_pipeline(config: PipelineConfig, out: Path, records: Sequence[GameReco
     trained.save(out)
     export_onnx(trained, out / "value.onnx")
     candidates.save(out / "candidates.json")
-    if config.play:
-        (out / "play.json").write_text(json.dumps(config.play, indent=1) + "\n", encoding="utf-8")
+    play = config.play.model_dump(exclude_none=True)
+    if play:
+        (out / "play.json").write_text(json.dumps(play, indent=1) + "\n", encoding="utf-8")
     else:
         (out / "play.json").unlink(missing_ok=True)  # no margins of an earlier network in this folder
     r = trained.report
