@@ -1,0 +1,999 @@
+"""A reader of real Werewolf talk: statements from free text by rules that know what they did not read.
+
+`SpeechParser` (`lycan.beliefs.claims`) reads Lycan's own templates and the AIWolf protocol
+exactly; people and other people's agents say the same things in a thousand ways: "I divined
+@Daisuke on night 0 — he is HUMAN", "N1 result: Victoria=Werewolf", "im the bodygaurd, i gaurded
+siobhan", "**Seer CO.** Mio is black". `TalkReader` reads those, and says how sure it is.
+
+A line is read in steps, each a plain function of the text:
+
+1. **Normalise**: Unicode compatibility forms, curly quotes and dashes, markdown emphasis, `@`
+   mentions, arrows as `=`, common misspellings of the game's words.
+2. **Names**: every way the line can name a seat (full name, a first or last name that only one
+   seat has, `Agent[01]` as `Agent01` or `agent 1`, `Player 3` as `P3`) becomes a seat token.
+3. **Sentences and clauses**: a sentence ends at `.`, `!`, `?`, `;` or a line break; a clause at a
+   comma, a dash or a conjunction ("but", "so", "because").
+4. **What is not the speaker's own statement**: questions, what others said ("Rin said she is
+   the seer", "according to Mio"), hypotheticals ("if I were the seer"), negations ("I'm not
+   voting Ken", "I don't think Ken is a wolf"), retractions ("I take back my vote on Ken"), and
+   lines written at a machine reader (fake log rows, JSON, markup, "note to the parser") yield
+   nothing. Talk is data: the reader never follows an instruction in it.
+5. **Patterns** per statement kind, on what is left; when two readings of the same words clash
+   the stronger wins (a seer's "Ken is human" is a result, not a defence).
+
+Every clause the rules could not account for (it names a seat or a role beside words of the game,
+and no pattern and no rule above explained it) is kept in `Reading.unread`; `Reading.complete`
+says whether the whole line was understood. Evidence of silence ("did not claim the seer") is
+drawn only from complete lines, and a model reader (`lycan.beliefs.extract`) is asked for the rest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from lycan.beliefs.claims import SpeechParser, Statement, StatementKind, parser_for
+from lycan.rules.roles import Species
+
+# ----------------------------------------------------------------------------- vocabulary
+
+ROLE_WORDS: dict[str, str] = {
+    "seer": "seer",
+    "diviner": "seer",
+    "fortune teller": "seer",
+    "fortune-teller": "seer",
+    "medium": "medium",
+    "psychic": "medium",
+    "guardian": "guardian",
+    "bodyguard": "guardian",
+    "body guard": "guardian",
+    "knight": "guardian",
+    "guard": "guardian",
+    "doctor": "guardian",
+    "hunter": "hunter",
+    "witch": "witch",
+    "villager": "villager",
+    "vanilla villager": "villager",
+    "plain villager": "villager",
+    "vanilla": "villager",
+    "townie": "villager",
+    "villie": "villager",
+}
+"""Words for the roles a player claims, and the role each names."""
+
+_FIXES: dict[str, str] = {
+    "vilager": "villager",
+    "villiger": "villager",
+    "villeger": "villager",
+    "bodygaurd": "bodyguard",
+    "gaurd": "guard",
+    "gaurded": "guarded",
+    "gaurding": "guarding",
+    "protecc": "protect",
+    "protecced": "protected",
+    "seeer": "seer",
+    "sear": "seer",
+    "meduim": "medium",
+    "medim": "medium",
+    "wolfe": "wolf",
+    "wolfy": "wolf",
+    "werwolf": "werewolf",
+    "warewolf": "werewolf",
+    "were-wolf": "werewolf",
+    "humna": "human",
+    "huamn": "human",
+    "hooman": "human",
+    "divind": "divined",
+    "devined": "divined",
+    "chekced": "checked",
+    "cheked": "checked",
+    "chcked": "checked",
+    "vore": "vote",
+    "votin": "voting",
+    "sussy": "sus",
+    "lyin": "lying",
+    "lieing": "lying",
+    "gaurdian": "guardian",
+    "guardain": "guardian",
+    "gardian": "guardian",
+    "lyng": "lying",
+    "abt": "about",
+    "bein": "being",
+    "voteing": "voting",
+    "votng": "voting",
+    "cleard": "cleared",
+    "protcted": "protected",
+    "proteced": "protected",
+    "protectd": "protected",
+    "defnitely": "definitely",
+    "definately": "definitely",
+    "deffo": "definitely",
+    "teh": "the",
+    "beleive": "believe",
+    "belive": "believe",
+    "nite": "night",
+    "tonite": "tonight",
+    "hum": "human",
+    "hmn": "human",
+    "ww": "werewolf",
+    "wolv": "wolf",
+    "susp": "suspect",
+    "exec'd": "executed",
+    "execd": "executed",
+    "lynched": "lynched",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "im": "i'm",
+    "iam": "i am",
+    "ive": "i've",
+    "ill": "i'll",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "isnt": "isn't",
+    "wasnt": "wasn't",
+    "cant": "can't",
+    "wont": "won't",
+    "lets": "let's",
+    "thats": "that's",
+    "hes": "he's",
+    "shes": "she's",
+    "theyre": "they're",
+    "youre": "you're",
+}
+"""Misspellings and dropped apostrophes, fixed word by word before reading."""
+
+_HUMAN_WORDS = r"human|white|innocent|clean|villager|village|town|good|not (?:a |the )?(?:were)?wolf|not evil|cleared"
+_WOLF_WORDS = r"werewolf|wolf|black|evil|a wolf|a werewolf"
+_SPECIES = rf"(?P<sp>{_HUMAN_WORDS}|{_WOLF_WORDS})"
+
+_ROLE = "(?P<role>" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + ")"
+_WHO = r"⟨(?P<t>\d+)⟩"
+_WHO2 = r"⟨(?P<t2>\d+)⟩"
+
+_NEGATION = re.compile(
+    r"\b(?:not|n't|never|no longer|nobody|no one|hardly|neither|nor|won't|cannot|can't|no reason|no need|"
+    r"no (?:think|believe|trust|vote|suspect))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$"
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
+    r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to)\b"
+)
+_REPORTED = re.compile(
+    r"(?:⟨\d+⟩|\b(?:he|she|they|someone|somebody|people|everyone|others?))(?:'s)?\s+(?:(?!i\b|i'm\b|we\b)\w+\s+){0,2}?"
+    r"(?:said|says|say|claims|claimed|told|tells|thinks|think|believes|reported|reports|mentioned|wrote|"
+    r"announced|insists|insisted|swears|swore|suggested|suggests|accused|called|stated|states|wants|wanted|"
+    r"voted|votes|agrees|agreed|asked|asks)\b"
+    r"|\baccording to (?:⟨\d+⟩|him|her|them)\b|\b(?:she|he|they) said\b"
+)
+_RETRACTION = re.compile(
+    r"\b(?:take back|taking back|took back|take .{0,20} back|retract\w*|withdraw\w*|undo|cancel\w*|scratch|"
+    r"pulling (?:that|it|my \w+) back|pull(?:ing)? (?:my|that) \w+ (?:off|back)|taking my \w+ off|"
+    r"changed my mind|change my vote|forget what i said|was going to|earlier i said|i said i'd|"
+    r"no longer|anymore|instead of|was wrong|misread|nvm|never ?mind)\b"
+)
+_INJECTION = re.compile(
+    r"\b(?:ignore|override|system|assistant|parser|parse|extract\w*|log reader|the log|logs?|summari[sz]er|"
+    r"bots?|ai|output|label|records|moderator|narrator|game ?master|gm|update your|instruction\w*|"
+    r"prompt|json|tool|note to|fabricated)\b"
+)
+_QUESTION_START = re.compile(
+    r"^\s*(?:⟨\d+⟩\s*,?\s*)?(?:who|whom|whose|what|why|how|when|where|which|is|are|am|was|were|do|does|did|"
+    r"can|could|would|should|will|have|has|had|any(?:one|body)?)\b"
+)
+_GAME_WORDS = re.compile(
+    r"\b(?:seer|medium|guard\w*|bodyguard|knight|hunter|witch|villager|werewolf|wolf|wolves|human|white|black|"
+    r"vot\w*|lynch\w*|execut\w*|suspect\w*|sus|trust\w*|lying|liar|lie|fake|divin\w*|check\w*|protect\w*|"
+    r"result|clear\w*|innocent|evil|claim\w*|co|hang|exile|impostor|imposter|pretend\w*)\b"
+)
+_SEER_CONTEXT = re.compile(
+    r"\b(?:divin\w*|check\w*|inspect\w*|investigat\w*|vision|saw|seen|looked|look|scan\w*|peek\w*|tested|"
+    r"result|results|n\d|night \d)\b"
+)
+_MEDIUM_CONTEXT = re.compile(
+    r"\b(?:executed|lynched|hanged|hung|voted out|exiled|eliminated|reading|spirit|"
+    r"we (?:killed|hanged|lynched|executed|voted))\b"
+)
+
+_PRIORITY: dict[str, int] = {
+    "claim": 5,
+    "divined": 4,
+    "identified": 4,
+    "liar": 3,
+    "guarded": 3,
+    "will_vote": 2,
+    "accuses": 1,
+    "defends": 1,
+    "attack": 2,
+    "fake_plan": 2,
+}
+"""When two readings overlap in the words of a clause, the higher wins (a result over a defence)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadStatement:
+    """One statement the reader found, with how sure it is and the clause it came from."""
+
+    statement: Statement
+    confidence: float
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the reader made of one line.
+
+    Attributes:
+        found: the speaker's own statements, in order, each with a confidence in (0, 1].
+        unread: clauses that may hold a statement the rules did not account for.
+        doubts_claims: whether an unread clause mentions a role or a result (so the line's silence
+            about claims proves nothing).
+    """
+
+    found: tuple[ReadStatement, ...] = ()
+    unread: tuple[str, ...] = ()
+    doubts_claims: bool = False
+
+    @property
+    def statements(self) -> tuple[Statement, ...]:
+        """The statements alone."""
+        return tuple(r.statement for r in self.found)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every clause of the line was accounted for."""
+        return not self.unread
+
+    def __iter__(self) -> Iterator[Statement]:
+        return iter(self.statements)
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+
+@dataclass
+class _Match:
+    kind: StatementKind
+    target: int | None
+    role: str
+    species: Species | None
+    start: int
+    end: int
+    confidence: float
+
+
+# ----------------------------------------------------------------------------- normalising
+
+
+def normalise(text: str) -> str:
+    """`text` in one plain form: compatibility characters, straight quotes, no markdown, arrows as `=`."""
+    s = unicodedata.normalize("NFKC", text)
+    s = s.translate(
+        {
+            0x2018: "'",
+            0x2019: "'",
+            0x201B: "'",
+            0x2032: "'",
+            0x201C: '"',
+            0x201D: '"',
+            0x201E: '"',
+            0x2013: " - ",
+            0x2014: " - ",
+            0x2015: " - ",
+            0x2192: " = ",
+            0x21D2: " = ",
+            0x27F6: " = ",
+            0xFF1A: ":",
+        }
+    )
+    s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
+    s = re.sub(r"(\*\*|__|~~|`+)", "", s)
+    s = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", s)
+    s = re.sub(r"(?<![\w])_(?=\S)|(?<=\S)_(?![\w])", "", s)
+    s = re.sub(r"^\s*#+\s*", "", s, flags=re.MULTILINE)
+    s = re.sub(r"[ \t]+", " ", s)
+    return s.strip()
+
+
+def _fix_words(s: str) -> str:
+    return re.sub(r"[a-z][a-z'-]*", lambda m: _FIXES.get(m.group(0), m.group(0)), s)
+
+
+# ----------------------------------------------------------------------------- names
+
+
+def _aliases(names: Sequence[str]) -> dict[str, int]:
+    """Every unambiguous way to name each seat, lower-cased, mapped to the seat."""
+    counts: dict[str, set[int]] = {}
+
+    def add(alias: str, seat: int) -> None:
+        alias = alias.strip().lower()
+        if len(alias) >= 2:
+            counts.setdefault(alias, set()).add(seat)
+
+    for seat, name in enumerate(names):
+        add(name, seat)
+        parts = name.split()
+        if len(parts) > 1:
+            for part in parts:
+                if len(part) >= 3:
+                    add(part, seat)
+        m = re.fullmatch(r"\s*([A-Za-z]+)\s*\[\s*0*(\d+)\s*\]\s*", name)  # Agent[01]
+        if m:
+            word, number = m.group(1), int(m.group(2))
+            for form in (f"{word}{number:02d}", f"{word}{number}", f"{word} {number}", f"{word}_{number}"):
+                add(form, seat)
+        m = re.fullmatch(r"\s*(player|seat|p)\s*(\d+)\s*", name, re.IGNORECASE)  # Player 3
+        if m:
+            number = int(m.group(2))
+            for form in (f"player {number}", f"player{number}", f"p{number}", f"seat {number}"):
+                add(form, seat)
+    full = {name.strip().lower(): seat for seat, name in enumerate(names)}
+    return {alias: next(iter(seats)) for alias, seats in counts.items() if len(seats) == 1 or alias in full} | full
+
+
+# ----------------------------------------------------------------------------- the reader
+
+
+class TalkReader:
+    """Reads the speaker's own statements out of free Werewolf talk at one table (cached per line).
+
+    Args:
+        names: the table's seat names.
+        cache: lines kept read (a game's lines are read once).
+    """
+
+    def __init__(self, names: Sequence[str], *, cache: int = 4096) -> None:
+        self.names = tuple(names)
+        self._protocol: SpeechParser = parser_for(self.names)
+        aliases = _aliases(self.names)
+        alts = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
+        self._aliases = aliases
+        self._name_re = re.compile(rf"@?(?<![\w])(?:{alts})(?![\w\]])(?:'s\b)?", re.IGNORECASE) if alts else None
+        self._cache: OrderedDict[tuple[str, int | None], Reading] = OrderedDict()
+        self._size = cache
+        self._patterns = _patterns()
+
+    # ------------------------------------------------------------------ entry points
+    def __call__(self, text: str, speaker: int) -> Reading:
+        """`read` (a reader is a function of the line and its speaker)."""
+        return self.read(text, speaker)
+
+    def parse(self, text: str, speaker: int | None = None) -> tuple[Statement, ...]:
+        """The statements alone (the `SpeechParser.parse` signature)."""
+        return self.read(text, speaker).statements
+
+    def read(self, text: str, speaker: int | None = None) -> Reading:
+        """What `speaker` plainly says in `text`: statements with confidences, and what was not understood."""
+        key = (text, speaker)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        reading = self._read(text, speaker)
+        self._cache[key] = reading
+        if len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return reading
+
+    # ------------------------------------------------------------------ reading
+    def _tokens(self, text: str) -> tuple[str, list[int]]:
+        """`text` lower-cased with every seat name as a token `⟨seat⟩`, and the seats in order of mention."""
+        seats: list[int] = []
+        if self._name_re is None:
+            return text.lower(), seats
+
+        def sub(m: re.Match[str]) -> str:
+            raw = m.group(0).lstrip("@")
+            possessive = raw.lower().endswith("'s") and raw.lower()[:-2] in self._aliases
+            alias = raw.lower()[:-2] if possessive else raw.lower()
+            seat = self._aliases[alias]
+            seats.append(seat)
+            return f"⟨{seat}⟩" + ("'s" if possessive else "")
+
+        return self._name_re.sub(sub, text).lower(), seats
+
+    def _read(self, text: str, speaker: int | None) -> Reading:
+        protocol: list[ReadStatement] = []
+        if re.search(r"\b(?:COMINGOUT|DIVINED|IDENTIFIED|GUARDED|ESTIMATE|VOTE)\b", text):
+            protocol = [ReadStatement(st, 1.0, text) for st in self._protocol.parse(text, speaker)]
+        s, _ = self._tokens(normalise(text))
+        s = _fix_words(s)
+        if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
+            s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
+        s = _pronouns(s, speaker)
+        found: list[ReadStatement] = []
+        unread: list[str] = []
+        doubts = False
+        claims_line = self._line_claims(s)
+        for sentence in _sentences(s):
+            body = sentence.rstrip()
+            if _injected(body):
+                continue
+            question = body.endswith("?")
+            body = _vocative(body)
+            matches = _lists(body, self._matches(body, claims_line))
+            kept = _resolve(matches)
+            clauses = list(_clauses(body))
+            accounted = [False] * len(clauses)
+            for m in kept:
+                c = next(i for i, (a, b) in enumerate(clauses) if a <= m.start < b)
+                start, end = clauses[c]
+                clause = body[start:end]
+                before = body[start : m.start]
+                accounted[c] = True
+                if question or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start]):
+                    continue
+                if _third_person(before, m, body[m.start : m.end]):
+                    continue
+                if _quoted(body, m.start):
+                    continue
+                if m.target is not None and (m.target == speaker or m.target >= len(self.names)):
+                    continue
+                st = Statement(m.kind, m.target, m.role, m.species)
+                if all(r.statement != st for r in found):
+                    found.append(ReadStatement(st, m.confidence, clause.strip()))
+            if question:
+                continue
+            for i, (start, end) in enumerate(clauses):
+                clause = body[start:end]
+                if accounted[i] or not _GAME_WORDS.search(clause):
+                    continue
+                if not (re.search(r"⟨\d+⟩|\b(?:i|i'm|my|me|he|she|they|him|her|them|you)\b", clause)):
+                    continue
+                if _HYPOTHETICAL.search(clause) or _REPORTED.search(clause) or _RETRACTION.search(clause):
+                    continue
+                if _NEGATION.search(clause) and not re.search(r"⟨\d+⟩", clause):
+                    continue
+                unread.append(clause.strip())
+                if re.search(rf"{_ROLE}|\b(?:{_HUMAN_WORDS}|{_WOLF_WORDS})\b", clause):
+                    doubts = True
+        for r in protocol:
+            if all(f.statement != r.statement for f in found):
+                found.append(r)
+        return Reading(tuple(found), tuple(unread), doubts)
+
+    def _line_claims(self, s: str) -> set[str]:
+        """The roles the speaker claims anywhere in the line (the context of results and liar calls)."""
+        roles: set[str] = set()
+        for sentence in _sentences(s):
+            if _injected(sentence) or sentence.rstrip().endswith("?"):
+                continue
+            for m in self._claims(sentence):
+                clause_start = max(sentence.rfind(sep, 0, m.start) for sep in (",", " but ", " if "))
+                before = sentence[max(clause_start, 0) : m.start]
+                if not (_HYPOTHETICAL.search(before) or _REPORTED.search(before)):
+                    roles.add(m.role)
+        return roles
+
+    def _claims(self, sentence: str) -> Iterator[_Match]:
+        for pattern, confidence in self._patterns["claim"]:
+            for m in pattern.finditer(sentence):
+                role = ROLE_WORDS[m.group("role")]
+                yield _Match("claim", None, role, None, m.start(), m.end(), confidence)
+
+    def _matches(self, body: str, claims_line: set[str]) -> list[_Match]:
+        out = list(self._claims(body))
+        seer_ctx = "seer" in claims_line or bool(_SEER_CONTEXT.search(body))
+        medium_ctx = "medium" in claims_line or bool(_MEDIUM_CONTEXT.search(body))
+        for kind in ("result", "context_result", "guarded", "will_vote", "liar", "accuses", "defends", "attack"):
+            for pattern, confidence in self._patterns[kind]:
+                for m in pattern.finditer(body):
+                    groups = m.groupdict()
+                    target = int(groups["t"]) if groups.get("t") else None
+                    if kind in ("result", "context_result"):
+                        species = _species(groups["sp"])
+                        if kind == "context_result" and not (seer_ctx or medium_ctx):
+                            continue
+                        if kind == "context_result" and re.search(
+                            r"\b(?:think|believe|feel|guess|bet|suspect|sure|reckon|imo)\b[^.,;]{0,12}$",
+                            body[: m.start()],
+                        ):
+                            continue  # an opinion, not a result
+                        is_medium = medium_ctx and (
+                            "medium" in claims_line or ("seer" not in claims_line and not _SEER_CONTEXT.search(body))
+                        )
+                        if "seer" in claims_line and "medium" not in claims_line:
+                            is_medium = False
+                        out.append(
+                            _Match(
+                                "identified" if is_medium else "divined",
+                                target,
+                                "",
+                                species,
+                                m.start(),
+                                m.end(),
+                                confidence,
+                            )
+                        )
+                    elif kind == "liar":
+                        role = ROLE_WORDS[groups["role"]] if groups.get("role") else ""
+                        if groups.get("own") is not None and role not in claims_line:
+                            continue  # "Ken is not the seer" is a liar call only from a rival claimant
+                        if not role:
+                            rival = claims_line & {"seer", "medium"}
+                            if len(rival) != 1:
+                                out.append(_Match("accuses", target, "", None, m.start(), m.end(), confidence))
+                                continue
+                            role = next(iter(rival))
+                        out.append(_Match("liar", target, role, None, m.start(), m.end(), confidence))
+                    else:
+                        out.append(
+                            _Match(cast("StatementKind", kind), target, "", None, m.start(), m.end(), confidence)
+                        )
+                        if groups.get("t2"):
+                            out.append(
+                                _Match(
+                                    cast("StatementKind", kind),
+                                    int(groups["t2"]),
+                                    "",
+                                    None,
+                                    m.start(),
+                                    m.end(),
+                                    confidence,
+                                )
+                            )
+        if re.search(r"\bi will pretend to be the seer\b", body):
+            out.append(_Match("fake_plan", None, "", None, 0, len(body), 0.95))
+        return out
+
+    @staticmethod
+    def _blocked(m: _Match, clause: str, before: str, words: str, earlier: str) -> bool:
+        """Whether a match is not the speaker's own plain statement (negated, reported, hypothetical...).
+
+        `clause` holds the match, `before` is the clause up to it, `earlier` the sentence up to it.
+        """
+        if m.kind == "fake_plan":
+            return False  # "I will pretend to be the seer" is a plan, said as one
+        if _HYPOTHETICAL.search(clause) or re.match(
+            r"\s*(?:if|suppose|supposing|assuming|what if|imagine|say)\b", earlier
+        ):
+            return True
+        since = re.split(r"\b(?:but|however|though|anyway|anyways)\b", earlier)[-1]
+        if _REPORTED.search(since) or re.match(r"\s*(?:thinks|says|claims|believes|said|claimed|wants)\b", before):
+            return True
+        if m.kind == "liar":
+            return bool(_NEGATION.search(before))
+        if m.kind == "claim":
+            return bool(re.search(r"\b(?:not|never|n't)\s+(?:\w+\s+)?$", before))
+        if m.kind in ("will_vote", "accuses", "defends", "guarded", "liar") and _RETRACTION.search(clause):
+            return True
+        if m.kind == "defends" and "not" in words:
+            return bool(_NEGATION.search(before))
+        return bool(_NEGATION.search(before) or (m.kind != "defends" and _NEGATION.search(words)))
+
+
+# ----------------------------------------------------------------------------- patterns
+
+
+def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
+    mods = (
+        r"(?:(?:the|a|an|your|our|really|actually|just|only|simply|also|definitely|indeed|truly|honestly|"
+        r"confirmed|real|true|genuine|plain|old|humble|simple|lowly|one|village|humble|legit|"
+        r"too|here|the real|the true|the one and only)\s+)*"
+    )
+    i_am = r"\b(?:i'm|i am|i m|me is|me be|na me be|i be|am)"
+    p = {
+        "claim": [
+            (rf"{i_am}\s+{mods}{_ROLE}\b(?!\s*(?:'s|claim))", 0.95),
+            (rf"\bmy role(?: is|'s|:|=)\s*(?:the |a |an )?{_ROLE}\b", 0.95),
+            (rf"(?:^|[\s(\[,.:;-])(?:co|c/o)\s*[:=]?\s*(?:as\s+)?(?:the\s+)?{_ROLE}\b", 0.9),
+            (rf"(?:^|[\s,.:;-]){_ROLE}\s+co\b", 0.9),
+            (rf"^\s*(?:ok\w*,?\s+|fine,?\s+|so,?\s+|yes,?\s+)?{_ROLE}\s+here\b", 0.9),
+            (rf"(?:^|[,.;:-]\s*){_ROLE}\s+here\b", 0.9),
+            (
+                rf"\bi(?:'m| am)?\s+(?:claim(?:ing)?|coming out as|come out as|came out as|reveal(?:ing)?(?: myself)? as|"
+                rf"out as|revealing)\s+(?:the |a )?{_ROLE}\b",
+                0.9,
+            ),
+            (rf"\b(?:as|speaking as)\s+(?:the|a|your|an)\s+{_ROLE},?\s+(?:i|my|me)\b", 0.85),
+            (rf"\bi(?:'m| am)\s+(?:the\s+)?(?:real\s+|true\s+)?{_ROLE},?\s+not\b", 0.9),
+        ],
+        "result": [
+            # a seeing verb, the seat, then its species: "I checked Mio last night and she is human"
+            (
+                rf"\b(?:divin\w*|check\w*|inspect\w*|investigat\w*|saw|see|looked at|looked into|look at|look|scan\w*|"
+                rf"peek\w*|tested|vision on|vision of|vision showed|vision:|read on|reading on|result on|result for|"
+                rf"results? of|check on|dived)\s*(?:was|is)?\s*[:,]?\s*(?:on\s+)?{_WHO}(?:'s)?(?P<gap>(?:[^⟨.!?;]|⟨(?P=t)⟩){{0,45}}?)"
+                rf"(?:\b(?:is|was|are|as|be|na|came back|comes back|came up|showed|shows|result|says|turned out|"
+                rf"returned)\b|'s\b|[=:,-])\s*(?:as\s+)?(?:an?\s+|the\s+)?(?:\"|')?{_SPECIES}\b",
+                0.95,
+            ),
+            # "my vision showed Toshio is human", "my check on Yuki: werewolf"
+            (
+                rf"\b(?:vision|check|divination|result|reading|read)\w*\s*,?\s+(?:\w+\s+){{0,3}}?(?:on|of|for|showed|shows|says|said|was|is)?\s*"
+                rf":?\s*{_WHO}(?:'s)?\s*,?\s*(?:is|was|=|:|-|,|as)?\s*(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            # a medium's reading with the execution first: "our executed player yesterday, Rashid, was a werewolf"
+            (
+                rf"\b(?:executed|lynched|hanged|hang|hung|exiled|voted out)\b[^.⟨]{{0,30}}?,?\s*{_WHO}\s*,?\s+(?:{_WHO2}\s+)?"
+                rf"(?:was|is|be)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO},\s*(?:who was\s+|who got\s+)?(?:executed|lynched|hanged|exiled|voted out)[^,]{{0,25}},\s*(?:was|is)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (rf"\bnight\s+(?:one|two|three|four|\d)\s*[,:]\s*{_WHO}\s*[-:=,]\s*(?:an?\s+)?{_SPECIES}\b", 0.9),
+            (
+                rf"{_WHO}\s+(?:was|is)\s+my\s+(?:first|second|third|last|latest|\w+)?\s*(?:check|divination|result|read)\s*[-:,=]\s*(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            # "Sanna, werewolf" after "my vision last night:"
+            (
+                rf"\b(?:vision|check|divination|result|reading)\w*(?:\s+\w+){{0,3}}\s*:\s*{_WHO}\s*[,:=-]?\s*(?:is\s+)?(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            # a medium's reading: "Pablo, who we hanged yesterday, was a werewolf"
+            (
+                rf"{_WHO},?\s+(?:who|whom)\s+(?:we\s+|was\s+|got\s+|were\s+)?(?:\w+\s+){{0,3}}?"
+                rf"(?:executed|lynched|hanged|hung|voted out|exiled|eliminated|voted)(?:\s+\w+){{0,2}},?\s+"
+                rf"(?:was|is|turned out|came back)\s+(?:to be\s+)?(?:an?\s+)?{_SPECIES}\b",
+                0.95,
+            ),
+            (
+                rf"{_WHO}\s*(?:-|,)\s*(?:lynched|executed|hanged|exiled|voted out)\s+\w+\s*(?:-|,)\s*was\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO}\s+(?:\w+\s+)?(?:executed|lynched|hanged|exiled),?\s+(?:result|reading)\s+(?:is|was|:)\s*{_SPECIES}\b",
+                0.9,
+            ),
+        ],
+        "context_result": [
+            # shorthand and bare results, read as results only beside a claim or words of seeing
+            (
+                rf"(?:\bn\d+\b\s*(?:result)?\s*:?\s*)?{_WHO}(?:'s)?\s*(?:\([^)]{{0,15}}\)\s*)?(?:=|:|is:)\s*(?:an?\s+)?\"?{_SPECIES}\b",
+                0.9,
+            ),
+            (rf"{_WHO}'s\s+(?:result|check|reading|divination)\s*(?::|=|is|was)\s*(?:an?\s+)?\"?{_SPECIES}\b", 0.9),
+            (
+                rf"{_WHO}\s+(?:was|is|got)\s+(?:divined|checked|seen|read|inspected)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO}\s+(?:is\s+|was\s+)?(?:an?\s+)?\"?{_SPECIES}\"?\s+(?:according to|per|on|from|in)\s+(?:my|last night's|the|our)\s+"
+                rf"(?:\w+\s+)?(?:check|vision|divination|reading|result)",
+                0.9,
+            ),
+            (rf"(?:^|[.,;:]\s*|\bn\d+\s+){_WHO}\s+(?P<sp>human|white|black|werewolf|wolf)\s*(?:[.,;!]|$)", 0.85),
+            (
+                rf"{_WHO}(?:'s)?\s+(?:is|was|came back|comes back|came up|showed up as|showed|reads as|turned out)\s+"
+                rf"(?:to be\s+)?(?:an?\s+)?(?P<x>\"?){_SPECIES}\b(?!\s+(?:side|team|claim))"
+                rf"(?=\s*(?:on|in|from|per|according to)\s+my\s+(?:check|vision|divination|reading|result)|\s*$|\s*[,.!;]|\s+(?:so|and|but|too|i)\b)",
+                0.8,
+            ),
+        ],
+        "guarded": [
+            (
+                rf"\b(?:protected|guarded|shielded|covered|defended|saved|prot|guard(?:ed)? on|kept)\s+{_WHO}"
+                rf"(?!\s+(?:from being|would|will))",
+                0.9,
+            ),
+            (rf"\bmy (?:guard|protection|shield)\s+(?:was|went|is|on|:)\s*(?:on\s+)?{_WHO}", 0.9),
+            (rf"\b(?:guarding|protect|guard|protecting)\s+{_WHO}\s+(?:last night|n\d|night \d|on night)", 0.85),
+        ],
+        "will_vote": [
+            (rf"\b(?:vot(?:e|ing))\s+(?:for\s+|against\s+|on\s+|out\s+|to (?:lynch|execute|exile)\s+)?{_WHO}", 0.9),
+            (rf"\b(?:final\s+)?vote\s*[:=]\s*{_WHO}", 0.9),
+            (
+                rf"\bmy (?:own\s+|final\s+)?vote(?:'s|s| is| goes| will go| will be| stays| remains)?\s*(?:to|for|on|against|with|:|=)?\s*"
+                rf"(?:is\s+)?(?:on\s+)?{_WHO}",
+                0.95,
+            ),
+            (rf"{_WHO}\s+(?:gets|has|will get|is getting)\s+my vote", 0.95),
+            (
+                rf"\b(?:let's|let us|we should|we must|we need to|everyone|everybody|y'all|all of us|time to|we have to)\s+"
+                rf"(?:all\s+|just\s+|please\s+)?(?:vote(?:\s+out|\s+for|\s+against)?|lynch|execute|hang|eliminate|exile|get rid of)\s+"
+                rf"{_WHO}",
+                0.85,
+            ),
+            (
+                rf"\bi(?:'ll| will|'m going to| am going to| want to| wanna|'m gonna| am gonna)?\s+(?:lynch|execute|hang|eliminate|exile)\s+{_WHO}",
+                0.9,
+            ),
+            (rf"(?:^|[,.;:]\s*)(?:lynch|execute|hang)\s+{_WHO}", 0.85),
+        ],
+        "liar": [
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|false|lying|bogus|counterfeit|fraud\w*|"
+                rf"pretend)\s+{_ROLE}\b",
+                0.95,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?(?:not|n't|no)\s+(?:the\s+|a\s+|our\s+)?(?:real|true|actual|genuine)\s+{_ROLE}\b",
+                0.95,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+(?:a\s+)?(?:fake|liar|lying|fraud|impostor)\s*(?:,|-)?\s*not\s+(?:the|a)\s+{_ROLE}\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:lying|lied)\s+about\s+(?:being\s+)?(?:the\s+|a\s+|their\s+|his\s+|her\s+)?{_ROLE}\b",
+                0.95,
+            ),
+            (rf"{_WHO}'s\s+{_ROLE}\s+(?:claim\s+)?(?:is|was)\s+(?:a\s+)?(?:fake|false|lie|bs|bogus)\b", 0.9),
+            (rf"\bfake\s+{_ROLE}\s+{_WHO}", 0.9),
+            (rf"{_WHO}\s+(?:can't|cannot|can not|couldn't)\s+be\s+(?:the\s+)?(?:real\s+)?{_ROLE}\b", 0.85),
+            (
+                rf"{_WHO}'s\s+\"?(?:claim|result|check|reading|story|co|vision)\"?(?:\s+on\s+(?:me|⟨\d+⟩))?\s+(?:is|was)\s+(?:a\s+|totally\s+|completely\s+)?"
+                rf"(?:fake|false|a lie|lie|bs|bogus|made up|fabricated|invented)\b",
+                0.85,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:not|n't)\s+(?:a|the)\s+(?P<own>){_ROLE}\b", 0.85),
+            (rf"\bi(?:'m| am)\s+(?:the\s+)?(?:real\s+|true\s+)?{_ROLE},?\s+not\s+{_WHO}", 0.9),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:not|n't)\s+(?:the\s+)?{_ROLE},?\s+i\s+am\b", 0.9),
+            # a rival called a fake with no role named: the speaker's own claimed role (or an accusation)
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|impostor|imposter|liar|fraud|lying|lies|lied|lie|pretending)\b"
+                rf"(?!\s+(?:about|to|that))",
+                0.85,
+            ),
+        ],
+        "accuses": [
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+feels|\s+must be|\s+has to be|\s+might be|\s+could be|\s+sounds|"
+                rf"\s+smells|\s+reads|\s+'s gotta be|\s+is gotta be|\s+gotta be|\s+got to be|\s+na|\s+be|\s*=|\s+are)"
+                rf"(?:\s+(?:so|very|really|kinda|kind of|pretty|super|definitely|def|probably|clearly|totally|likely|both|all|"
+                rf"obviously|surely|100%|for sure|most likely|like|almost certainly|also|too|just|more|the most))*\s+"
+                rf"(?:an?\s+|the\s+|our\s+|one of the\s+)?(?:were)?(?:wol(?:f|ves)|evil|sus\w*|suspicious|shady|fishy|scummy|scum|"
+                rf"lying|a liar|liar|off|black|dodgy|sketchy|werewolf)\b(?!\s+(?:side|team|claim)\b)",
+                0.85,
+            ),
+            (
+                rf"\b(?:i\s+)?(?:(?:strongly\s+|really\s+|still\s+|also\s+)?suspect(?:ing)?|distrust|doubt|am suspicious of|'m suspicious of|"
+                rf"suspicious of|sus of|have a bad feeling about|got a (?:weird|bad|strange) feeling about|"
+                rf"have a (?:weird|bad|strange) feeling about|am wary of|'m wary of|wary of|not buying|don't buy|"
+                rf"side-?eye(?:ing)?|my eye on|eyes on|point(?:ing)? at|accuse|accusing|(?:something(?:'s| is)\s+)?off (?:with|about))\s+{_WHO}",
+                0.85,
+            ),
+            (
+                rf"\bmy\s+(?:top\s+|main\s+|prime\s+|biggest\s+|number one\s+|#1\s+|first\s+)?(?:suspect|wolf read|scum read|"
+                rf"wolf pick|wolf guess)\s*(?:is|=|:|remains|stays)\s*{_WHO}",
+                0.9,
+            ),
+            (
+                rf"{_WHO}(?:,\s*(?:who|whom)[^,]{{0,60}},)?\s+is\s+my\s+(?:top\s+|main\s+|prime\s+|biggest\s+|number one\s+|#1\s+)?(?:suspect|wolf read|scum read)",
+                0.9,
+            ),
+            (
+                rf"(?:^|[.,;:!]\s*|\bi think\s+){_WHO}\s+(?:(?:is\s+)?(?:definitely|probably|def|totally|100%|surely|so|very|is)\s+)?"
+                rf"(?:wolf|sus|black|evil|scum|scummy|werewolf)\b(?:\s+(?:imo|tbh|for sure|to me))?\s*(?:[.,;!]|$)",
+                0.8,
+            ),
+            (rf"{_WHO}\s+(?:is\s+)?(?:lie|lies|lied|lying)\s*(?:[.,;!]|$)", 0.8),
+            (
+                rf"{_WHO}\s+and\s+{_WHO2}\s+(?:both\s+|all\s+)?(?:are|feel like|look like|seem like|must be|are probably)\s+(?:the\s+|both\s+)?"
+                rf"(?:wolf|wolves|werewolves|wolf pair|werewolf pair|evil)",
+                0.85,
+            ),
+            (
+                rf"\bi\s+(?:think|believe|feel|bet|guess|reckon)\s+{_WHO}(?:'s|\s+is)\s+(?:a\s+|the\s+)?(?:were)?wolf\b",
+                0.9,
+            ),
+        ],
+        "defends": [
+            (
+                rf"\b(?:i\s+)?(?:(?:fully\s+|completely\s+|really\s+|still\s+|also\s+)?trust|vouch for|believe in|am confident in|'m confident in|"
+                rf"side with|am siding with|'m siding with|stand with|clear|cleared)\s+{_WHO}(?!\s+(?:is|was)\s+(?:a\s+)?(?:wolf|evil))",
+                0.85,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+feels|\s+reads|\s+must be|\s+are|\s*=|\s+be|\s+na|\s+feel like|\s+feels like)"
+                rf"(?:\s+(?:so|very|really|pretty|definitely|def|probably|clearly|totally|obviously|confirmed|surely|100%|"
+                rf"for sure|most likely|also|too|just|both|all))*\s+"
+                rf"(?:an?\s+|the\s+)?(?:village|villager|town|townie|human|innocent|good|clean|white|honest|trustworthy|legit|"
+                rf"safe|cleared|clear|not (?:a |the )?(?:were)?wolf|not evil|confirmed human|on our side)\b"
+                rf"(?!\s+(?:side|team|claim|role|by))",
+                0.8,
+            ),
+            (rf"(?:^|[.,;:]\s*){_WHO}\s*,?\s+i\s+(?:fully\s+|really\s+|completely\s+|do\s+)?(?:trust|believe)\b", 0.8),
+            (rf"\bi\s+(?:\w+\s+)?(?:believe|think)\s+{_WHO}(?:'s|\s+is)\s+(?:the|a)\s+(?:seer|medium)\b", 0.8),
+            (rf"{_WHO}\s+is\s+(?:confirmed|cleared)\b", 0.85),
+            (
+                rf"\bi\s+(?:\w+\s+)?(?:believe|beleive)\s+{_WHO}(?!'s|\s+(?:is|was|'s|might|could|must|has|had|said|says|when|about))",
+                0.8,
+            ),
+            (
+                rf"\bi\s+(?:\w+\s+)?(?:believe|think)\s+{_WHO}(?:'s|\s+is)\s+(?:the\s+)?(?:true|real|honest|genuine)\b",
+                0.85,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+are|\s*=)?\s+(?:both\s+|all\s+)?(?:the\s+)?(?:true|real|legit|genuine)(?:\s+{_ROLE})?\b(?:\s+imo)?(?=\s*(?:[.,;!]|$|imo|to me|for me))",
+                0.8,
+            ),
+        ],
+        "attack": [(rf"\blet(?:'s| us)\s+(?:attack|kill|eat|bite)\s+{_WHO}", 0.9)],
+    }
+    return {kind: [(re.compile(pattern), conf) for pattern, conf in items] for kind, items in p.items()}
+
+
+def _species(word: str) -> Species:
+    w = word.strip().lower()
+    if w.startswith("not") or w in {
+        "human",
+        "white",
+        "innocent",
+        "clean",
+        "villager",
+        "village",
+        "town",
+        "good",
+        "cleared",
+    }:
+        return Species.HUMAN
+    return Species.WEREWOLF
+
+
+# ----------------------------------------------------------------------------- sentences and clauses
+
+
+def _sentences(s: str) -> Iterator[str]:
+    """Sentences of a normalised line, each with its closing `?` kept (a question reads as one)."""
+    for part in re.split(r"(?<=[.!?;])\s+|\n+|(?<=[!?])(?=\S)|\s+/\s+", s):
+        part = part.strip()
+        if part:
+            yield part
+
+
+_CLAUSE_BREAK = re.compile(r",|\s-\s|\s+(?:but|so|because|since|while|though|although|whereas|yet|then|and)\s+")
+
+
+def _clauses(sentence: str) -> list[tuple[int, int]]:
+    """(start, end) of each clause of `sentence`."""
+    cuts = [0]
+    for m in _CLAUSE_BREAK.finditer(sentence):
+        cuts.append(m.end())
+    cuts.append(len(sentence) + 1)
+    return list(itertools.pairwise(cuts))
+
+
+def _injected(sentence: str) -> bool:
+    """Whether a sentence is written at a machine reader: a log row, JSON, markup, a note to the parser."""
+    s = sentence.strip()
+    if re.match(r"^(?:\[\d+\]|\{|<|//|```|-\s|\d+\s*,\s*(?:talk|whisper|vote|divine))", s):
+        return True
+    if re.search(r"[{}<>]|\[\d+\]\s*day", s):
+        return True
+    return bool(_INJECTION.search(s))
+
+
+_PRONOUN = re.compile(r"⟨\d+⟩|\b(?:he's|she's|you're|he|she|him|you|your|her)\b(?!\s*⟩)")
+
+
+def _pronouns(s: str, speaker: int | None) -> str:
+    """He, she, him, her and you as the seat last named before them (a guess: read with less confidence)."""
+    last: str | None = None
+    addressee: str | None = None
+    out: list[str] = []
+    at = 0
+    for m in _PRONOUN.finditer(s):
+        word = m.group(0)
+        if word.startswith("⟨"):
+            if word != f"⟨{speaker}⟩":
+                last = word
+                if re.search(r"(?:^|[.!?;]\s*|\b(?:thanks|thank you|ty|hey|hi|ok|okay)\s*,?\s*)$", s[: m.start()]):
+                    addressee = word  # a sentence that opens on a seat speaks to it
+            continue
+        if word.startswith("you") and re.search(r"\b(?:of|to all of|all of|both of)\s*$", s[: m.start()]):
+            continue
+        target = addressee if word.startswith("you") and addressee is not None else last
+        if target is None:
+            continue
+        after = s[m.end() : m.end() + 12]
+        if (
+            word == "her"
+            and re.match(r"\s+[a-z]", after)
+            and not re.match(r"\s+(?:too|today|now|again|out|then|either|instead|first|yet|tonight)\b", after)
+        ):
+            continue  # a possessive ("her result"): left as it is
+        rep = {"he's": f"{target}'s", "she's": f"{target}'s", "you're": f"{target} is", "your": f"{target}'s"}.get(
+            word, target
+        )
+        end = m.end()
+        are = re.match(r"\s+are\b", after)
+        if word == "you" and are:
+            rep, end = f"{target} is", m.end() + are.end()
+        out.append(s[at : m.start()] + rep)
+        at = end
+    out.append(s[at:])
+    return "".join(out)
+
+
+def _third_person(before: str, m: _Match, words: str) -> bool:
+    """Whether the words just before a verb-first match give it another subject ("Ken and Mio are voting Rin")."""
+    if (
+        words.startswith("⟨")
+        or words.startswith("i")
+        or m.kind not in ("will_vote", "defends", "accuses", "guarded", "claim")
+    ):
+        return False
+    if m.kind == "claim":
+        return bool(re.search(r"⟨\d+⟩\s*(?:,|:)?\s*$", before))
+    return bool(
+        re.search(
+            r"(?:⟨\d+⟩|\b(?:he|she|they|who|everyone else|others|people))\s+"
+            r"(?:(?:are|is|was|were|also|both|all|will|would|have|has|had|keep|kept|just|then|still|already)\s+){0,2}$",
+            before,
+        )
+    )
+
+
+def _quoted(body: str, at: int) -> bool:
+    """Whether position `at` lies inside a quotation in the first person (someone else's words)."""
+    for q in re.finditer(r'"([^"]{1,200})"', body):
+        if q.start() < at < q.end() and re.search(r"\b(?:i|i'm|my|me)\b", q.group(1)):
+            return True
+    return False
+
+
+def _lists(body: str, matches: list[_Match]) -> list[_Match]:
+    """A statement about one seat of a list ("Ken, Mio and Rin feel like village") is about each of them."""
+    out = list(matches)
+    link = r"\s*(?:,\s*and|,|and|&|/|\+)\s*"
+    for m in matches:
+        if m.kind not in ("accuses", "defends", "will_vote") or m.target is None:
+            continue
+        token = f"⟨{m.target}⟩"
+        head = body[m.start : m.end]
+        if head.startswith(token):  # the list is the subject: it ends at the match
+            lead = re.search(
+                rf"(?:^|[.:;!]\s*|\b(?:think|feel|honestly|imo|and|so)\s+)((?:⟨\d+⟩{link})+)$", body[: m.start]
+            )
+            if lead and re.search(r"and|&|/|\+", lead.group(1)):
+                for seat in re.findall(r"⟨(\d+)⟩", lead.group(1)):
+                    out.append(_Match(m.kind, int(seat), m.role, m.species, m.start, m.end, m.confidence))
+        elif head.endswith(token):  # the list is the object: it goes on after the match
+            tail = re.match(
+                rf"((?:{link}⟨\d+⟩)+)(?=\s*(?:[.!;,]|$|both|too|as well|equally|completely|fully|today|now|imo|more|for now))",
+                body[m.end :],
+            )
+            if tail and re.search(r"and|&|/|\+", tail.group(1)):
+                for seat in re.findall(r"⟨(\d+)⟩", tail.group(1)):
+                    out.append(_Match(m.kind, int(seat), m.role, m.species, m.start, m.end, m.confidence))
+    return out
+
+
+def _vocative(sentence: str) -> str:
+    """A sentence that opens on a seat and says "you" ("Ken, you are lying") reads as about that seat."""
+    m = re.match(r"^\s*(⟨\d+⟩)\s*[,:]?\s+(?=.*\byou\b)", sentence)
+    if not m:
+        return sentence
+    who = m.group(1)
+    return re.sub(r"\byou(?:'re| are)\b", f"{who} is", sentence)
+
+
+def _resolve(matches: list[_Match]) -> list[_Match]:
+    """Drop matches that overlap a stronger one about the same seat (a result over a defence)."""
+    kept: list[_Match] = []
+    for m in sorted(matches, key=lambda x: (-_PRIORITY.get(x.kind, 0), x.start)):
+        clash = any(
+            k.start < m.end
+            and m.start < k.end
+            and (k.target == m.target or m.target is None or k.target is None)
+            and _PRIORITY.get(k.kind, 0) > _PRIORITY.get(m.kind, 0)
+            and not (k.kind == "claim" or m.kind == "claim")
+            for k in kept
+        )
+        if not clash:
+            kept.append(m)
+    return sorted(kept, key=lambda x: x.start)
+
+
+@dataclass
+class ReaderStats:
+    """How many lines a reader read, and how many it understood whole."""
+
+    lines: int = 0
+    complete: int = 0
+    statements: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+__all__ = ["ROLE_WORDS", "ReadStatement", "ReaderStats", "Reading", "TalkReader", "normalise"]
