@@ -33,9 +33,9 @@ def test_serve_starts_on_a_good_db(tmp_path: Path, no_server: list[dict[str, Any
 
 def test_the_check_passes_new_and_existing_databases(tmp_path: Path) -> None:
     fresh = tmp_path / "new" / "games.db"
-    assert cli._writable_db(fresh) == fresh
+    assert cli.writable_db(fresh) == fresh
     assert not (tmp_path / "new").exists()  # checking creates nothing
     existing = tmp_path / "games.db"
     with GameStore(existing) as store:
         store.save(run_sync(get_preset("aiwolf5"), [RandomAgent(s) for s in range(5)], 3))
-    assert cli._writable_db(existing) == existing
+    assert cli.writable_db(existing) == existing

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from lycan.agents import RandomAgent
 from lycan.agents.human import HumanAgent
-from lycan.cli import _final_view, app
+from lycan.cli import app, final_view
 from lycan.engine import GameRecord, run_sync
 from lycan.engine.events import GameStarted, Talk
 from lycan.rules import get_preset
@@ -188,7 +188,7 @@ def test_a_terminal_player_sees_talk_as_codes(capsys: pytest.CaptureFixture[str]
     record = hostile_record()
     seat = speaker_seat(record)
     human = HumanAgent(read_line=lambda prompt: "")
-    human.show_new(_final_view(record, seat))  # everything the seat saw
+    human.show_new(final_view(record, seat))  # everything the seat saw
     out = capsys.readouterr().out
     assert_safe(out)
     assert "\\x1b]0;pwned\\x07there" in out

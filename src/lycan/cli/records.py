@@ -1,0 +1,136 @@
+"""The commands that work on stored games: games, export, import, tournament, report and compare."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from lycan.cli.common import DbOpt, clear_errors, console, fail, open_store, run_records, writable_db
+
+
+def games(
+    db: DbOpt = None,
+    limit: Annotated[int, typer.Option(min=1)] = 20,
+    run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
+) -> None:
+    """List stored games, newest first."""
+    with clear_errors(), open_store(db) as store:
+        rows = store.list_games(run=run, limit=limit)
+    table = Table()
+    for col in ("game", "rules", "seed", "winner", "days", "faults", "agents"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            r.game_id, r.rules, str(r.seed), r.winner, str(r.n_days), str(r.faults), ",".join(sorted(set(r.agents)))
+        )
+    console.print(table)
+
+
+def export_cmd(
+    out: Annotated[Path, typer.Argument(help="JSONL file to write (ending .gz: gzip-compressed)")],
+    db: DbOpt = None,
+    run: Annotated[str | None, typer.Option(help="only games of this run")] = None,
+) -> None:
+    """Export stored games as JSONL, one game per line (the file's folder must exist)."""
+    from lycan.store import export_jsonl
+
+    target = out.expanduser()
+    if target.is_dir():
+        fail(f"{target} is a folder; give a file path such as {target / 'games.jsonl'}")
+    if not target.parent.is_dir():
+        fail(f"the folder {target.parent} does not exist; create it first or give another path")
+    with clear_errors(), open_store(db) as store:
+        records = list(store.iter_records(run=run))
+        try:
+            export_jsonl(records, target)
+        except OSError as err:
+            fail(f"cannot write {target} ({err.strerror or err}); give another path")
+    console.print(f"wrote {len(records)} games to {target}")
+
+
+def import_cmd(
+    src: Annotated[Path, typer.Argument(help="JSONL file to read (.jsonl.gz: gzip-compressed)")],
+    db: DbOpt = None,
+    run: Annotated[
+        str | None, typer.Option(help="store the games under this run, so that re-running that tournament skips them")
+    ] = None,
+) -> None:
+    """Import games from JSONL; nothing is written unless every line is a game that can have happened."""
+    from lycan.store import import_jsonl
+
+    path = writable_db(db)
+    with clear_errors():
+        records = import_jsonl(src)
+        with open_store(path) as store:
+            added = store.import_records(records, run=run)
+    distinct = len({r.game_id for r in records})
+    notes = [
+        f"{count} {what}"
+        for count, what in ((distinct - added, "already stored"), (len(records) - distinct, "repeated in the file"))
+        if count
+    ]
+    of = f" of {len(records)}" if added != len(records) else ""
+    console.print(f"imported {added}{of} games from {src}" + (f" ({', '.join(notes)})" if notes else ""))
+
+
+def tournament(
+    config: Annotated[str, typer.Argument(help="tournament file (YAML/TOML) or a built-in name such as smoke")],
+    db: DbOpt = None,
+    executor: Annotated[str, typer.Option(help="local, or ray (RAY_ADDRESS for a cluster)")] = "local",
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="local executor: worker processes for games of CPU-bound agents and of in-process "
+            "models (each worker loads its own copy of the model); 0 plays every game in this process",
+        ),
+    ] = 0,
+) -> None:
+    """Play a tournament; re-running it resumes, skipping finished games."""
+    from lycan.arena import run_tournament
+    from lycan.arena.executors import make_executor
+    from lycan.eval.report import print_summary
+
+    with clear_errors(), open_store(db) as store:
+        if processes and executor != "local":
+            fail("--processes is an option of the local executor")
+        chosen = make_executor(executor, processes=processes) if processes else executor
+        result = run_tournament(config, executor=chosen, store=store, progress=sys.stderr.isatty())
+        records = list(store.iter_records(run=result.run))
+    console.print(
+        f"run {result.run}: {result.played} played, {result.skipped} already done, {result.faults} faults, "
+        f"{result.games_per_minute:,.0f} games/min"
+    )
+    print_summary(records, console)
+
+
+def report(
+    run: Annotated[str, typer.Argument(help="run name (as given in the tournament file)")],
+    out: Annotated[Path | None, typer.Option(help="folder for report.md, report.html and plots")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Print a run's tables and write a Markdown + HTML report with plots."""
+    from lycan.eval.report import build_report, print_summary
+
+    with clear_errors(), open_store(db) as store:
+        records = run_records(store, run)
+        print_summary(records, console)
+        path = build_report(records, out or Path(f"report-{run}"), title=f"Lycan run {run}")
+    console.print(f"report written to {path}")
+
+
+def compare(
+    run_a: Annotated[str, typer.Argument(help="first run name")],
+    run_b: Annotated[str, typer.Argument(help="second run name")],
+    db: DbOpt = None,
+) -> None:
+    """Compare two runs' win rates with two-proportion significance tests."""
+    from lycan.eval.report import compare_runs
+
+    with clear_errors(), open_store(db) as store:
+        table = compare_runs(run_records(store, run_a), run_records(store, run_b))
+    console.print(table.to_rich())
