@@ -13,8 +13,8 @@ from lycan.agents import HeuristicAgent
 from lycan.cli import app
 from lycan.engine import GameRecord, run_sync
 from lycan.engine.events import Divined
-from lycan.engine.replay import checkpoints
 from lycan.engine.seeds import derive
+from lycan.engine.stepping import checkpoints
 from lycan.rules import Role, Team, get_preset, team_of
 from lycan.store import GameStore
 

@@ -12,8 +12,8 @@ from lycan.beliefs.meter import meter
 from lycan.engine import View, run_sync
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import GameOver, PhaseStarted, public, visible
-from lycan.engine.replay import checkpoints, view_at
 from lycan.engine.seeds import derive
+from lycan.engine.stepping import checkpoints, view_at
 from lycan.engine.view import PublicView
 from lycan.rules import Team, get_preset, team_of
 

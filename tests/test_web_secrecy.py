@@ -25,8 +25,8 @@ from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.events import Talk
 from lycan.engine.game import Game
 from lycan.engine.manner import Manner
-from lycan.engine.replay import view_at
 from lycan.engine.seeds import derive, stream
+from lycan.engine.stepping import view_at
 from lycan.engine.view import View
 from lycan.rules import RuleSet, get_preset, rules_from_dict
 from lycan.rules.roles import Role

@@ -552,7 +552,7 @@ def _print_values(record: GameRecord, seat: int | None) -> None:
 
 def _meter_lines(record: GameRecord, upto: int, seat: int | None, reader: Any, *, truth: bool = False) -> list[str]:
     """The suspicion meter once `record.events[:upto]` had happened, as `seat` (None: the public record) knew it."""
-    from lycan.engine.replay import view_at
+    from lycan.engine.stepping import view_at
 
     readings = reader.read(view_at(record.events, record.rules, record.names, upto, seat))
     width = max(len(n) for n in record.names) + (7 if seat is not None else 0)
@@ -575,7 +575,7 @@ def _replay_with_beliefs(record: GameRecord, seat: int | None) -> None:
     its hidden lines marked), and `seat`'s own view otherwise.
     """
     from lycan.beliefs.meter import Meter
-    from lycan.engine.replay import checkpoints
+    from lycan.engine.stepping import checkpoints
     from lycan.render import render_log
 
     reader = Meter()

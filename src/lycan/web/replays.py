@@ -30,7 +30,7 @@ from fastapi import HTTPException
 from lycan.beliefs.meter import Meter
 from lycan.engine.events import GameOver, event_to_dict
 from lycan.engine.record import GameRecord
-from lycan.engine.replay import checkpoints, view_at
+from lycan.engine.stepping import checkpoints, view_at
 from lycan.render import describe_event
 from lycan.rules import team_of
 from lycan.web.limits import CreationLimit

@@ -54,8 +54,8 @@ from lycan.engine.actions import OVER, Answer, Request
 from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.manner import Manner
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
-from lycan.engine.replay import view_at
 from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session
+from lycan.engine.stepping import view_at
 from lycan.engine.view import PublicView, View
 from lycan.render import render_log
 from lycan.rules import RuleSet, team_of
