@@ -5,11 +5,16 @@ every living seat's view at the end of day DAY's talk (where the role probe is a
 belief engine, and each other seat's most probable role is its answer. Beside it, in the same
 questions: the majority baseline (the deck's commonest role, except that a werewolf names its pack),
 hard knowledge alone (the same engine without behaviour likelihoods), and a uniformly random role.
-Calibration: every P(werewolf) the seats give about each other, scored by Brier, log-loss and
+The engine reads talk with `lycan.beliefs.reader.TalkReader`; the same questions are also answered
+with the exact template parser as the reader (`beliefs, template parser`), in the same run.
+Games can be read from a database or a JSONL file instead of played (`--db`, `--jsonl`: for
+instance contest logs imported with `lycan aiwolf-log import`), and played by other agent types
+(`--agent`). Calibration: every P(werewolf) the seats give about each other, scored by Brier, log-loss and
 expected calibration error (10 equal-width bins), with a reliability plot. Cost: a full game read
 event by event, per event.
 
     python benchmarks/bench_beliefs.py --preset guardian7 --games 1000
+    python benchmarks/bench_beliefs.py --jsonl contest.jsonl --day 1
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 
 from lycan.agents import make_agent
 from lycan.beliefs import Beliefs
+from lycan.beliefs.claims import parser_for
 from lycan.beliefs.fit import moments
 from lycan.beliefs.model import INDEX
 from lycan.engine import GameRecord, View, run_sync
@@ -41,6 +47,7 @@ class Tally:
 
     questions: int = 0
     beliefs: int = 0
+    parser_beliefs: int = 0
     hard: int = 0
     majority: int = 0
     random: float = 0.0
@@ -52,9 +59,23 @@ class Tally:
     forecasts: list[tuple[float, int]] = field(default_factory=list)
 
 
-def play(preset: str, seed: int) -> GameRecord:
+def play(preset: str, seed: int, agent: str = "heuristic") -> GameRecord:
     rules = get_preset(preset)
-    return run_sync(rules, [make_agent("heuristic", derive(seed, "agent", s)) for s in range(rules.n_players)], seed)
+    return run_sync(rules, [make_agent(agent, derive(seed, "agent", s)) for s in range(rules.n_players)], seed)
+
+
+def stored(db: Path | None, jsonl: Path | None) -> list[GameRecord]:
+    """Games read from a database or a JSONL file."""
+    if jsonl is not None:
+        from lycan.store.jsonl import import_jsonl
+
+        records = import_jsonl(jsonl)
+    else:
+        from lycan.store import GameStore
+
+        assert db is not None
+        records = list(GameStore(db).iter_records())
+    return list(records)
 
 
 def score(record: GameRecord, day: int, tally: Tally, seats_per_game: int | None, rng: random.Random) -> None:
@@ -67,6 +88,7 @@ def score(record: GameRecord, day: int, tally: Tally, seats_per_game: int | None
     for view in views:
         assert isinstance(view, View)
         post = Beliefs.for_view(view).close_talk().posterior()
+        templates = Beliefs.for_view(view, read=parser_for(view.names).parse).close_talk().posterior()
         hard = Beliefs.for_view(view, model=None).posterior()
         pack = set(view.wolves()) if view.role is Role.WEREWOLF else set()
         village = view.role not in (Role.WEREWOLF, Role.POSSESSED)
@@ -77,6 +99,7 @@ def score(record: GameRecord, day: int, tally: Tally, seats_per_game: int | None
             base = Role.WEREWOLF if s in pack else commonest
             tally.questions += 1
             tally.beliefs += guess is truth
+            tally.parser_beliefs += templates.top_role(s)[0] is truth
             tally.hard += hard.top_role(s)[0] is truth
             tally.majority += base is truth
             tally.random += 1 / kinds
@@ -154,24 +177,33 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=None, help="views scored per game (default: every living seat)")
     parser.add_argument("--cost-runs", type=int, default=5)
     parser.add_argument("--plots", type=Path, default=Path("benchmarks/results"))
+    parser.add_argument("--agent", default="heuristic", help="the agent type that plays every seat")
+    parser.add_argument("--db", type=Path, default=None, help="read the games from this database instead")
+    parser.add_argument("--jsonl", type=Path, default=None, help="read the games from this JSONL file instead")
     args = parser.parse_args()
-    for preset in args.preset or ["guardian7"]:
+    given = stored(args.db, args.jsonl) if args.db or args.jsonl else None
+    presets = sorted({r.rules.name for r in given}) if given is not None else args.preset or ["guardian7"]
+    for preset in presets:
         tally = Tally()
         rng = random.Random(0)
         started = time.perf_counter()
         games = 0
-        for i in range(args.games):
-            record = play(preset, FIRST_SEED + i)
+        if given is not None:
+            records = [r for r in given if r.rules.name == preset]
+        else:
+            records = (play(preset, FIRST_SEED + i, args.agent) for i in range(args.games))
+        total = 0
+        for record in records:
+            total += 1
             if any(d == args.day for d in {m.day for m in moments(record, args.day, spectator=True)}):
                 games += 1
                 score(record, args.day, tally, args.seats, rng)
         took = time.perf_counter() - started
         q, vq = tally.questions, tally.village_questions
-        print(
-            f"\n{preset}: {games} of {args.games} games reached the day-{args.day} probe; {q} questions ({took:.0f} s)"
-        )
+        print(f"\n{preset}: {games} of {total} games reached the day-{args.day} probe; {q} questions ({took:.0f} s)")
         for label, hits, n in (
             ("beliefs", tally.beliefs, q),
+            ("beliefs, template parser", tally.parser_beliefs, q),
             ("hard knowledge only", tally.hard, q),
             ("majority baseline", tally.majority, q),
             ("beliefs, village-side askers", tally.village_beliefs, vq),
@@ -186,7 +218,7 @@ def main() -> None:
         print(f"  P(werewolf): {len(tally.forecasts)} forecasts, Brier {brier:.4f}, log-loss {ll:.4f}, ECE {ece:.4f}")
         print("  reliability: " + ", ".join(f"{p:.2f}->{f:.2f} ({k})" for p, f, k in table))
         plot(table, args.plots / f"beliefs_reliability_{preset}.png", f"{preset}, day {args.day}: ECE {ece:.3f}")
-        if args.cost_runs:
+        if args.cost_runs and given is None:
             print(f"  cost: {cost(preset, args.cost_runs):.2f} ms per event (median of {args.cost_runs} games)")
 
 

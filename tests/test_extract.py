@@ -23,7 +23,7 @@ from scripted import HANG, ScriptedModel
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Eve")
 ALICE, BOB, CAROL, DAVE, EVE = range(5)
 LABELLED = Path(__file__).parent / "data" / "utterances.jsonl"
-FREE = "Honestly I think Bob is lying, he's got to be a wolf."
+FREE = "Bob's whole vibe screams werewolf to me."  # words the rules leave unread
 
 
 def answer(*statements: object) -> str:
@@ -211,13 +211,18 @@ async def test_merge_asks_the_model_too_and_adds_what_the_parser_missed() -> Non
     said = answer({"kind": "claim", "role": "seer"}, {"kind": "divined", "target": "Carol", "species": "werewolf"})
     first = ClaimExtractor(fixed(said), NAMES)
     merge = ClaimExtractor(fixed(said), NAMES, parser="merge")
-    assert await first.extract(text, BOB, scope="g") == (Statement("claim", role="seer"),)
+    # the rules read the whole line, so the model is not asked; with "merge" it is asked anyway
+    assert await first.extract(text, BOB, scope="g") == (
+        Statement("claim", role="seer"),
+        Statement("divined", CAROL, species=Species.WEREWOLF),
+    )
+    assert first.model_calls == 0 and first.parser_hits == 1
     assert await merge.extract(text, BOB, scope="g") == (
         Statement("claim", role="seer"),
         Statement("divined", CAROL, species=Species.WEREWOLF),
     )
     failing = ClaimExtractor(fixed(ModelError("down")), NAMES, parser="merge")
-    assert await failing.extract(text, BOB, scope="g") == (Statement("claim", role="seer"),)
+    assert await failing.extract("I'm the seer.", BOB, scope="g") == (Statement("claim", role="seer"),)
 
 
 async def test_an_utterance_is_read_once_per_game_and_speaker() -> None:
@@ -239,15 +244,17 @@ async def test_an_empty_reading_is_remembered_too() -> None:
     model = fixed(answer())
     extractor = ClaimExtractor(model, NAMES)
     for _ in range(3):
-        assert await extractor.extract("Good morning everyone.", ALICE, scope="g") == ()
+        assert await extractor.extract(FREE, ALICE, scope="g") == ()
     assert len(model.requests) == 1
+    assert await extractor.extract("Good morning everyone.", ALICE, scope="g") == ()
+    assert len(model.requests) == 1  # a line the rules account for whole is never sent
 
 
 async def test_the_cache_keeps_the_latest_utterances() -> None:
     model = fixed(answer())
     extractor = ClaimExtractor(model, NAMES, cache_size=2)
     for text in ("one", "two", "three", "three", "one"):
-        await extractor.extract(text, ALICE, scope="g")
+        await extractor.extract(f"Bob's {text} vibe screams werewolf", ALICE, scope="g")
     assert len(model.requests) == 4
 
 
@@ -425,7 +432,7 @@ def test_beliefs_read_free_talk_through_the_extractor() -> None:
     from lycan.rules import get_preset
 
     rules = get_preset("aiwolf5")
-    line = "ok listen, I looked at Bob last night with my crystal ball, wolf!!"
+    line = "seer stuff: I used my crystal ball on Bob last night, wolf!!"
     model = fixed(
         answer({"kind": "claim", "role": "seer"}, {"kind": "divined", "target": "Bob", "species": "werewolf"})
     )
@@ -434,7 +441,7 @@ def test_beliefs_read_free_talk_through_the_extractor() -> None:
         PhaseStarted(id=0, day=1, phase="day", alive=(0, 1, 2, 3, 4)),
         Talk(id=5, day=1, phase="day", actor=ALICE, text=line),
     ]
-    plain = Beliefs(rules, NAMES, seat=EVE, role=rules.deck()[-1]).update(events)
+    plain = Beliefs(rules, NAMES, seat=EVE, role=rules.deck()[-1], read=SpeechParser(NAMES).parse).update(events)
     assert plain.observations == []
     read = Beliefs(
         rules,

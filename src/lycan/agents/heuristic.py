@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
 from lycan.agents.knowledge import Belief, Key, Memory, conclude
+from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.view import View
 from lycan.rules.roles import Role, Species
@@ -160,7 +161,7 @@ class HeuristicAgent(SyncAgent):
                 has_guardian=Role.GUARDIAN in rules.roles,
                 guardian_repeat=rules.options.guardian_repeat,
                 rng=random.Random(f"{self.seed}/{self.games}"),
-                parser=speech.parser_for(view.names),
+                parser=reader_for(view.names),
             )
             self.games += 1
             self._mem = mem

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import lycan.agents.speech as speech
+from lycan.beliefs.claims import TalkParser
 from lycan.engine.events import (
     AttackChosen,
     Died,
@@ -77,7 +77,8 @@ class Memory:
     has_guardian: bool
     guardian_repeat: bool
     rng: random.Random
-    parser: speech.SpeechParser
+    parser: TalkParser
+    """How this seat reads others' talk (`lycan.beliefs.reader.TalkReader`)."""
     seen: int = 0
     last: Event | None = None
     pack: frozenset[int] = frozenset()

@@ -35,7 +35,8 @@ from lycan.agents.parsing import (
 )
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
-from lycan.beliefs.claims import parser_for, stated_vote
+from lycan.beliefs.claims import stated_vote
+from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
 from lycan.engine.events import Talk
 from lycan.engine.manner import Manner
@@ -174,7 +175,7 @@ def probe_schema(style: Style, names: list[str], roles: list[str]) -> dict[str, 
 
 def promised_vote(view: View) -> int | None:
     """Whom the seat last said today, in public, that it will vote for (None if it said nobody)."""
-    parser = parser_for(view.names)
+    parser = reader_for(view.names)
     for event in reversed(view.events):
         if event.day != view.day:
             break

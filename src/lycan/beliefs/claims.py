@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, cast
+from typing import Literal, Protocol, cast
 
 from lycan.rules.roles import Role, Species, parse_role
 
@@ -39,6 +39,14 @@ class Statement:
     target: int | None = None
     role: str = ""
     species: Species | None = None
+
+
+class TalkParser(Protocol):
+    """Anything that reads a speaker's statements out of a line (`SpeechParser`, `TalkReader`)."""
+
+    def parse(self, text: str, speaker: int | None = None) -> tuple[Statement, ...]:
+        """Every statement `speaker` made in `text`, in order."""
+        ...
 
 
 _SPECIES = {"human": Species.HUMAN, "werewolf": Species.WEREWOLF, "wolf": Species.WEREWOLF}
@@ -141,4 +149,4 @@ def parser_for(names: tuple[str, ...]) -> SpeechParser:
     return SpeechParser(names)
 
 
-__all__ = ["CLAIMABLE_ROLES", "SpeechParser", "Statement", "StatementKind", "parser_for", "stated_vote"]
+__all__ = ["CLAIMABLE_ROLES", "SpeechParser", "Statement", "StatementKind", "TalkParser", "parser_for", "stated_vote"]

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lycan.beliefs.claims import SpeechParser, Statement, parser_for
+from lycan.beliefs.claims import Statement
+from lycan.beliefs.reader import MIN_CONFIDENCE, Reading, reader_for
 from lycan.engine.events import Event, Executed, PhaseStarted, Talk, VoteCast
 from lycan.rules.roles import Role, Species, parse_role
 
@@ -76,8 +77,8 @@ class Choice:
 
 
 Observation = Claim | Report | Choice
-Reader = Callable[[str, int], Sequence[Statement]]
-"""Reads one utterance of a speaker into statements: the template parser by default, or e.g. a
+Reader = Callable[[str, int], Sequence[Statement] | Reading]
+"""Reads one utterance of a speaker into statements: the talk reader by default, or e.g. a
 chat-model extractor for free talk (`lambda text, who: extractor.extract_sync(text, who, scope=game)`)."""
 
 
@@ -88,7 +89,10 @@ class Observer:
         names: the table's seat names.
         seat: whose view this is (its own acts are skipped); None for the public record.
         roles_in_play: the roles of the deck (claims of roles not in play still count as claims).
-        read: how an utterance becomes statements (default: `lycan.beliefs.claims.SpeechParser`).
+        read: how an utterance becomes statements (default: `lycan.beliefs.reader.TalkReader`). A reader
+            that returns a `Reading` also says which lines it did not understand whole: a seat whose
+            talk of a day held a role or a result the reader could not read is not taken to have
+            stayed silent about claims that day (silence is evidence only where the reader is sure).
     """
 
     def __init__(
@@ -102,8 +106,9 @@ class Observer:
         self.seat = seat
         self.n = len(names)
         self.roles_in_play = frozenset(roles_in_play)
-        self.parser: SpeechParser = parser_for(names)
-        self.reader: Reader = read or self.parser.parse
+        self.reader: Reader = read or reader_for(names)
+        self.unsure: dict[int, set[int]] = {}
+        """Seats whose talk on each day may hold a claim the reader did not read (no silence for them)."""
         self.alive: tuple[int, ...] = tuple(range(self.n))
         self.claimed: dict[Role, list[int]] = {}
         """For each role, who claimed it, in order."""
@@ -151,7 +156,13 @@ class Observer:
             return []
         out: list[Observation] = []
         others = tuple(s for s in self.alive if s != actor)
-        for st in self.reader(e.text, actor):
+        said = self.reader(e.text, actor)
+        statements: Iterable[Statement] = said
+        if isinstance(said, Reading):
+            if said.doubts_claims:
+                self.unsure.setdefault(e.day, set()).add(actor)
+            statements = [r.statement for r in said.found if r.confidence >= MIN_CONFIDENCE]
+        for st in statements:
             if st.kind == "claim":
                 role = parse_role(st.role)
                 out.extend(self._claim(e.id, actor, role, e.day))
@@ -187,8 +198,9 @@ class Observer:
             return []
         self.talk_open = None
         out: list[Observation] = []
+        unsure = self.unsure.get(day, set())
         for actor in sorted(self.talkers.get(day, ())):
-            if actor == self.seat:
+            if actor == self.seat or actor in unsure:
                 continue
             for role in CLAIM_ROLES:
                 if role not in self.roles_in_play:

@@ -1,15 +1,16 @@
-"""Claims read out of free talk by a chat model, one schema-constrained call per utterance.
+"""Claims read out of free talk by rules first and a chat model for what they leave.
 
-`SpeechParser` (`lycan.beliefs.claims`) reads templates and the AIWolf protocol exactly; free talk
-("honestly I think Bob is lying, he's got to be a wolf") needs a model. `ClaimExtractor` first
-tries the parser and asks the model only when the parser finds nothing (or always, or never: see
-`parser=`). The model answers greedily in JSON that a schema pins to the table: a statement kind,
-a seat name, a role and a species, each from a fixed list. What comes back is checked again (a seat
-other than the speaker, a role that can be claimed) and, by default, against the line's own words:
-the seat and role must be named in it and a word of the kind must be there ("vote", "protected",
-"fake"...), and a result with no word of seeing or of a medium is taken as an accusation or a
-defence. A failed, late or unreadable answer gives no statements and is recorded in `faults`;
-extraction never raises.
+`TalkReader` (`lycan.beliefs.reader`) reads free talk by rules and says which clauses it could not
+account for; `ClaimExtractor` asks a model about a line whenever the rules did not account for the
+whole of it (not only when they found nothing), or always, or never (see `parser=`), and keeps a
+model's statement only where an unread clause of the line bears it out. The model answers greedily
+in JSON that a schema pins to the table: a statement kind, a seat name, a role and a species, each
+from a fixed list. What comes back is checked again (a seat other than the speaker, a role that can
+be claimed) and, by default, against the line's own words, in relation: one sentence must name the
+seat and role, hold a word of the kind ("vote", "protected", "fake"...) and, for a result, a word of
+its species; a result with no word of seeing or of a medium is taken as an accusation or a defence.
+A failed, late or unreadable answer gives no statements and is recorded in `faults`; extraction
+never raises.
 
 `score` compares extracted statements with labelled ones (precision, recall, F1 with a bootstrap
 interval), and `load_labelled` reads a labelled set (`tests/data/utterances.jsonl`). On that set's
@@ -29,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from lycan.beliefs.claims import CLAIMABLE_ROLES, SpeechParser, Statement, StatementKind
+from lycan.beliefs.claims import CLAIMABLE_ROLES, Statement, StatementKind
+from lycan.beliefs.reader import TalkReader
 from lycan.models.base import ChatModel, ChatRequest, Message
 from lycan.rules.roles import ROLE_ALIASES, Role, Species, parse_role
 
@@ -72,6 +74,11 @@ _CUES: dict[str, re.Pattern[str]] = {
 """Words a line must carry for a statement of each kind to be read from it (kinds absent need none)."""
 
 _SPECIES = {"human": Species.HUMAN, "werewolf": Species.WEREWOLF, "wolf": Species.WEREWOLF}
+_SPECIES_WORDS = {
+    Species.HUMAN: re.compile(r"\b(?:human|white|innocent|clean|villager|village|town|good|cleared|not (?:a )?wolf)\b"),
+    Species.WEREWOLF: re.compile(r"\b(?:werewolf|wolf|wolves|black|evil|red|scum)\b"),
+}
+"""Words a sentence must hold for a result of each species to be read from it."""
 
 SYSTEM_PROMPT = """\
 Read one line from a game of Werewolf. List only what the speaker plainly says. Most lines say one thing or nothing.
@@ -145,21 +152,23 @@ class ClaimExtractor:
             worker thread (llama.cpp) finishes the late call before it starts the next.
         max_statements: the most statements one utterance yields.
         max_tokens: the model's answer limit (enough for `max_statements` statements).
-        parser: how `SpeechParser` is used: "first" (its statements, where it finds any, are the
-            answer and the model is not asked), "merge" (the model is always asked and adds what
-            the parser missed) or "off" (the model alone).
+        parser: how the rules (`TalkReader`) are used: "first" (a line they account for whole is
+            answered by them alone; otherwise the model is asked and adds what an unread clause
+            bears out), "merge" (the model is always asked and adds what the rules missed) or
+            "off" (the model alone).
         session: the KV-cache session the model may reuse for the fixed prompt prefix.
         cache_size: utterances remembered (least recently used go first).
-        grounded: keep only statements the line bears out: it names the seat and the role, and
-            carries a word of the statement's kind; small models otherwise report seats, roles
-            and results the line never mentions.
+        grounded: keep only statements the line bears out, in relation: one clause of it names the
+            seat (and the role) beside a word of the statement's kind (and, for a result, a word of
+            its species); with the rules first, that clause must be one the rules did not read.
+            Small models otherwise report seats, roles and results the line never mentions.
         max_faults: faults kept in `faults` (the oldest go first; `fault_counts` counts them all).
 
     Attributes:
         faults: the latest faults, oldest first.
         fault_counts: how many faults of each kind there have been.
         model_calls: calls made to the model.
-        parser_hits: utterances the parser answered.
+        parser_hits: utterances the rules answered alone (they accounted for the whole line).
         cache_hits: utterances answered from the cache.
     """
 
@@ -188,7 +197,7 @@ class ClaimExtractor:
         self.session = session
         self.cache_size = cache_size
         self.grounded = grounded
-        self.parser = SpeechParser(self.names)
+        self.parser = TalkReader(self.names)
         self.faults: deque[ExtractionFault] = deque(maxlen=max_faults)
         self.fault_counts: Counter[FaultKind] = Counter()
         self.model_calls = 0
@@ -254,12 +263,18 @@ class ClaimExtractor:
 
     # -- reading the answer ---------------------------------------------------------------------
 
-    def read(self, answer: str, speaker: int, text: str, scope: str = "") -> tuple[Statement, ...]:
+    def read(
+        self, answer: str, speaker: int, text: str, scope: str = "", *, clauses: Sequence[str] | None = None
+    ) -> tuple[Statement, ...]:
         """The valid statements in a model's `answer` about `speaker`'s line `text`.
 
         What has to be dropped is recorded in `faults`; with `grounded`, every statement must be
-        borne out by `text` (see `_grounded`).
+        borne out by one sentence of `text` (see `_grounded`), and with `clauses` (the clauses the
+        rules could not read) by a sentence that holds one of them.
         """
+        spans = self.parser.sentences(text)
+        if clauses is not None:
+            spans = [span for span in spans if any(clause in span for clause in clauses)]
         try:
             data = json.loads(answer)
         except ValueError as error:
@@ -276,7 +291,7 @@ class ClaimExtractor:
                 self._fault("invalid", scope, speaker, statement)
                 continue
             if self.grounded:
-                statement = self._grounded(statement, text)
+                statement = self._grounded(statement, text, spans)
                 if isinstance(statement, str):
                     self._fault("ungrounded", scope, speaker, statement)
                     continue
@@ -315,23 +330,33 @@ class ClaimExtractor:
                 return f"no such species: {item!r}"
         return Statement(cast("StatementKind", kind), target, role, species)
 
-    def _grounded(self, statement: Statement, text: str) -> Statement | str:
-        """`statement` as far as `text` bears it out, otherwise why it does not.
+    def _grounded(self, statement: Statement, text: str, spans: Sequence[str]) -> Statement | str:
+        """`statement` as far as one sentence of `text` (among `spans`) bears it out, otherwise why not.
 
-        The line must name the statement's seat and role, and carry a word of its kind (`_CUES`).
-        A result takes the kind its words show (a seer's or a medium's); with neither it is a
-        stance on the seat ("Bob is a wolf" accuses Bob).
+        The same sentence must name the statement's seat (as the reader resolves names) and role,
+        carry a word of its kind (`_CUES`) and, for a result, a word of its species: names and words
+        merely present somewhere in the line are not enough. A result takes the kind its words show
+        (a seer's or a medium's); with neither it is a stance on the seat ("Bob is a wolf" accuses Bob).
         """
-        if statement.target is not None and not self._name_patterns[statement.target].search(text):
-            return f"{self.names[statement.target]} is not named in the line: {statement}"
-        if statement.role and not self._role_patterns[statement.role].search(text):
-            return f"the {statement.role} is not named in the line: {statement}"
-        if statement.kind in ("divined", "identified"):
-            return self._result(statement, text)
-        cue = _CUES.get(statement.kind)
-        if cue is not None and not cue.search(text):
-            return f"no word of {statement.kind} in the line: {statement}"
-        return statement
+        why = "no sentence of the line bears it out"
+        for span in spans:
+            if statement.target is not None and f"⟨{statement.target}⟩" not in span:
+                why = f"{self.names[statement.target]} is not named beside it"
+                continue
+            if statement.role and not self._role_patterns[statement.role].search(span):
+                why = f"the {statement.role} is not named beside it"
+                continue
+            if statement.species is not None and not _SPECIES_WORDS[statement.species].search(span):
+                why = f"no word for {statement.species.value} beside it"
+                continue
+            if statement.kind in ("divined", "identified"):
+                return self._result(statement, span)
+            cue = _CUES.get(statement.kind)
+            if cue is not None and not cue.search(span):
+                why = f"no word of {statement.kind} beside it"
+                continue
+            return statement
+        return f"{why}: {statement}"
 
     @staticmethod
     def _result(statement: Statement, text: str) -> Statement:
@@ -394,11 +419,11 @@ class ClaimExtractor:
         if not 0 <= speaker < len(self.names):
             self._fault("invalid", scope, speaker, f"no seat {speaker} at a table of {len(self.names)}")
             return (), False
-        parsed = self.parser.parse(text, speaker) if self.parser_use != "off" else ()
-        if parsed:
+        reading = self.parser.read(text, speaker) if self.parser_use != "off" else None
+        parsed = reading.statements if reading is not None else ()
+        if reading is not None and self.parser_use == "first" and reading.complete:
             self.parser_hits += 1
-            if self.parser_use == "first":
-                return parsed, True
+            return parsed, True
         self.model_calls += 1
         try:
             result = await asyncio.wait_for(self.model.chat(self.request(text, speaker, scope)), self.timeout)
@@ -408,7 +433,8 @@ class ClaimExtractor:
         except Exception as error:
             self._fault("error", scope, speaker, f"{type(error).__name__}: {error}")
             return parsed, False
-        said = self.read(result.text, speaker, text, scope)
+        clauses = reading.unread if reading is not None and self.parser_use == "first" else None
+        said = self.read(result.text, speaker, text, scope, clauses=clauses)
         known = {canonical(statement) for statement in parsed}
         return parsed + tuple(s for s in said if canonical(s) not in known), True
 

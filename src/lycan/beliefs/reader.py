@@ -29,16 +29,20 @@ drawn only from complete lines, and a model reader (`lycan.beliefs.extract`) is 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import cast
 
 from lycan.beliefs.claims import SpeechParser, Statement, StatementKind, parser_for
 from lycan.rules.roles import Species
+
+MIN_CONFIDENCE = 0.75
+"""Statements read with less confidence are left out of the evidence (neutral, as if unread)."""
 
 # ----------------------------------------------------------------------------- vocabulary
 
@@ -381,6 +385,11 @@ class TalkReader:
             self._cache.popitem(last=False)
         return reading
 
+    def sentences(self, text: str) -> list[str]:
+        """The sentences of `text` as the reader sees them: normalised, lower case, seats as `⟨seat⟩` tokens."""
+        s, _ = self._tokens(normalise(text))
+        return [sentence for sentence in _sentences(_strip_planted(_fix_words(s))) if not _injected(sentence)]
+
     # ------------------------------------------------------------------ reading
     def _tokens(self, text: str) -> tuple[str, list[int]]:
         """`text` lower-cased with every seat name as a token `⟨seat⟩`, and the seats in order of mention."""
@@ -407,6 +416,7 @@ class TalkReader:
         if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
         s = _pronouns(s, speaker)
+        s = _strip_planted(s)
         found: list[ReadStatement] = []
         unread: list[str] = []
         doubts = False
@@ -426,7 +436,9 @@ class TalkReader:
                 start, end = clauses[c]
                 clause = body[start:end]
                 before = body[start : m.start]
-                accounted[c] = True
+                for i, (a, b) in enumerate(clauses):  # every clause the match's words reach is read
+                    if a < m.end and m.start < b:
+                        accounted[i] = True
                 if question or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start]):
                     continue
                 if _third_person(before, m, body[m.start : m.end]):
@@ -456,6 +468,8 @@ class TalkReader:
         for r in protocol:
             if all(f.statement != r.statement for f in found):
                 found.append(r)
+        if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
+            unread, doubts = [], False
         return Reading(tuple(found), tuple(unread), doubts)
 
     def _line_claims(self, s: str) -> set[str]:
@@ -739,7 +753,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         "accuses": [
             (
                 rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+feels|\s+must be|\s+has to be|\s+might be|\s+could be|\s+sounds|"
-                rf"\s+smells|\s+reads|\s+'s gotta be|\s+is gotta be|\s+gotta be|\s+got to be|\s+na|\s+be|\s*=|\s+are)"
+                rf"\s+smells|\s+reads|\s+'s gotta be|'s got to be|\s+is gotta be|\s+gotta be|\s+got to be|\s+na|\s+be|\s*=|\s+are)"
                 rf"(?:\s+(?:so|very|really|kinda|kind of|pretty|super|definitely|def|probably|clearly|totally|likely|both|all|"
                 rf"obviously|surely|100%|for sure|most likely|like|almost certainly|also|too|just|more|the most))*\s+"
                 rf"(?:an?\s+|the\s+|our\s+|one of the\s+)?(?:were)?(?:wol(?:f|ves)|evil|sus\w*|suspicious|shady|fishy|scummy|scum|"
@@ -852,6 +866,28 @@ def _clauses(sentence: str) -> list[tuple[int, int]]:
         cuts.append(m.end())
     cuts.append(len(sentence) + 1)
     return list(itertools.pairwise(cuts))
+
+
+_PLANTED = re.compile(
+    r"<\|[^|<>]{0,30}\|>.*?(?:<\|[^|<>]{0,30}\|>|$)"  # chat-template turns: <|im_start|>system ... <|im_end|>
+    r"|<(\w+)[^<>]{0,80}>.*?</\1\s*>"  # markup elements with their content
+    r"|<[^<>]{0,80}>"  # stray tags
+    r"|\{[^{}]{0,400}\}"  # JSON objects
+    r"|```.*?(?:```|$)",  # fenced blocks
+    re.DOTALL,
+)
+
+
+def _strip_planted(s: str) -> str:
+    """`s` without what was planted for a machine reader (markup, chat-template turns, JSON, code fences).
+
+    What such a span says is nobody's statement; the speaker's own words around it are still read.
+    """
+    while True:  # nested JSON comes off one level at a time
+        stripped = _PLANTED.sub(" . ", s)
+        if stripped == s:
+            return s
+        s = stripped
 
 
 def _injected(sentence: str) -> bool:
@@ -986,14 +1022,10 @@ def _resolve(matches: list[_Match]) -> list[_Match]:
     return sorted(kept, key=lambda x: x.start)
 
 
-@dataclass
-class ReaderStats:
-    """How many lines a reader read, and how many it understood whole."""
-
-    lines: int = 0
-    complete: int = 0
-    statements: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
+@functools.lru_cache(maxsize=64)
+def reader_for(names: tuple[str, ...]) -> TalkReader:
+    """The reader of a table of `names`, shared by every seat of it (a line is read once per table)."""
+    return TalkReader(names)
 
 
-__all__ = ["ROLE_WORDS", "ReadStatement", "ReaderStats", "Reading", "TalkReader", "normalise"]
+__all__ = ["MIN_CONFIDENCE", "ROLE_WORDS", "ReadStatement", "Reading", "TalkReader", "normalise", "reader_for"]

@@ -96,8 +96,8 @@ class Beliefs:
             on `sample` deals drawn uniformly from those the seat's knowledge allows, each weighed
             by its likelihood (importance sampling; the draw depends on the seat's knowledge alone).
         sample: how many deals to draw when sampling.
-        read: how talk becomes statements (default: the template and AIWolf-protocol parser; pass a
-            `ClaimExtractor`'s reader for free talk).
+        read: how talk becomes statements (default: `lycan.beliefs.reader.TalkReader`, rules that
+            know what they did not read; a `ClaimExtractor`'s reader adds a model for the rest).
     """
 
     def __init__(
@@ -143,13 +143,15 @@ class Beliefs:
         self.logw = np.zeros(len(rows), dtype=np.float64)
 
     @classmethod
-    def for_view(cls, view: View | PublicView, model: ModelChoice = "default") -> Beliefs:
-        """Beliefs for `view`'s seat (a spectator for a public view), `view` already read."""
+    def for_view(
+        cls, view: View | PublicView, model: ModelChoice = "default", *, read: Reader | None = None
+    ) -> Beliefs:
+        """Beliefs for `view`'s seat (a spectator for a public view), `view` already read (`read`: see the class)."""
         if isinstance(view, View):
             pack = frozenset(view.wolves()) if view.role is Role.WEREWOLF and view.wolves() else None
-            beliefs = cls(view.rules, view.names, view.seat, view.role, pack, model)
+            beliefs = cls(view.rules, view.names, view.seat, view.role, pack, model, read=read)
         else:
-            beliefs = cls(view.rules, view.names, model=model)
+            beliefs = cls(view.rules, view.names, model=model, read=read)
         return beliefs.update(view.events)
 
     # ------------------------------------------------------------------ reading
