@@ -67,6 +67,13 @@ ROLE_WORDS: dict[str, str] = {
     "vanilla": "villager",
     "townie": "villager",
     "villie": "villager",
+    "vt": "villager",
+    "vanilla townie": "villager",
+    "plain townie": "villager",
+    "ordinary villager": "villager",
+    "doc": "guardian",
+    "protector": "guardian",
+    "med": "medium",
 }
 """Words for the roles a player claims, and the role each names."""
 
@@ -102,6 +109,14 @@ _FIXES: dict[str, str] = {
     "sussy": "sus",
     "lyin": "lying",
     "lieing": "lying",
+    "obvioulsy": "obviously",
+    "obviosly": "obviously",
+    "defintly": "definitely",
+    "definitly": "definitely",
+    "checkd": "checked",
+    "wolff": "wolf",
+    "vanila": "vanilla",
+    "lynchin": "lynching",
     "gaurdian": "guardian",
     "guardain": "guardian",
     "gardian": "guardian",
@@ -152,8 +167,10 @@ _FIXES: dict[str, str] = {
 }
 """Misspellings and dropped apostrophes, fixed word by word before reading."""
 
-_HUMAN_WORDS = r"human|white|innocent|clean|villager|village|town|good|not (?:a |the )?(?:were)?wolf|not evil|cleared"
-_WOLF_WORDS = r"werewolf|wolf|black|evil|a wolf|a werewolf"
+_HUMAN_WORDS = (
+    r"human|white|innocent|clean|villager|village|town|good|green|not (?:a |the )?(?:were)?wolf|not evil|cleared"
+)
+_WOLF_WORDS = r"werewolf|wolf|black|evil|red|a wolf|a werewolf"
 _SPECIES = rf"(?P<sp>{_HUMAN_WORDS}|{_WOLF_WORDS})"
 
 _ROLE = "(?P<role>" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + ")"
@@ -310,13 +327,22 @@ def _fix_words(s: str) -> str:
 
 # ----------------------------------------------------------------------------- names
 
+_LETTERS = str.maketrans({"ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "Ae", "ø": "o", "Ø": "O",
+                          "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "ı": "i", "œ": "oe", "Œ": "Oe"})  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """`text` without diacritics ("Guðrún" and "Gudrun", "Sólveig" and "Solveig" read alike)."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
 
 def _aliases(names: Sequence[str]) -> dict[str, int]:
     """Every unambiguous way to name each seat, lower-cased, mapped to the seat."""
     counts: dict[str, set[int]] = {}
 
     def add(alias: str, seat: int) -> None:
-        alias = alias.strip().lower()
+        alias = fold(alias).strip().lower()
         if len(alias) >= 2:
             counts.setdefault(alias, set()).add(seat)
 
@@ -337,7 +363,7 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
             number = int(m.group(2))
             for form in (f"player {number}", f"player{number}", f"p{number}", f"seat {number}"):
                 add(form, seat)
-    full = {name.strip().lower(): seat for seat, name in enumerate(names)}
+    full = {fold(name).strip().lower(): seat for seat, name in enumerate(names)}
     return {alias: next(iter(seats)) for alias, seats in counts.items() if len(seats) == 1 or alias in full} | full
 
 
@@ -394,6 +420,7 @@ class TalkReader:
     def _tokens(self, text: str) -> tuple[str, list[int]]:
         """`text` lower-cased with every seat name as a token `⟨seat⟩`, and the seats in order of mention."""
         seats: list[int] = []
+        text = fold(text)
         if self._name_re is None:
             return text.lower(), seats
 
@@ -417,6 +444,9 @@ class TalkReader:
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
         s = _pronouns(s, speaker)
         s = _strip_planted(s)
+        s = re.sub(
+            r"(⟨\d+⟩)\?\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\b)", r"\1: ", s
+        )  # "Ken? Human."
         found: list[ReadStatement] = []
         unread: list[str] = []
         doubts = False
@@ -439,7 +469,8 @@ class TalkReader:
                 for i, (a, b) in enumerate(clauses):  # every clause the match's words reach is read
                     if a < m.end and m.start < b:
                         accounted[i] = True
-                if question or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start]):
+                asked = question and (c == len(clauses) - 1 or bool(_QUESTION_START.match(clause)))
+                if asked or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start]):
                     continue
                 if _third_person(before, m, body[m.start : m.end]):
                     continue
@@ -495,6 +526,8 @@ class TalkReader:
         out = list(self._claims(body))
         seer_ctx = "seer" in claims_line or bool(_SEER_CONTEXT.search(body))
         medium_ctx = "medium" in claims_line or bool(_MEDIUM_CONTEXT.search(body))
+        if claims_line and not claims_line & {"seer", "medium"}:  # a villager's "Ken is human" is an opinion
+            seer_ctx = medium_ctx = False
         for kind in ("result", "context_result", "guarded", "will_vote", "liar", "accuses", "defends", "attack"):
             for pattern, confidence in self._patterns[kind]:
                 for m in pattern.finditer(body):
@@ -589,11 +622,28 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
     mods = (
         r"(?:(?:the|a|an|your|our|really|actually|just|only|simply|also|definitely|indeed|truly|honestly|"
         r"confirmed|real|true|genuine|plain|old|humble|simple|lowly|one|village|humble|legit|"
-        r"too|here|the real|the true|the one and only)\s+)*"
+        r"too|here|the real|the true|the one and only|absolutely|ordinary|totally|100%|obviously|clearly|still)\s+)*"
     )
     i_am = r"\b(?:i'm|i am|i m|me is|me be|na me be|i be|am)"
     p = {
         "claim": [
+            # "Ken isn't the seer - I am": the speaker's own claim, said against another's
+            (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
+            (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}(?:'s|\s+is)\s+me\b", 0.9),
+            # a sentence that is only a role ("Seer.", "Hunter.", "VT here.", "seer:") claims it
+            (
+                rf"^\s*(?:(?:the|a)\s+)?(?:real\s+|true\s+)?{_ROLE}\s*(?:here|co|claim|right here)?\s*(?:,\s*(?:by the way|btw|fyi))?\s*(?:[.!:]|$)",
+                0.85,
+            ),
+            (rf"\bi\s+(?:remain|am still|'m still)\s+(?:the\s+)?{_ROLE}\b", 0.9),
+            (rf"^\s*(?:c|co|claim)\s+{_ROLE}\b", 0.85),
+            (
+                rf"\b(?:hard\s*claim(?:ing)?|i(?:'ll| will)?\s+claim|i\s+(?:hereby\s+)?claim(?:\s+the\s+role\s+of)?|outing myself as|outing myself\s*[:,]|"
+                rf"out(?:ing)?\s+as|i\s+hold\s+the\s+role\s+of|my\s+claim\s+is|i\s+will\s+now\s+come\s+out\s*:\s*i\s+am|"
+                rf"revealing|reveal myself as)\s*:?\s*(?:the\s+|a\s+|an\s+)?(?:role\s+of\s+)?{_ROLE}\b",
+                0.9,
+            ),
+            (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}\s+(?:right\s+)?here\b", 0.85),
             (rf"{i_am}\s+{mods}{_ROLE}\b(?!\s*(?:'s|claim))", 0.95),
             (rf"\bmy role(?: is|'s|:|=)\s*(?:the |a |an )?{_ROLE}\b", 0.95),
             (rf"(?:^|[\s(\[,.:;-])(?:co|c/o)\s*[:=]?\s*(?:as\s+)?(?:the\s+)?{_ROLE}\b", 0.9),
@@ -609,6 +659,33 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bi(?:'m| am)\s+(?:the\s+)?(?:real\s+|true\s+)?{_ROLE},?\s+not\b", 0.9),
         ],
         "result": [
+            (
+                rf"{_WHO}\s*(?:\([^)]{{0,20}}\)\s*)?,?\s+(?:flipped|came up|came back)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (rf"\bresult\s+(?:n\d|night \d|d\d)?\s*[-:,]?\s*{_WHO}\s*[,:=-]\s*(?:an?\s+)?{_SPECIES}\b", 0.9),
+            (
+                rf"{_WHO},\s*(?:our|the|yesterday's|today's)\s+(?:lynch|execution|hang|exile|elimination)[^,]{{0,20}},\s*(?:was|is|flipped)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"\b(?:yesterday's|our|the)\s+(?:lynch|execution|hang|exile|elimination)\s*,\s*{_WHO}\s*,\s*(?:was|is|flipped)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            # colours and flips: "X flipped green on my check", "X came up red"
+            (rf"{_WHO}\s+(?:flipped|came up|came back|showed up|showed|is|was|=)\s+(?P<sp>green|red)\b", 0.9),
+            (
+                rf"\b(?:peek|seance|scan|look|reading|vision|check|divination|result)\w*\s+(?:on|of|for|at|into)\s+{_WHO}\s*[:=,-]\s*(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"\b(?:examined|divined|checked|inspected|investigated|looked into|read|peeked at|scanned)\s+{_WHO}\s*[;,:]\s*(?:and\s+)?(?:the\s+)?result\s+(?:was|is|:)\s*(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"\b(?:examined|divined|checked|inspected|looked into|peeked at)\s+{_WHO}(?:[^⟨.!?]{{0,30}}?)\s+(?:and\s+)?(?:\w+\s+)?(?:is|was|are|'s)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
             # a seeing verb, the seat, then its species: "I checked Mio last night and she is human"
             (
                 rf"\b(?:divin\w*|check\w*|inspect\w*|investigat\w*|saw|see|looked at|looked into|look at|look|scan\w*|"
@@ -620,7 +697,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             # "my vision showed Toshio is human", "my check on Yuki: werewolf"
             (
-                rf"\b(?:vision|check|divination|result|reading|read)\w*\s*,?\s+(?:\w+\s+){{0,3}}?(?:on|of|for|showed|shows|says|said|was|is)?\s*"
+                rf"\b(?:vision|check|divination|result|reading|read|seance)\w*\s*,?\s+(?:\w+\s+){{0,5}}?(?:on|of|for|showed|shows|says|said|was|is|revealed|reveals|that)?\s*"
                 rf":?\s*{_WHO}(?:'s)?\s*,?\s*(?:is|was|=|:|-|,|as)?\s*(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
@@ -661,6 +738,12 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "context_result": [
+            (rf"\bn\d+\s*[:,]?\s*{_WHO}\s+(?P<sp>h|w|human|wolf|werewolf|white|black)\b", 0.85),
+            (
+                rf"{_WHO}\s+(?:is\s+|was\s+)?(?:confirmed\s+)?{_SPECIES}\s+(?:by|from)\s+my\s+(?:check|vision|divination|reading|result)",
+                0.9,
+            ),
+            (rf"{_WHO}\s*(?:\([^)]{{0,20}}\)\s*)?=\s*(?P<sp>w|h|ww)\b", 0.85),
             # shorthand and bare results, read as results only beside a claim or words of seeing
             (
                 rf"(?:\bn\d+\b\s*(?:result)?\s*:?\s*)?{_WHO}(?:'s)?\s*(?:\([^)]{{0,15}}\)\s*)?(?:=|:|is:)\s*(?:an?\s+)?\"?{_SPECIES}\b",
@@ -678,13 +761,19 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"(?:^|[.,;:]\s*|\bn\d+\s+){_WHO}\s+(?P<sp>human|white|black|werewolf|wolf)\s*(?:[.,;!]|$)", 0.85),
             (
-                rf"{_WHO}(?:'s)?\s+(?:is|was|came back|comes back|came up|showed up as|showed|reads as|turned out)\s+"
+                rf"{_WHO}(?:'s|\s+is|\s+was|\s+came back|\s+comes back|\s+came up|\s+showed up as|\s+showed|\s+reads as|\s+turned out)\s+"
                 rf"(?:to be\s+)?(?:an?\s+)?(?P<x>\"?){_SPECIES}\b(?!\s+(?:side|team|claim))"
                 rf"(?=\s*(?:on|in|from|per|according to)\s+my\s+(?:check|vision|divination|reading|result)|\s*$|\s*[,.!;]|\s+(?:so|and|but|too|i)\b)",
                 0.8,
             ),
         ],
         "guarded": [
+            (rf"\b(?:prot|protect(?:ed)?|guard(?:ed)?|save(?:d)?)\s*(?:n\d\s*)?[:=]\s*{_WHO}", 0.85),
+            (
+                rf"\b(?:last night|night (?:one|two|\d)|on (?:the )?(?:first|second|last) night|n\d)\s*,?\s*i\s+(?:protect|guard|save|shield)\w*\s+{_WHO}",
+                0.85,
+            ),
+            (rf"\bmy\s+(?:protect|save|guard|shield)\s+(?:went|was|is|goes)\s+(?:on|to)\s+{_WHO}", 0.9),
             (
                 rf"\b(?:protected|guarded|shielded|covered|defended|saved|prot|guard(?:ed)? on|kept)\s+{_WHO}"
                 rf"(?!\s+(?:from being|would|will))",
@@ -694,6 +783,29 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:guarding|protect|guard|protecting)\s+{_WHO}\s+(?:last night|n\d|night \d|on night)", 0.85),
         ],
         "will_vote": [
+            (
+                rf"(?:^|[.,;:!]\s*){_WHO}\s+for\s+(?:me|the lynch|the noose|elimination|execution)(?:\s+today)?\s*(?:[.!,;]|$)",
+                0.85,
+            ),
+            (
+                rf"\b(?:gallows|noose|rope|hammer|my pick for the noose|my ballot|my pick)\s*(?:is\s+|for\s+|on\s+|goes to\s+|:\s*)?{_WHO}",
+                0.85,
+            ),
+            (
+                rf"{_WHO}\s+is\s+(?:my pick|my vote|where my vote goes|where i'm voting|where i am voting|who i'm voting|getting my vote)",
+                0.9,
+            ),
+            (rf"\bon\s+the\s+{_WHO}\s+wagon\b", 0.85),
+            (
+                rf"\b(?:i'm\s+|i am\s+)?(?:going|staying on|sticking with|moving (?:it|my vote) to|switching to|switching my vote to|unvote \S+\s+)\s*{_WHO}(?!\s+(?:is|was|'s))",
+                0.8,
+            ),
+            (rf"(?:^|[.,;:]\s*)(?:v|vote|eliminate|lynch|hang|execute|exile)\s+{_WHO}", 0.85),
+            (rf"(?:^|[.,;:]\s*){_WHO}\s+(?:lynch|instead|it is)\b(?:\s+today)?\s*(?:[.!]|$)", 0.8),
+            (
+                rf"\bmy vote(?:'s|s| is)?\s+(?:today|now|still|going)\s+(?:is\s+|goes\s+|to\s+|on\s+)?(?:to\s+)?{_WHO}",
+                0.9,
+            ),
             (rf"\b(?:vot(?:e|ing))\s+(?:for\s+|against\s+|on\s+|out\s+|to (?:lynch|execute|exile)\s+)?{_WHO}", 0.9),
             (rf"\b(?:final\s+)?vote\s*[:=]\s*{_WHO}", 0.9),
             (
@@ -701,7 +813,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"(?:is\s+)?(?:on\s+)?{_WHO}",
                 0.95,
             ),
-            (rf"{_WHO}\s+(?:gets|has|will get|is getting)\s+my vote", 0.95),
+            (rf"{_WHO}\s+(?:gets|has|will get|is getting)\s+my\s+(?:vote|ballot)", 0.95),
+            (
+                rf"\b(?:putting|put|moving|move|switching|switch)\s+(?:it|my vote|my ballot)\s+(?:on|to|onto)\s+{_WHO}",
+                0.9,
+            ),
             (
                 rf"\b(?:let's|let us|we should|we must|we need to|everyone|everybody|y'all|all of us|time to|we have to)\s+"
                 rf"(?:all\s+|just\s+|please\s+)?(?:vote(?:\s+out|\s+for|\s+against)?|lynch|execute|hang|eliminate|exile|get rid of)\s+"
@@ -715,6 +831,16 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"(?:^|[,.;:]\s*)(?:lynch|execute|hang)\s+{_WHO}", 0.85),
         ],
         "liar": [
+            (rf"{_WHO}(?:'s|\s+is)\s*(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
+            (
+                rf"{_WHO}\s+(?:is\s+)?claim(?:ing|s|ed)?\s+{_ROLE}\s*,?\s+but\s+i(?:'m|\s+am)\s+(?:the\s+)?(?:real\s+|true\s+)?(?P=role)\b",
+                0.9,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?(?:not|n't|no)\s+(?:the\s+|a\s+|our\s+)?{_ROLE}\b", 0.8),
+            (
+                rf"{_WHO}'s\s+\"?(?:{_ROLE}\s*)?\"?\s*(?:claim|cc|co|act|story)\"?\s+(?:is|was)\s+(?:a\s+|totally\s+|completely\s+)?(?:fake|false|a lie|lie|bs|bogus|a bluff|bluff|invented|made up)\b",
+                0.85,
+            ),
             (
                 rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|false|lying|bogus|counterfeit|fraud\w*|"
                 rf"pretend)\s+{_ROLE}\b",
@@ -751,6 +877,22 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            (rf"(?:^|[.,;:]\s*){_WHO}\s*[:=]?\s*(?:s|scum|scummy|wolf|wolfy)\s*(?=[.,;!]|$)", 0.8),
+            (rf"{_WHO}\s*:\s*(?:scum|wolf)\s*read\b", 0.85),
+            (rf"{_WHO}(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:\w+\s+)?(?:wolfy|scummy|shady|sketchy|sus)\b", 0.8),
+            (rf"\b(?:scum\s*read|wolf\s*read)\s+(?:on|for)\s+{_WHO}", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+|my\s+)?(?:scum\s*read|wolf\s*read)\b", 0.85),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+has been|\s+keeps?)\s+(?:\w+\s+)?(?:hiding something|acting (?:shady|scummy|suspicious|wolfy))",
+                0.8,
+            ),
+            (rf"{_WHO}\s+pings?\s+me\s+as\s+(?:a\s+)?(?:wolf|werewolf|scum|evil)", 0.85),
+            (rf"\bi(?:'ve| have)?\s+got\s+{_WHO}\s+as\s+(?:a\s+)?(?:wolf|werewolf|scum)", 0.85),
+            (rf"{_WHO}\s+(?:is|'s)\s+(?:\w+\s+)?on\s+the\s+(?:wolf|werewolf|evil)\s+(?:team|side)\b", 0.85),
+            (
+                rf"{_WHO}\s+(?:is|'s)\s+the\s+one\s+who(?:'s| is| has been)\s+(?:been\s+)?(?:\w+\s+)?(?:scummy|shady|lying|suspicious|wolfy)",
+                0.8,
+            ),
             (
                 rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+feels|\s+must be|\s+has to be|\s+might be|\s+could be|\s+sounds|"
                 rf"\s+smells|\s+reads|\s+'s gotta be|'s got to be|\s+is gotta be|\s+gotta be|\s+got to be|\s+na|\s+be|\s*=|\s+are)"
@@ -793,6 +935,21 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
+            (rf"{_WHO}(?:'s|\s+is)\s+the\s+(?:real|true)\s+(?:one|deal)\b", 0.85),
+            (rf"(?:^|[.,;:]\s*){_WHO}\s*[:=]?\s*(?:t|town|village|good)\s*(?=[.,;!]|$)", 0.8),
+            (rf"{_WHO}\s*:\s*(?:town|village)\s*read\b", 0.85),
+            (rf"{_WHO}\s+(?:is\s+)?(?:\w+\s+)?(?:town|village)\s+(?:for|to)\s+me\b", 0.8),
+            (rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+|my\s+)?(?:solid\s+|strong\s+)?town\s*read\b", 0.85),
+            (rf"\b(?:town\s*read|reading)\s+(?:on\s+)?{_WHO}(?:\s+as\s+(?:town|village|human|good))?", 0.8),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:\w+\s+)?(?:solid|consistent|helpful|clean|clear|fine)(?:\s+all\s+game)?(?:\s+in my book)?(?:\s+to me)?\s*(?:[.,;!]|$|so\b)",
+                0.75,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?(?:clear|clean|town|good)\s+in\s+my\s+book", 0.85),
+            (rf"\bi(?:'d| would)?\s+vouch\s+for\s+{_WHO}", 0.85),
+            (rf"{_WHO}\s+is\s+the\s+one\s+i\s+(?:actually\s+|really\s+|do\s+)?trust\b", 0.85),
+            (rf"{_WHO}'s\s+(?:\w+\s+)?claim\s+(?:checks out|is fine|looks real|is real|is legit|seems real)", 0.85),
+            (rf"\bi(?:'m| am)\s+(?:reading|with)\s+{_WHO}", 0.75),
             (
                 rf"\b(?:i\s+)?(?:(?:fully\s+|completely\s+|really\s+|still\s+|also\s+)?trust|vouch for|believe in|am confident in|'m confident in|"
                 rf"side with|am siding with|'m siding with|stand with|clear|cleared)\s+{_WHO}(?!\s+(?:is|was)\s+(?:a\s+)?(?:wolf|evil))",
@@ -828,21 +985,14 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
     return {kind: [(re.compile(pattern), conf) for pattern, conf in items] for kind, items in p.items()}
 
 
+_HUMAN_SET = frozenset(
+    {"human", "white", "innocent", "clean", "villager", "village", "town", "good", "cleared", "green", "h"}
+)
+
+
 def _species(word: str) -> Species:
     w = word.strip().lower()
-    if w.startswith("not") or w in {
-        "human",
-        "white",
-        "innocent",
-        "clean",
-        "villager",
-        "village",
-        "town",
-        "good",
-        "cleared",
-    }:
-        return Species.HUMAN
-    return Species.WEREWOLF
+    return Species.HUMAN if w.startswith("not") or w in _HUMAN_SET else Species.WEREWOLF
 
 
 # ----------------------------------------------------------------------------- sentences and clauses
@@ -850,13 +1000,13 @@ def _species(word: str) -> Species:
 
 def _sentences(s: str) -> Iterator[str]:
     """Sentences of a normalised line, each with its closing `?` kept (a question reads as one)."""
-    for part in re.split(r"(?<=[.!?;])\s+|\n+|(?<=[!?])(?=\S)|\s+/\s+", s):
+    for part in re.split(r"(?<=[.!?])\s+|\n+|(?<=[!?])(?=\S)|\s+[/|]\s+", s):
         part = part.strip()
         if part:
             yield part
 
 
-_CLAUSE_BREAK = re.compile(r",|\s-\s|\s+(?:but|so|because|since|while|though|although|whereas|yet|then|and)\s+")
+_CLAUSE_BREAK = re.compile(r",|;|\s-\s|\s+(?:but|so|because|since|while|though|although|whereas|yet|then|and)\s+")
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:
