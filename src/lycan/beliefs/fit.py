@@ -3,12 +3,14 @@
 `fit(records, preset)` counts every public act of every game against the true roles (maximum
 likelihood, see `lycan.beliefs.model`), then picks the temperatures (day 1, later days) that
 minimise the log-loss of P(werewolf) on held-out games, at the end of every day's talk, for every
-living seat.
+living seat. `fit(..., kinds={"react"})` counts only the acts of seats played by those agent types
+(`seat_kind`) and calibrates on questions about them: a model of how one type of player behaves,
+from games it played against anyone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,19 +81,35 @@ def moments(record: GameRecord, day: int | None = None, *, spectator: bool = Fal
                 )
 
 
-def counts(records: Sequence[GameRecord]) -> Counts:
-    """The sufficient statistics of `records` (every public act, read as a spectator)."""
+def seat_kind(record: GameRecord, seat: int) -> str:
+    """The agent type that played `seat` ("react:local" is a react seat; "" when not recorded)."""
+    label = record.agents[seat] if seat < len(record.agents) else ""
+    return label.split(":", 1)[0]
+
+
+def counts(records: Sequence[GameRecord], kinds: Collection[str] | None = None) -> Counts:
+    """The sufficient statistics of `records` (every public act, read as a spectator).
+
+    With `kinds`, only the acts of seats played by those agent types are counted.
+    """
     out = Counts()
     for rec in records:
         observer = Observer(rec.names, None, rec.rules.roles)
         obs = observer.read(public(rec.events))
         obs += observer.close(rec.events[-1].id if rec.events else 0)
+        if kinds is not None:
+            obs = [o for o in obs if seat_kind(rec, o.actor) in kinds]
         out.add(obs, rec.roles)
     return out
 
 
 def log_losses(
-    model: BehaviourModel, records: Sequence[GameRecord], taus: Sequence[float], *, views: int = 1500
+    model: BehaviourModel,
+    records: Sequence[GameRecord],
+    taus: Sequence[float],
+    *,
+    views: int = 1500,
+    kinds: Collection[str] | None = None,
 ) -> dict[int, dict[float, float]]:
     """Mean binary log-loss of every other seat's P(werewolf) at each temperature in `taus`, per day.
 
@@ -112,7 +130,11 @@ def log_losses(
         for m in found[:: max(1, len(found) // views)]:
             beliefs = Beliefs.for_view(m.view, model).close_talk()
             seat = m.view.seat if isinstance(m.view, View) else None
-            truth = [(s, r is Role.WEREWOLF) for s, r in enumerate(m.record.roles) if s != seat]
+            truth = [
+                (s, r is Role.WEREWOLF)
+                for s, r in enumerate(m.record.roles)
+                if s != seat and (kinds is None or seat_kind(m.record, s) in kinds)
+            ]
             for tau in taus:
                 wolf = beliefs.posterior(tau).probabilities[:, INDEX[Role.WEREWOLF]]
                 losses[tau].extend(-float(np.log(max(wolf[s] if w else 1.0 - wolf[s], 1e-6))) for s, w in truth)
@@ -121,21 +143,32 @@ def log_losses(
     return out
 
 
-def fit(records: Sequence[GameRecord], preset: str, *, holdout: float = 0.25, source: str = "") -> BehaviourModel:
+def fit(
+    records: Sequence[GameRecord],
+    preset: str,
+    *,
+    holdout: float = 0.25,
+    source: str = "",
+    kinds: Collection[str] | None = None,
+) -> BehaviourModel:
     """A behaviour model for `preset` from `records` (games of that preset), temperature calibrated.
 
+    `kinds`: count and calibrate on the seats of these agent types only (None: every seat).
+
     Raises:
-        ValueError: no game of the preset, or too few to hold some out.
+        ValueError: no game of the preset (with a seat of `kinds`), or too few to hold some out.
     """
     games = [r for r in records if r.rules.name == preset]
+    if kinds is not None:
+        games = [r for r in games if any(seat_kind(r, s) in kinds for s in range(len(r.roles)))]
     if not games:
         raise ValueError(f"no stored game of preset {preset!r} to fit")
     cut = max(1, int(len(games) * (1 - holdout))) if len(games) > 1 else 1
     train, held = games[:cut], games[cut:] or games[:1]
-    model = estimate(counts(train), preset, source=source)
-    scores = log_losses(model, held, TAUS)
+    model = estimate(counts(train, kinds), preset, source=source)
+    scores = log_losses(model, held, TAUS, kinds=kinds)
     best = {pool: min(by_tau, key=lambda t: by_tau[t]) for pool, by_tau in scores.items()}
-    final = estimate(counts(games), preset, source=source)
+    final = estimate(counts(games, kinds), preset, source=source)
     final.tau = best.get(1, 1.0)
     final.tau_later = best.get(2)
     return final

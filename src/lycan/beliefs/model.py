@@ -180,15 +180,23 @@ class BehaviourModel:
 _DEFAULTS: dict[str, BehaviourModel | None] = {}
 
 
-def default_model(preset: str) -> BehaviourModel | None:
-    """The fitted model shipped for `preset` (None where none ships)."""
-    if preset not in _DEFAULTS:
-        ref = resources.files("lycan.beliefs") / "params" / f"{preset}.json"
+def default_model(preset: str, kind: str | None = None) -> BehaviourModel | None:
+    """The fitted model shipped for `preset` (None where none ships).
+
+    With `kind` (an agent type, e.g. `react`), the model fitted on seats of that type where one
+    ships (`params/<preset>@<kind>.json`), otherwise the preset's default: players of a type no
+    model was fitted for are read with the model for unknown players.
+    """
+    name = f"{preset}@{kind}" if kind else preset
+    if name not in _DEFAULTS:
+        ref = resources.files("lycan.beliefs") / "params" / f"{name}.json"
         model = None
         if ref.is_file():
             model = BehaviourModel.from_dict(json.loads(ref.read_text(encoding="utf-8")))
-        _DEFAULTS[preset] = model
-    return _DEFAULTS[preset]
+        elif kind:
+            model = default_model(preset)
+        _DEFAULTS[name] = model
+    return _DEFAULTS[name]
 
 
 # ---------------------------------------------------------------------- fitting

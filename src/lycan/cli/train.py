@@ -33,11 +33,18 @@ def beliefs_fit(
     preset: PresetOpt = "guardian7",
     out: Annotated[Path | None, typer.Option(help="where to write the model (JSON); default: print a summary")] = None,
     db: DbOpt = None,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option(help="fit on the seats of this agent type only (repeatable; default: every seat)"),
+    ] = None,
 ) -> None:
     """Fit the likelihoods of claims, announced results, votes and accusations by maximum likelihood.
 
     The games of PRESET stored under RUN are counted against their true roles; a temperature is
-    then chosen on a quarter of them held out, for calibrated role probabilities.
+    then chosen on a quarter of them held out, for calibrated role probabilities. With --agent,
+    only the acts of seats played by those agent types are counted and calibrated on (a model of
+    how one type of player behaves, from games it played against anyone). Games imported with
+    `lycan import` or `lycan aiwolf-log import` are stored games like any other.
     """
     from lycan.beliefs.fit import fit
 
@@ -46,7 +53,7 @@ def beliefs_fit(
         if not records:
             fail(f"run {run!r} has no {preset} games; see `lycan games --run {run}`")
         try:
-            model = fit(records, preset, source=f"run {run}")
+            model = fit(records, preset, source=f"run {run}", kinds=set(agent) if agent else None)
         except ValueError as err:
             fail(str(err))
     console.print(f"fitted on {model.games} {preset} games: temperature {model.tau} on day 1, {model.tau_later} later")

@@ -6,6 +6,12 @@ recorded answers; a recording seat keeps, for every request, the view the engine
 Probe requests (a measurement outside the rules) and answers the engine refused (an illegal or
 late answer that was retried or replaced by a fallback) give no sample: a sample's action is
 always one the engine accepted from the seat itself.
+
+A record without recorded answers (a game imported from an AIWolf log, say) is read from its
+events instead (`event_points`): every act in the log (a talk line, a vote, an attack vote, a
+divination, a protection, a potion, a hunter's shot) becomes a decision point with the actor's
+view just before it (`lycan.engine.stepping.view_at`) and a request rebuilt from what the rules
+allowed then (the living seats as targets).
 """
 
 from __future__ import annotations
@@ -13,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from lycan.engine.actions import Action, Answer, Request
+from lycan.engine.actions import Action, Answer, Request, RequestKind
+from lycan.engine.events import AttackVote, Divined, Event, Guarded, HunterShot, PotionUsed, Talk, VoteCast
 from lycan.engine.game import Decision
 from lycan.engine.record import GameRecord
 from lycan.engine.session import ReplaySeat, SeatBase, Session
+from lycan.engine.stepping import view_at
 from lycan.engine.view import View
 from lycan.rules.roles import Role, team_of
 
@@ -137,6 +145,9 @@ def decision_points(record: GameRecord, *, probes: bool = False) -> Iterator[Dec
     Raises:
         lycan.engine.ReplayMismatch: the record does not replay.
     """
+    if not record.decisions:
+        yield from event_points(record)
+        return
     for item, action in accepted(replay_asked(record)):
         req = item.request
         if req.kind == "probe" and not probes:
@@ -150,4 +161,61 @@ def decision_points(record: GameRecord, *, probes: bool = False) -> Iterator[Dec
             game_id=record.game_id,
             seat=seat,
             role=record.roles[seat],
+        )
+
+
+_ACTS: dict[type[Event], RequestKind] = {
+    VoteCast: "vote",
+    AttackVote: "attack",
+    Divined: "divine",
+    Guarded: "guard",
+    HunterShot: "shoot",
+}
+
+
+def event_points(record: GameRecord) -> Iterator[DecisionPoint]:
+    """Decision points read from `record`'s events alone (for records without recorded answers).
+
+    Each act is seen from its actor's view just before it; the request names the seats the act
+    could have chosen among (the living seats other than the actor, the target always among them).
+    Talk that only passes (`Over`, `Skip`) gives no point, as the sentence is the decision.
+    """
+    events = record.events
+    request_id = 0
+    for at, e in enumerate(events):
+        actor = getattr(e, "actor", None)
+        if actor is None:
+            continue
+        kind: RequestKind
+        if isinstance(e, Talk):
+            if e.over or e.skip or not e.text:
+                continue
+            kind = "talk" if e.channel == "talk" else "whisper"
+            action = Action.speak(e.text)
+        elif isinstance(e, PotionUsed):
+            kind = e.potion
+            action = Action.choose(e.target)
+        elif type(e) in _ACTS:
+            kind = _ACTS[type(e)]
+            action = Action.choose(e.target)  # type: ignore[attr-defined]
+        else:
+            continue
+        try:
+            view = view_at(events, record.rules, record.names, at, actor)
+        except ValueError:
+            continue  # an act before the actor was dealt a role: not a decision of a seat in play
+        assert isinstance(view, View)
+        targets: tuple[int, ...] = ()
+        if action.target is not None:
+            living = tuple(s for s in range(len(record.names)) if view.alive[s] and s != actor)
+            targets = tuple(sorted(set(living) | {action.target}))
+        request_id += 1
+        yield DecisionPoint(
+            view=view,
+            request=Request(id=request_id, seat=actor, kind=kind, day=e.day, targets=targets),
+            action=action,
+            won=won(record, actor),
+            game_id=record.game_id,
+            seat=actor,
+            role=record.roles[actor],
         )

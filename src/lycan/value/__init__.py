@@ -9,7 +9,7 @@ sentence-transformers for the `minilm` encoder). Training lives above the agents
     model.score(view, request, candidates)          # list of P(win), one per candidate
 """
 
-from lycan.value.base import Sample, ValueModel, as_sample
+from lycan.value.base import Sample, ValueModel, as_sample, state_value
 from lycan.value.encoders import CachedEncoder, HashingEncoder, MiniLMEncoder, TextEncoder, make_encoder
 from lycan.value.features import CandidateFeatures, ViewFeatures, candidate_features, collate, view_features
 from lycan.value.shipped import default_candidates, default_value
@@ -29,5 +29,6 @@ __all__ = [
     "default_candidates",
     "default_value",
     "make_encoder",
+    "state_value",
     "view_features",
 ]

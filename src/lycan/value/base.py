@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from lycan.engine.actions import Action, Request
+from lycan.engine.actions import OVER, Action, Request
 from lycan.engine.view import View
 from lycan.value.encoders import TextEncoder
 from lycan.value.features import Batch, candidate_features, collate, view_features
@@ -54,3 +54,15 @@ def prepare(view: View, request: Request, candidates: Sequence[Action], encoder:
         encoder,
     )
     return batch
+
+
+def state_value(model: ValueModel, view: View) -> float:
+    """P(win) for the seat of `view` as things stand, without choosing among candidate actions.
+
+    The network rates a seat's view together with one action; the state's own value is read as the
+    value of letting the moment pass: ending one's talk (`Over`) at a talk request of the current
+    day. It needs no legal request from a live game, so it works on any view, including views
+    rebuilt from imported logs.
+    """
+    request = Request(id=0, seat=view.seat, kind="talk", day=view.day)
+    return model.score(view, request, [OVER])[0]
