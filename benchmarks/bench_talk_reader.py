@@ -8,7 +8,12 @@ identified), vote intentions and accusations (will_vote, accuses), and the rest 
 guarded), with 95% intervals from resampling lines (2,000 resamples). Beside the reader, the exact
 template parser (`SpeechParser`) on the same lines, and the cost of reading a line.
 
+With `--model local` (or any `lycan.models.load_model` spec), the rules and a chat model behind
+them (`ClaimExtractor`, the model asked about lines the rules did not account for whole, its
+statements kept only where the line bears them out) are scored too, with the model calls counted.
+
     python benchmarks/bench_talk_reader.py tests/data/talk/heldout.jsonl
+    python benchmarks/bench_talk_reader.py tests/data/talk/heldout.jsonl --model local
 """
 
 from __future__ import annotations
@@ -66,17 +71,45 @@ def interval(lines: list[tuple[int, int, int]], resamples: int, rng: random.Rand
     return (ps[lo], ps[hi]), (rs[lo], rs[hi])
 
 
+def with_model(model: object, rows: list[Labelled]) -> tuple[dict[int, Sequence[Statement]], int]:
+    """What the rules with `model` behind them read in each row, and how many model calls it took."""
+    import asyncio
+
+    from lycan.beliefs.extract import ClaimExtractor
+
+    extractors: dict[tuple[str, ...], ClaimExtractor] = {}
+    out: dict[int, Sequence[Statement]] = {}
+
+    async def go() -> None:
+        for row in rows:
+            ex = extractors.setdefault(row.names, ClaimExtractor(model, row.names))  # type: ignore[arg-type]
+            out[id(row)] = await ex.extract(row.text, row.speaker, scope="bench")
+
+    asyncio.run(go())
+    return out, sum(ex.model_calls for ex in extractors.values())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--model", default=None, help="also score the rules with this chat model behind them")
     args = parser.parse_args()
+    model = None
+    if args.model is not None:
+        from lycan.models import load_model
+
+        model = load_model(args.model, n_ctx=2048)
     for path in args.files:
         rows = load_labelled(path)
         readers: dict[str, Read] = {
             "reader": lambda row: TalkReader(row.names).parse(row.text, row.speaker),
             "template parser": lambda row: SpeechParser(row.names).parse(row.text, row.speaker),
         }
+        if model is not None:
+            extracted, calls = with_model(model, rows)
+            readers["rules + model"] = lambda row, got=extracted: got[id(row)]
+            print(f"  ({calls} model calls)")
         statements = sum(len(row.gold) for row in rows)
         print(f"\n{path}: {len(rows)} lines, {statements} statements")
         for name, read in readers.items():

@@ -108,3 +108,13 @@ def test_beliefs_fit_reads_imported_games_per_agent_type(tmp_path: Path) -> None
     )
     assert result.exit_code == 0, result.output
     assert BehaviourModel.load(out).games > 0
+
+
+def test_a_dataset_is_built_from_imported_logs(tmp_path: Path) -> None:
+    db = tmp_path / "logs.db"
+    runner = CliRunner()
+    got = runner.invoke(app, ["aiwolf-log", "import", str(LOGS / "aiwolf13_whispers_errored.log"), "--db", str(db)])
+    assert got.exit_code == 0, got.output
+    built = runner.invoke(app, ["dataset", "build", "--out", str(tmp_path / "ds"), "--all", "--db", str(db)])
+    assert built.exit_code == 0, built.output
+    assert "96 samples from 1 games" in built.output

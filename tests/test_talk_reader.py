@@ -225,3 +225,12 @@ def test_silence_is_evidence_only_where_the_reader_is_sure() -> None:
     templates = Observer(names, 4, roles, read=parser_for(names).parse)
     templates.read(events)
     assert any(o.actor == 0 for o in templates.close(3) if isinstance(o, Claim))  # a reader that cannot tell
+
+
+def test_short_forms_of_names_that_one_seat_has() -> None:
+    names = ("Xabier Etxeberria", "Oluwaseun Adeyemi", "Diego Moreno", "Meenakshi Iyer", "Ana")
+    assert said("Voting Xabi. I trust Seun.", speaker=4, names=names) == {
+        ("will_vote", "Xabier Etxeberria", ""),
+        ("defends", "Oluwaseun Adeyemi", ""),
+    }
+    assert said("More info please, then I vote @meena", speaker=4, names=names) == {("will_vote", "Meenakshi Iyer", "")}

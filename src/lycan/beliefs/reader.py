@@ -367,6 +367,34 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
     return {alias: next(iter(seats)) for alias, seats in counts.items() if len(seats) == 1 or alias in full} | full
 
 
+_NOT_NAMES = frozenset(
+    """about above after again against also always anyone anything around because been before being
+    below between both cannot could day days does doing done down during each either else even ever
+    every everyone first from good great have having here hers herself himself honestly however into
+    just last later like look maybe more most much must never night nobody none nothing often once
+    only other ours over please really right same seer should since some still such sure than thank
+    thanks that their them then there these they this those though through today together tomorrow
+    too under until upon very vote voted votes voting wait want were what when where which while who
+    whom whose will with without wolf wolves would yeah yes yesterday your yours medium guard guardian
+    hunter witch villager village werewolf human lynch claim claims check checked result okay sorry
+    morning evening hello maybe anyway also""".split()
+)
+"""Words a short form of a name must not be (a capitalised word at a sentence's start is often one)."""
+
+
+def _short_forms(names: Sequence[str], aliases: dict[str, int]) -> dict[str, int]:
+    """Short forms of names one seat alone has: a prefix or suffix of 4+ letters of a part of its name."""
+    found: dict[str, set[int]] = {}
+    for seat, name in enumerate(names):
+        for part in re.split(r"[\s\[\]_-]+", fold(name).lower()):
+            if len(part) < 5 or not part.isalpha():
+                continue
+            for n in range(4, len(part)):
+                found.setdefault(part[:n], set()).add(seat)
+                found.setdefault(part[-n:], set()).add(seat)
+    return {form: next(iter(seats)) for form, seats in found.items() if len(seats) == 1 and form not in aliases}
+
+
 # ----------------------------------------------------------------------------- the reader
 
 
@@ -384,6 +412,7 @@ class TalkReader:
         aliases = _aliases(self.names)
         alts = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
         self._aliases = aliases
+        self._short = _short_forms(self.names, aliases)
         self._name_re = re.compile(rf"@?(?<![\w])(?:{alts})(?![\w\]])(?:'s\b)?", re.IGNORECASE) if alts else None
         self._cache: OrderedDict[tuple[str, int | None], Reading] = OrderedDict()
         self._size = cache
@@ -432,7 +461,18 @@ class TalkReader:
             seats.append(seat)
             return f"⟨{seat}⟩" + ("'s" if possessive else "")
 
-        return self._name_re.sub(sub, text).lower(), seats
+        text = self._name_re.sub(sub, text)
+
+        def short(m: re.Match[str]) -> str:  # "Xabi" for Xabier, "Seun" for Oluwaseun: capitalised or @-named
+            word = m.group(2).lower()
+            seat = self._short.get(word)
+            if seat is None or word in _NOT_NAMES:
+                return m.group(0)
+            seats.append(seat)
+            return f"{m.group(1)}⟨{seat}⟩"
+
+        text = re.sub(r"(^|[^\w@⟨])@?([A-Z][a-z][\w-]{2,}|(?<=@)[a-z][\w-]{3,})(?![\w⟩])", short, text)
+        return text.lower(), seats
 
     def _read(self, text: str, speaker: int | None) -> Reading:
         protocol: list[ReadStatement] = []
