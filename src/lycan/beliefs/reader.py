@@ -370,14 +370,14 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
 _NOT_NAMES = frozenset(
     """about above after again against also always anyone anything around because been before being
     below between both cannot could day days does doing done down during each either else even ever
-    every everyone first from good great have having here hers herself himself honestly however into
-    just last later like look maybe more most much must never night nobody none nothing often once
-    only other ours over please really right same seer should since some still such sure than thank
-    thanks that their them then there these they this those though through today together tomorrow
-    too under until upon very vote voted votes voting wait want were what when where which while who
-    whom whose will with without wolf wolves would yeah yes yesterday your yours medium guard guardian
-    hunter witch villager village werewolf human lynch claim claims check checked result okay sorry
-    morning evening hello maybe anyway also""".split()
+    every everyone first from good great have having here hers herself himself honestly however
+    into just last later like look maybe more most much must never night nobody none nothing often
+    once only other ours over please really right same seer should since some still such sure than
+    thank thanks that their them then there these they this those though through today together
+    tomorrow too under until upon very vote voted votes voting wait want were what when where which
+    while who whom whose will with without wolf wolves would yeah yes yesterday your yours medium
+    guard guardian hunter witch villager village werewolf human lynch claim claims check checked
+    result okay sorry morning evening hello maybe anyway also""".split()  # noqa: SIM905 (a word list reads best as words)
 )
 """Words a short form of a name must not be (a capitalised word at a sentence's start is often one)."""
 
