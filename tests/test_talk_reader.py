@@ -55,12 +55,12 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
     assert 0.25 < empty / len(rows) < 0.45  # lines that say nothing to read are part of the test
 
 
-@pytest.mark.parametrize("name", ["dev.jsonl", "dev2.jsonl"])
-def test_the_reader_reads_the_development_corpora(name: str) -> None:
+@pytest.mark.parametrize(("name", "recall"), [("dev.jsonl", 0.93), ("dev2.jsonl", 0.87), ("dev3.jsonl", 0.8)])
+def test_the_reader_reads_the_development_corpora(name: str, recall: float) -> None:
     tp, fp, fn = counts(load_labelled(TALK / name))
     total_tp, total_fp, total_fn = sum(tp.values()), sum(fp.values()), sum(fn.values())
     assert total_tp / (total_tp + total_fp) >= 0.95
-    assert total_tp / (total_tp + total_fn) >= 0.85
+    assert total_tp / (total_tp + total_fn) >= recall
     claims = sum(tp[k] for k in ("claim", "divined", "identified"))
     assert claims / (claims + sum(fp[k] for k in ("claim", "divined", "identified"))) >= 0.95
     assert claims / (claims + sum(fn[k] for k in ("claim", "divined", "identified"))) >= 0.85

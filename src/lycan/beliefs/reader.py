@@ -382,6 +382,30 @@ _NOT_NAMES = frozenset(
 """Words a short form of a name must not be (a capitalised word at a sentence's start is often one)."""
 
 
+def _name_parts(names: Sequence[str]) -> list[tuple[str, int]]:
+    """(part, seat) for every part of 5+ letters of each name, folded and lower-cased."""
+    return [
+        (part, seat)
+        for seat, name in enumerate(names)
+        for part in re.split(r"[\s\[\]_-]+", fold(name).lower())
+        if len(part) >= 5 and part.isalpha()
+    ]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by exactly one letter added, dropped, changed or two swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long[k]), len(short))
+    return short[i:] == long[i + 1 :]
+
+
 def _short_forms(names: Sequence[str], aliases: dict[str, int]) -> dict[str, int]:
     """Short forms of names one seat alone has: a prefix or suffix of 4+ letters of a part of its name."""
     found: dict[str, set[int]] = {}
@@ -413,6 +437,7 @@ class TalkReader:
         alts = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
         self._aliases = aliases
         self._short = _short_forms(self.names, aliases)
+        self._parts = _name_parts(self.names)
         self._name_re = re.compile(rf"@?(?<![\w])(?:{alts})(?![\w\]])(?:'s\b)?", re.IGNORECASE) if alts else None
         self._cache: OrderedDict[tuple[str, int | None], Reading] = OrderedDict()
         self._size = cache
@@ -472,6 +497,18 @@ class TalkReader:
             return f"{m.group(1)}⟨{seat}⟩"
 
         text = re.sub(r"(^|[^\w@⟨])@?([A-Z][a-z][\w-]{2,}|(?<=@)[a-z][\w-]{3,})(?![\w⟩])", short, text)
+
+        def misspelt(m: re.Match[str]) -> str:  # "ibrahm" for Ibrahim: one letter off a name one seat has
+            word = m.group(2).lower()
+            if word in _NOT_NAMES or word in _FIXES or len(word) < (5 if m.group(2)[0].isupper() else 6):
+                return m.group(0)
+            near = {seat for part, seat in self._parts if _one_edit(word, part)}
+            if len(near) != 1:
+                return m.group(0)
+            seats.append(next(iter(near)))
+            return f"{m.group(1)}⟨{next(iter(near))}⟩"
+
+        text = re.sub(r"(^|[^\w@⟨])@?([A-Za-z][a-z]{4,})(?![\w⟩])", misspelt, text)
         return text.lower(), seats
 
     def _read(self, text: str, speaker: int | None) -> Reading:
@@ -487,6 +524,10 @@ class TalkReader:
         s = re.sub(
             r"(⟨\d+⟩)\?\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\b)", r"\1: ", s
         )  # "Ken? Human."
+        # "Ken. Final answer." "KEN. That's my vote.": a seat named alone, then what it is named for
+        s = re.sub(
+            r"(⟨\d+⟩)[.!]+\s+(?=(?:final answer|voting|lynch|vote|hammer|that's my vote|that is my vote)\b)", r"\1, ", s
+        )
         found: list[ReadStatement] = []
         unread: list[str] = []
         doubts = False
@@ -652,6 +693,8 @@ class TalkReader:
             return True
         if m.kind == "defends" and "not" in words:
             return bool(_NEGATION.search(before))
+        if m.kind == "accuses" and re.search(r"(?:not|n't|dont|cannot|no)\s+trust", words):
+            return bool(_NEGATION.search(before))  # distrust is the accusation itself
         return bool(_NEGATION.search(before) or (m.kind != "defends" and _NEGATION.search(words)))
 
 
@@ -823,6 +866,34 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:guarding|protect|guard|protecting)\s+{_WHO}\s+(?:last night|n\d|night \d|on night)", 0.85),
         ],
         "will_vote": [
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:today|for today|it is|then)\s*[.!]?\s*$", 0.8),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s*,\s*(?:that's|that is)\s+my\s+vote", 0.85),
+            (rf"{_WHO}\s+will\s+(?:receive|get|have)\s+my\s+(?:vote|ballot)", 0.9),
+            (rf"\bput(?:ting)?\s+forward\s+{_WHO}", 0.85),
+            (rf"\bhelp\s+me\s+(?:lynch|vote out|eliminate|execute)\s+{_WHO}", 0.85),
+            (rf"{_WHO}\s+(?:has|gets)\s+my\s+(?:vote|ballot)", 0.9),
+            (
+                rf"{_WHO}\s+(?:needs|has|must|should|ought)\s+(?:to\s+)?(?:go|be\s+(?:lynched|eliminated|executed|voted out|hanged|removed|gone))\b",
+                0.85,
+            ),
+            (
+                rf"\b(?:i(?:'m|\s+am)\s+)?(?:going|going with|backing|putting up|putting)\s+(?:the\s+)?{_WHO}(?:\s+(?:lynch|wagon|up))?",
+                0.8,
+            ),
+            (rf"\b(?:backing|joining|supporting|on)\s+the\s+{_WHO}\s+(?:lynch|wagon|vote|elimination)", 0.85),
+            (rf"(?:^|[.,;:!]\s*)\+1\s+(?:on|for)?\s*{_WHO}", 0.85),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s*,\s*final\s+answer", 0.85),
+            (rf"\b(?:let's|let us|we)\s+(?:get|vote|kick|throw|send)\s+{_WHO}\s+(?:out|off|home)", 0.85),
+            (rf"\bjoin\s+me\s+on\s+{_WHO}", 0.85),
+            (rf"\bvote\s+{_WHO}\s+with\s+me\b", 0.85),
+            (rf"\bcast\s+my\s+(?:vote|ballot)\s+(?:for|on|against)\s+{_WHO}", 0.9),
+            (rf"\bi(?:'m|\s+am)?\s+putting\s+{_WHO}\s+up\b", 0.85),
+            (rf"(?:^|[.!]\s*){_WHO}\s*[.,]\s*(?:voting|lynch|vote|hammer)\s*[.!]?\s*$", 0.8),
+            (
+                rf"\b(?:i(?:'d| would)\s+like\s+(?:us|the village)\s+to|we\s+should|the village should)\s+(?:lynch|eliminate|execute|vote out|hang)\s+{_WHO}",
+                0.85,
+            ),
+            (rf"\bhammer(?:ing)?\s+(?:on\s+)?{_WHO}", 0.85),
             (
                 rf"(?:^|[.,;:!]\s*){_WHO}\s+for\s+(?:me|the lynch|the noose|elimination|execution)(?:\s+today)?\s*(?:[.!,;]|$)",
                 0.85,
@@ -917,6 +988,39 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            (
+                rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:very|so|really|too|super|kinda)\s+(?:suspicious|sus|shady|sketchy|scummy|wolfy)",
+                0.8,
+            ),
+            (rf"\bi\s+(?:no)\s+trust\s+{_WHO}", 0.8),
+            (rf"\bi\s+consider\s+{_WHO}\s+(?:to\s+be\s+)?(?:a\s+)?(?:wolf|werewolf|scum|suspicious|evil)", 0.85),
+            (rf"\bmakes?\s+{_WHO}(?:,[^,]{{0,50}},)?\s+my\s+(?:prime\s+|top\s+|main\s+|biggest\s+)?suspect", 0.85),
+            (rf"\bi\s+(?:do\s+not|don't|dont|can't|cannot)\s+trust\s+{_WHO}", 0.85),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+has\s+been|\s+keeps?)\s+(?:\w+\s+)?(?:acting|playing|talking|behaving)\s+like\s+(?:a\s+)?(?:wolf|werewolf|scum)",
+                0.85,
+            ),
+            (
+                rf"{_WHO}'s\s+(?:behaviou?r|push|vote|voting|defen[cs]e|story|claim|play)\s+(?:screams|reads|looks|smells|feels|is)\s+(?:\w+\s+)?(?:wolf|wolfy|scummy|scum|evil|shady|suspicious)",
+                0.8,
+            ),
+            (rf"\bi\s+smell\s+(?:a\s+)?(?:wolf|werewolf|scum)\s+(?:in|on)\s+{_WHO}", 0.85),
+            (rf"\bmy\s+money(?:'s|\s+is)\s+on\s+{_WHO}", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:the\s+)?(?:most|very|super|really)\s+suspicious", 0.85),
+            (rf"{_WHO}\s+(?:has|'s)\s+(?:wolf|werewolf|scum)\s+written\s+all\s+over", 0.85),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+has\s+been)\s+(?:\w+\s+)?(?:buddying|pocketing|protecting|covering for|defending)\s+(?:the\s+)?(?:wolves|wolf|scum)",
+                0.8,
+            ),
+            (rf"{_WHO}\s+(?:has\s+)?voted\s+with\s+the\s+(?:wolves|wolf)", 0.8),
+            (rf"{_WHO}(?:'s|\s+is|\s+has\s+been)\s+(?:\w+\s+)?lying\s+through\s+(?:their|his|her)\s+teeth", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?(?:sketchy|evil|suspicious|sus|shady|scummy)(?:\s+af)?\b", 0.8),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:the\s+)?(?:last|other|second|final)\s+(?:scum|wolf|werewolf)", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:clearly\s+|obviously\s+|surely\s+)?one\s+of\s+(?:them|the\s+wolves)", 0.8),
+            (
+                rf"{_WHO}\s+and\s+{_WHO2}\s+(?:are|were|feel like|look like|seem like|seem to be)\s+(?:\w+\s+)?(?:partners|working together|together|a team|in it together|the wolves|both wolves|wolf partners)",
+                0.8,
+            ),
             (rf"(?:^|[.,;:]\s*){_WHO}\s*[:=]?\s*(?:s|scum|scummy|wolf|wolfy)\s*(?=[.,;!]|$)", 0.8),
             (rf"{_WHO}\s*:\s*(?:scum|wolf)\s*read\b", 0.85),
             (rf"{_WHO}(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:\w+\s+)?(?:wolfy|scummy|shady|sketchy|sus)\b", 0.8),
@@ -975,6 +1079,18 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+seems)\s+(?:\w+\s+)?(?:fine|ok|okay|alright|good|a good guy|one of the good (?:guys|ones)|a reliable villager|townie|confident village)\b(?!\s+(?:at|with))",
+                0.75,
+            ),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:ok|fine|good|true|clear)\s*(?=[.,;!]|$)", 0.75),
+            (rf"\bleave\s+{_WHO}\s+alone\b", 0.8),
+            (rf"{_WHO}\s+(?:has\s+been|is|'s\s+been)\s+(?:\w+\s+)?straight\s+with\s+us", 0.8),
+            (
+                rf"\bi(?:'m|\s+am)\s+(?:confident|sure|certain)\s+{_WHO}(?:'s|\s+is)\s+(?:village|town|human|good|innocent)",
+                0.85,
+            ),
+            (rf"\bi\s+consider\s+{_WHO}\s+(?:\w+\s+)?(?:trustworthy|village|town|honest|innocent|reliable)", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+(?:real|true)\s+(?:one|deal)\b", 0.85),
             (rf"(?:^|[.,;:]\s*){_WHO}\s*[:=]?\s*(?:t|town|village|good)\s*(?=[.,;!]|$)", 0.8),
             (rf"{_WHO}\s*:\s*(?:town|village)\s*read\b", 0.85),
