@@ -19,7 +19,6 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
@@ -28,9 +27,6 @@ from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.view import View
 from lycan.rules.roles import Role, Species
-
-if TYPE_CHECKING:  # the belief engine (numpy) loads only when a belief-driven seat plays
-    pass
 
 #: Chance that the werewolves plan a fake seer claim for the first day.
 P_WOLF_FAKE = 0.35

@@ -221,6 +221,17 @@ _MEDIUM_CONTEXT = re.compile(
     r"we (?:killed|hanged|lynched|executed|voted))\b"
 )
 
+_GATES: dict[str, re.Pattern[str]] = {
+    "result": re.compile(r"human|white|innocent|clean|villag|town|good|green|clear|wolf|black|evil|red"),
+    "context_result": re.compile(
+        r"human|white|innocent|clean|villag|town|good|green|clear|wolf|black|evil|red|\b[hw]{1,2}\b"
+    ),
+    "guarded": re.compile(r"prot|guard|shield|cover|defend|save|kept"),
+    "liar": re.compile(_ROLE + r"|fake|impost|lie|liar|lying|pretend|fraud|bogus|bluff|made up|invent|false|bs"),
+    "attack": re.compile(r"attack|kill|eat|bite"),
+}
+"""Words without which no pattern of a kind can match (a cheap test that spares reading the rest)."""
+
 _PRIORITY: dict[str, int] = {
     "claim": 5,
     "divined": 4,
@@ -609,7 +620,12 @@ class TalkReader:
         medium_ctx = "medium" in claims_line or bool(_MEDIUM_CONTEXT.search(body))
         if claims_line and not claims_line & {"seer", "medium"}:  # a villager's "Ken is human" is an opinion
             seer_ctx = medium_ctx = False
-        for kind in ("result", "context_result", "guarded", "will_vote", "liar", "accuses", "defends", "attack"):
+        # every kind but a claim names a seat: a sentence that names none is read for claims alone
+        kinds = ("result", "context_result", "guarded", "will_vote", "liar", "accuses", "defends", "attack")
+        for kind in kinds if "⟨" in body else ():
+            gate = _GATES.get(kind)
+            if gate is not None and not gate.search(body):
+                continue  # the sentence lacks a word every pattern of this kind needs
             for pattern, confidence in self._patterns[kind]:
                 for m in pattern.finditer(body):
                     groups = m.groupdict()
@@ -701,7 +717,9 @@ class TalkReader:
 # ----------------------------------------------------------------------------- patterns
 
 
+@functools.cache
 def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
+    """The patterns of every statement kind, compiled once per process (every table shares them)."""
     mods = (
         r"(?:(?:the|a|an|your|our|really|actually|just|only|simply|also|definitely|indeed|truly|honestly|"
         r"confirmed|real|true|genuine|plain|old|humble|simple|lowly|one|village|humble|legit|"
