@@ -548,7 +548,6 @@ class TalkReader:
             if _injected(body):
                 continue
             question = body.endswith("?")
-            body = _vocative(body)
             matches = _lists(body, self._matches(body, claims_line))
             kept = _resolve(matches)
             clauses = list(_clauses(body))
@@ -1228,7 +1227,11 @@ _PRONOUN = re.compile(r"⟨\d+⟩|\b(?:he's|she's|you're|he|she|him|you|your|her
 
 
 def _pronouns(s: str, speaker: int | None) -> str:
-    """He, she, him, her and you as the seat last named before them (a guess: read with less confidence)."""
+    """He, she, him and her as the seat last named before them, you as the seat the sentence opened on.
+
+    A guess that holds in talk about one player at a time; a line that juggles two seats may be
+    misread (the labelled sets measure how often).
+    """
     last: str | None = None
     addressee: str | None = None
     out: list[str] = []
@@ -1318,15 +1321,6 @@ def _lists(body: str, matches: list[_Match]) -> list[_Match]:
                 for seat in re.findall(r"⟨(\d+)⟩", tail.group(1)):
                     out.append(_Match(m.kind, int(seat), m.role, m.species, m.start, m.end, m.confidence))
     return out
-
-
-def _vocative(sentence: str) -> str:
-    """A sentence that opens on a seat and says "you" ("Ken, you are lying") reads as about that seat."""
-    m = re.match(r"^\s*(⟨\d+⟩)\s*[,:]?\s+(?=.*\byou\b)", sentence)
-    if not m:
-        return sentence
-    who = m.group(1)
-    return re.sub(r"\byou(?:'re| are)\b", f"{who} is", sentence)
 
 
 def _resolve(matches: list[_Match]) -> list[_Match]:
