@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from lycan.cli import aiwolf, play, records, serve, train
+from lycan.cli import aiwolf, judge, play, records, serve, train
 from lycan.cli.common import Lineup, console, err_console, fail, writable_db
 from lycan.cli.play import TerminalVoice, final_view
 
@@ -35,6 +35,7 @@ app.command("import")(records.import_cmd)
 app.command()(records.tournament)
 app.command()(records.report)
 app.command()(records.compare)
+app.command()(judge.judge)
 app.command("aiwolf-serve")(aiwolf.aiwolf_serve)
 app.command("aiwolf-connect")(aiwolf.aiwolf_connect)
 app.command("aiwolf-log")(aiwolf.aiwolf_log)

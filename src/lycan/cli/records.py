@@ -118,8 +118,9 @@ def report(
 
     with clear_errors(), open_store(db) as store:
         records = run_records(store, run)
-        print_summary(records, console)
-        path = build_report(records, out or Path(f"report-{run}"), title=f"Lycan run {run}")
+        judgements = store.judgements(game_ids={r.game_id for r in records})
+        print_summary(records, console, judgements=judgements)
+        path = build_report(records, out or Path(f"report-{run}"), title=f"Lycan run {run}", judgements=judgements)
     console.print(f"report written to {path}")
 
 

@@ -20,7 +20,8 @@ from rich.table import Table
 
 from lycan.engine.record import GameRecord
 from lycan.eval.coherence import Coherence, coherence, is_llm
-from lycan.eval.estimates import Mean, ProportionTest, two_proportion_test
+from lycan.eval.estimates import Mean, ProportionTest, bootstrap_mean, two_proportion_test
+from lycan.eval.judge import CRITERIA_KEYS, JudgementLike, criteria, is_weak_judge
 from lycan.eval.metrics import (
     Prices,
     calibration,
@@ -230,11 +231,49 @@ def coherence_cells(stats: Mapping[str, Coherence]) -> tuple[list[str], list[lis
     return header, rows
 
 
-def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: int = 200) -> list[TableData]:
+def judge_tables(judgements: Sequence[JudgementLike], n_boot: int = 1000) -> list[TableData]:
+    """Per judge model, each agent's mean judge score (1-5) per criterion, with N and a bootstrap 95% interval.
+
+    One row per agent over its judged seats; "mean" is the mean over a seat's criteria; unjudged
+    seats are counted, never scored. A judge that is one of the small embedded models (`local`,
+    `local:1.5b`, ...) is named as a weak judge.
+    """
+    out: list[TableData] = []
+    rubric = criteria()
+    for judge in sorted({j.judge for j in judgements}):
+        mine = [j for j in judgements if j.judge == judge]
+        keys = [k for k in CRITERIA_KEYS if any(k in j.scores for j in mine if j.status == "judged")]
+        rows = []
+        for agent in sorted({j.agent for j in mine}):
+            seats = [j for j in mine if j.agent == agent]
+            judged = [j for j in seats if j.status == "judged"]
+            cells = [_mean(bootstrap_mean([j.scores[k] for j in judged if k in j.scores], n_boot)) for k in keys]
+            overall = [sum(j.scores.values()) / len(j.scores) for j in judged if j.scores]
+            mean = _mean(bootstrap_mean(overall, n_boot))
+            rows.append([agent, str(len(judged)), str(len(seats) - len(judged)), *cells, mean])
+        weak = ", a weak judge: a small embedded model" if is_weak_judge(judge) else ""
+        out.append(
+            (
+                f"Judge scores, 1-5 (judge {judge}{weak})",
+                ["agent", "seats judged", "unjudged", *(rubric[k].title for k in keys), "mean"],
+                rows,
+            )
+        )
+    return out
+
+
+def tables(
+    records: Sequence[GameRecord],
+    prices: Prices | None = None,
+    n_boot: int = 200,
+    *,
+    judgements: Sequence[JudgementLike] = (),
+) -> list[TableData]:
     """Every results table for `records`, as plain cells (used by the terminal, Markdown and HTML).
 
     Win rates come per setting (`setting_tables`); the other tables pool every game, and say so
-    when the records hold more than one setting.
+    when the records hold more than one setting. `judgements` (of a judge model, `lycan judge`)
+    add the judge's scores last, counting only those of games in `records`.
     """
     from lycan.eval.ratings import bradley_terry, matches, openskill_ratings
 
@@ -328,19 +367,28 @@ def tables(records: Sequence[GameRecord], prices: Prices | None = None, n_boot: 
             ],
         )
     )
+    if judgements:
+        ids = {r.game_id for r in records}
+        out += judge_tables([j for j in judgements if j.game_id in ids])
     return out
 
 
 def print_summary(
-    records: Sequence[GameRecord], console: Console | None = None, prices: Prices | None = None, n_boot: int = 200
+    records: Sequence[GameRecord],
+    console: Console | None = None,
+    prices: Prices | None = None,
+    n_boot: int = 200,
+    *,
+    judgements: Sequence[JudgementLike] = (),
 ) -> None:
     """Print every results table of `records` in the terminal (`n_boot`: rating bootstrap resamples).
 
     The default console shows agent names and other text from the records escaped (`lycan.terminal`).
+    `judgements` add a judge model's scores (see `tables`).
     """
     console = console or TerminalConsole()
     console.print(f"[bold]{len(records)} games[/]", markup=True)
-    for title, header, rows in tables(records, prices, n_boot=n_boot):
+    for title, header, rows in tables(records, prices, n_boot=n_boot, judgements=judgements):
         t = Table(title=title, title_justify="left")
         for h in header:
             t.add_column(h)
@@ -505,11 +553,13 @@ def build_report(
     title: str = "Lycan results",
     prices: Prices | None = None,
     n_boot: int = 200,
+    judgements: Sequence[JudgementLike] = (),
 ) -> Path:
     """Write `report.md`, `report.html` and PNG plots of `records` into `out_dir`.
 
     Plots: win rates by side with intervals, Bradley-Terry ratings, calibration (when probe
     answers carry probabilities) and cost against win rate (when records carry usage).
+    `judgements` add a judge model's scores (see `tables`).
 
     Returns:
         The path of `report.html` (`report.md` lies beside it).
@@ -528,7 +578,7 @@ def build_report(
         plot_cost_vs_win(records, out / "cost_vs_win.png", prices),
     ]
     images = [p for p in plots if p is not None]
-    data = tables(records, prices, n_boot=n_boot)
+    data = tables(records, prices, n_boot=n_boot, judgements=judgements)
     md = [f"# {title}", "", f"{len(records)} games. Intervals are 95% (Wilson for rates, bootstrap for means).", ""]
     doc = [f"<h1>{html.escape(title)}</h1>", f"<p>{len(records)} games. Intervals are 95%.</p>"]
     for name, header, rows in data:

@@ -7,6 +7,9 @@ must also be a game that can have happened under its own rules: the deal must be
 and the log must pass the conformance kit's checks (it starts, runs and ends as the engine plays).
 A path ending in `.gz` is written and read gzip-compressed (a results archive kept in git is about a
 tenth of its SQLite file).
+
+A judge model's scores of the games in such a file (`lycan judge`) go in a sidecar beside it,
+`RUN.judgements.jsonl` (`JudgementFile`), so the file of games itself is never rewritten.
 """
 
 from __future__ import annotations
@@ -17,13 +20,13 @@ import json
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
 from lycan.engine.events import event_from_dict
 from lycan.engine.record import GameRecord
-from lycan.store.sqlite import record_problem
+from lycan.store.sqlite import Judgement, JudgementFields, judgement_to_dict, record_problem
 
 
 class JsonlError(ValueError):
@@ -144,3 +147,102 @@ def import_jsonl(path: str | os.PathLike[str], *, check: bool = True) -> list[Ga
         except ValueError as err:
             raise JsonlError(f"{source}, line {number}: {err}") from None
     return records
+
+
+# ----------------------------------------------------------------------------- judgements beside a JSONL run
+def judgements_path(run: str | os.PathLike[str]) -> Path:
+    """Where the judgements of the games in the JSONL file `run` go: `RUN.judgements.jsonl` beside it."""
+    source = Path(run).expanduser()
+    return source.with_name(source.name + ".judgements.jsonl")
+
+
+class JudgementFile:
+    """A judge model's judgements of a JSONL run's games, one JSON object a line, only ever appended.
+
+    The latest line of a (game, seat, judge) wins, except that a judged seat is never replaced by
+    an unjudged one. Every line is flushed to disk as it is written; a line cut off by a crash is
+    dropped on the next write. The same methods as `GameStore`'s (`save_judgement`,
+    `judged_seats`, `judgements`), so the judge can use either.
+
+    Raises:
+        JsonlError: the file exists but a line is not a judgement (the message names the line).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser()
+        self._rows: dict[tuple[str, int, str], Judgement] | None = None
+
+    def _load(self) -> dict[tuple[str, int, str], Judgement]:
+        if self._rows is not None:
+            return self._rows
+        rows: dict[tuple[str, int, str], Judgement] = {}
+        try:
+            text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        except (OSError, UnicodeDecodeError) as err:
+            raise JsonlError(f"cannot read {self.path} ({err}); move it away to judge again") from None
+        lines = text.split("\n")
+        if not text.endswith("\n"):
+            lines = lines[:-1]  # a line cut off by a crash, or nothing
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                if not isinstance(data, dict):
+                    raise ValueError("it is not a JSON object")
+                judgement = Judgement.from_dict(data)
+            except ValueError as err:
+                raise JsonlError(f"{self.path}, line {number}: not a judgement ({err}); move the file away") from None
+            key = (judgement.game_id, judgement.seat, judgement.judge)
+            held = rows.get(key)
+            if held is None or held.status != "judged":
+                rows[key] = judgement
+        self._rows = rows
+        return rows
+
+    def save_judgement(self, judgement: JudgementFields) -> bool:
+        """Append `judgement` unless its seat is already judged by its judge; whether it was written.
+
+        Raises:
+            JsonlError: the file cannot be written.
+        """
+        rows = self._load()
+        key = (judgement.game_id, judgement.seat, judgement.judge)
+        held = rows.get(key)
+        if held is not None and held.status == "judged":
+            return False
+        data = judgement_to_dict(judgement)
+        line = json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("ab") as out:
+                size = out.tell()
+                if size:
+                    with self.path.open("rb") as back:
+                        back.seek(size - 1)
+                        torn = back.read(1) != b"\n"
+                    if torn:  # drop the line a crash cut off, so the file stays one judgement a line
+                        with self.path.open("rb") as whole:
+                            kept = whole.read().rsplit(b"\n", 1)[0]
+                        out.truncate(len(kept) + 1 if kept else 0)
+                        out.seek(0, os.SEEK_END)
+                out.write(line.encode("utf-8"))
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as err:
+            raise JsonlError(f"cannot write {self.path} ({err.strerror or err}); give a writable place") from None
+        rows[key] = Judgement.from_dict(data)
+        return True
+
+    def judged_seats(self, judge: str) -> set[tuple[str, int]]:
+        """The (game id, seat) pairs that `judge` has scored."""
+        return {(gid, seat) for (gid, seat, by), j in self._load().items() if by == judge and j.status == "judged"}
+
+    def judgements(self, game_ids: Collection[str] | None = None, judge: str | None = None) -> list[Judgement]:
+        """The judgements in the file (of these games, by this judge, or all), by game, seat and judge."""
+        wanted = None if game_ids is None else set(game_ids)
+        return [
+            j
+            for key, j in sorted(self._load().items())
+            if (judge is None or j.judge == judge) and (wanted is None or j.game_id in wanted)
+        ]

@@ -13,11 +13,11 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from lycan.engine.events import Died, event_to_dict
 from lycan.engine.record import GameRecord
@@ -53,6 +53,22 @@ _GAMES_INDEXES = (
     "CREATE INDEX IF NOT EXISTS games_by_run ON games (run, started_at)",
     "CREATE INDEX IF NOT EXISTS games_by_time ON games (finished_at)",
 )
+_JUDGEMENTS_TABLE = """
+CREATE TABLE IF NOT EXISTS judgements (
+    game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    judge TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    status TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    reasons TEXT NOT NULL,
+    error TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, seat, judge)
+) WITHOUT ROWID
+"""
+"""A judge model's scores of each seat (`lycan judge`). Made on the first judgement, so a file that
+holds none is exactly what an older Lycan wrote, and the schema version does not change."""
 _MODEL_CALLS_TABLE = """
 CREATE TABLE IF NOT EXISTS model_calls (
     game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
@@ -124,6 +140,112 @@ class GameSummary:
     faults: int
     finished_at: float
     agents: tuple[str, ...]
+
+
+class JudgementFields(Protocol):
+    """What the store keeps of a judgement (`lycan.eval.judge.SeatJudgement` carries it all)."""
+
+    @property
+    def game_id(self) -> str: ...  # noqa: D102
+
+    @property
+    def seat(self) -> int: ...  # noqa: D102
+
+    @property
+    def agent(self) -> str: ...  # noqa: D102
+
+    @property
+    def judge(self) -> str: ...  # noqa: D102
+
+    @property
+    def status(self) -> str: ...  # noqa: D102
+
+    @property
+    def scores(self) -> Mapping[str, int]: ...  # noqa: D102
+
+    @property
+    def reasons(self) -> Mapping[str, str]: ...  # noqa: D102
+
+    @property
+    def error(self) -> str: ...  # noqa: D102
+
+    @property
+    def created(self) -> float: ...  # noqa: D102
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One seat of one game as a judge model scored it, read back from a store.
+
+    Attributes:
+        game_id: the game.
+        seat: the seat, 0-based.
+        agent: the seat's agent label.
+        judge: the judge model's spec.
+        status: "judged" (scores and reasons hold every criterion asked) or "unjudged".
+        scores: per criterion key, 1-5.
+        reasons: per criterion key, one sentence.
+        error: why the seat is unjudged ("" when judged).
+        created: when the judgement was made (Unix seconds).
+    """
+
+    game_id: str
+    seat: int
+    agent: str
+    judge: str
+    status: str
+    scores: dict[str, int]
+    reasons: dict[str, str]
+    error: str
+    created: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (one line of a sidecar judgements file)."""
+        return judgement_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Judgement:
+        """Inverse of `to_dict`.
+
+        Raises:
+            ValueError: a field is missing or of the wrong type (the message names it).
+        """
+        try:
+            scores = {str(k): int(v) for k, v in dict(data["scores"]).items()}
+            reasons = {str(k): str(v) for k, v in dict(data["reasons"]).items()}
+            judgement = cls(
+                game_id=str(data["game_id"]),
+                seat=int(data["seat"]),
+                agent=str(data["agent"]),
+                judge=str(data["judge"]),
+                status=str(data["status"]),
+                scores=scores,
+                reasons=reasons,
+                error=str(data.get("error", "")),
+                created=float(data.get("created", 0.0)),
+            )
+        except KeyError as err:
+            raise ValueError(f"the judgement has no {err.args[0]}") from None
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"the judgement has a field of the wrong type ({err})") from None
+        if judgement.status not in ("judged", "unjudged"):
+            raise ValueError(f"the judgement's status is {judgement.status!r}, not judged or unjudged")
+        return judgement
+
+
+def judgement_to_dict(judgement: JudgementFields) -> dict[str, Any]:
+    """Any judgement's stored fields as a JSON-ready dict."""
+    return {
+        "game_id": judgement.game_id,
+        "seat": judgement.seat,
+        "agent": judgement.agent,
+        "judge": judgement.judge,
+        "status": judgement.status,
+        "scores": dict(judgement.scores),
+        "reasons": dict(judgement.reasons),
+        "error": judgement.error,
+        "created": judgement.created,
+    }
 
 
 def default_db_path() -> Path:
@@ -667,6 +789,74 @@ class GameStore:
             ids = [str(r[0]) for r in self._db.execute(sql, args)]
         for gid in ids:
             yield self.get(gid)
+
+    # ------------------------------------------------------------------ judgements
+    def save_judgement(self, judgement: JudgementFields) -> bool:
+        """Keep a judge model's judgement of one seat (`lycan judge`), in the `judgements` table.
+
+        A seat that `judgement.judge` has already scored keeps that score: a judged row is never
+        replaced; an unjudged one is replaced by the next try.
+
+        Returns:
+            Whether the judgement was written.
+
+        Raises:
+            StoreError: the game is not stored here, or the file takes no writes.
+        """
+        row = (
+            judgement.game_id,
+            judgement.seat,
+            judgement.judge,
+            judgement.agent,
+            judgement.status,
+            _json(dict(judgement.scores), "judge's scores", judgement.game_id),
+            _json(dict(judgement.reasons), "judge's reasons", judgement.game_id),
+            judgement.error,
+            float(judgement.created),
+        )
+        with self._write() as conn:
+            if not conn.execute("SELECT 1 FROM games WHERE game_id = ?", (judgement.game_id,)).fetchone():
+                raise StoreError(f"no stored game has the id {judgement.game_id!r} in {self.path}; judge stored games")
+            conn.execute(_JUDGEMENTS_TABLE)
+            written = conn.execute(
+                "INSERT INTO judgements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat, judge) DO UPDATE SET agent = excluded.agent, status = excluded.status,"
+                " scores = excluded.scores, reasons = excluded.reasons, error = excluded.error,"
+                " created = excluded.created WHERE judgements.status != 'judged'",
+                row,
+            ).rowcount
+        return written > 0
+
+    def judged_seats(self, judge: str) -> set[tuple[str, int]]:
+        """The (game id, seat) pairs that `judge` has scored (unjudged ones are not among them)."""
+        return {(j.game_id, j.seat) for j in self.judgements(judge=judge) if j.status == "judged"}
+
+    def judgements(self, game_ids: Collection[str] | None = None, judge: str | None = None) -> list[Judgement]:
+        """Stored judgements (of these games, by this judge, or all), by game, seat and judge."""
+        sql = "SELECT game_id, seat, agent, judge, status, scores, reasons, error, created FROM judgements"
+        args: tuple[Any, ...] = ()
+        if judge is not None:
+            sql, args = sql + " WHERE judge = ?", (judge,)
+        with self._read() as conn:
+            if "judgements" not in self._tables():
+                return []
+            rows = conn.execute(sql + " ORDER BY game_id, seat, judge", args).fetchall()
+        wanted = None if game_ids is None else set(game_ids)
+        return [
+            Judgement(
+                game_id=gid,
+                seat=seat,
+                agent=agent,
+                judge=by,
+                status=status,
+                scores=json.loads(scores),
+                reasons=json.loads(reasons),
+                error=error,
+                created=created,
+            )
+            for gid, seat, agent, by, status, scores, reasons, error, created in rows
+            if wanted is None or gid in wanted
+        ]
 
     # ------------------------------------------------------------------ closing
     def close(self) -> None:
