@@ -3,23 +3,31 @@
 The client answers NAME with team name plus index, rebuilds a Lycan `View` of its seat from the
 packets it receives (role, names, talk and whisper history, divine/medium results, votes,
 deaths), turns each request packet into a `Request`, asks the agent, and sends the answer as text.
+
+When INITIALIZE carries a profile (`info.profile`: the contest server's `custom_profile`, or ours),
+the client reads it (`lycan.aiwolf.packets.read_profile`, which takes `label: value` lines in
+English or Japanese, an object, or free text) into a `Persona` (`Persona.from_profile`) and hands it
+to the agent if the agent has `set_persona(persona)`. A profile it cannot read is logged and the
+game goes on without one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from lycan.aiwolf.packets import answer_text, role_from_name
+from lycan.agents.persona import GENDERS, Persona
+from lycan.aiwolf.packets import answer_text, read_profile, role_from_name
 from lycan.engine.actions import Action, Request, RequestKind, TalkInfo
 from lycan.engine.events import (
     AttackVote,
@@ -39,6 +47,7 @@ from lycan.engine.events import (
     WolfPack,
 )
 from lycan.engine.runner import Player
+from lycan.engine.seeds import derive, fresh_seed
 from lycan.engine.view import View
 from lycan.rules.presets import get_preset
 from lycan.rules.roles import Role, Species
@@ -117,7 +126,7 @@ def rules_from_setting(setting: dict[str, Any]) -> RuleSet:
 
 @dataclass
 class ClientGame:
-    """What one seat has learnt of one game from the packets it received."""
+    """What one seat has learnt of one game from the packets it received (`persona`: from its profile, if any)."""
 
     game_id: str
     seat: int
@@ -131,6 +140,7 @@ class ClientGame:
     roles: dict[str, Role] = field(default_factory=dict)
     finished: bool = False
     winner: Literal["village", "werewolf", "draw"] | None = None
+    persona: Persona | None = None
     _seen: set[tuple[Any, ...]] = field(default_factory=set)
 
     def view(self) -> View:
@@ -214,6 +224,28 @@ def _start_game(packet: dict[str, Any]) -> ClientGame:
         pack = game.wolves() or (seat,)
         game.emit(WolfPack, audience=frozenset(pack), members=pack)
     return game
+
+
+def persona_of(packet: dict[str, Any], seed: int) -> Persona | None:
+    """The persona an INITIALIZE packet's profile describes, or None if it has none or it cannot be read.
+
+    The profile's name is the agent's own (`info.agent`) unless the profile names it; what the
+    profile leaves open is drawn from `seed` (`Persona.from_profile`). Never raises.
+    """
+    info = packet.get("info")
+    if not isinstance(info, dict) or info.get("profile") is None:
+        return None
+    try:
+        fields = read_profile(info["profile"])
+        fields.setdefault("name", str(info.get("agent", "")))
+        persona = Persona.from_profile(fields, seed)
+        gender = fields.get("gender", "").strip().lower()
+        if gender in GENDERS and gender != persona.gender:  # a gender of our own profiles it does not read
+            persona = replace(persona, gender=gender)
+        return persona
+    except Exception as err:  # a server's odd profile must not cost the agent its game
+        log.warning("playing without a persona: cannot read the profile (%s)", for_terminal(str(err)[:120]))
+        return None
 
 
 def _species(value: Any) -> Species:
@@ -345,7 +377,8 @@ class AiwolfClient:
         index: number appended to the team name.
         token: a bearer token for servers that require one.
         on_packet: called with every packet received (raw JSON object), e.g. for logging.
-        seed: seed of the fallback choices made when the agent fails.
+        seed: seed of the fallback choices made when the agent fails, and of what a profile leaves
+            open of the agent's persona (None: fresh ones).
 
     """
 
@@ -369,6 +402,7 @@ class AiwolfClient:
         self.game: ClientGame | None = None
         self.stopped = ""
         self._rng = random.Random(seed)
+        self._persona_seed = fresh_seed() if seed is None else derive(seed, "persona")
         self._next_id = 0
         self._action_timeout = 60.0
 
@@ -449,6 +483,7 @@ class AiwolfClient:
         if kind == "INITIALIZE":
             self.game = _start_game(packet)
             self.games.append(self.game)
+            await self._take_profile(self.game, packet)
             timeout = _int(((packet.get("setting") or {}).get("timeout") or {}).get("action"), 60000)
             self._action_timeout = max(0.05, timeout / 1000 * 0.9)
         game = self.game
@@ -466,6 +501,19 @@ class AiwolfClient:
         elif kind in _KINDS:
             return await self._decide(game, _KINDS[kind], packet.get("info") or {})
         return None
+
+    async def _take_profile(self, game: ClientGame, packet: dict[str, Any]) -> None:
+        """Read the game's profile into `game.persona` and give it to an agent that takes one."""
+        game.persona = persona_of(packet, derive(self._persona_seed, "game", game.game_id))
+        setter = getattr(self.agent, "set_persona", None)
+        if game.persona is None or not callable(setter):
+            return
+        try:
+            taken = setter(game.persona)
+            if inspect.isawaitable(taken):
+                await taken
+        except Exception as err:
+            log.warning("the agent did not take its persona: %s", for_terminal(str(err)[:120]))
 
     async def _decide(self, game: ClientGame, kind: RequestKind, info: dict[str, Any]) -> str:
         self._next_id += 1
@@ -491,14 +539,17 @@ async def run_client(
     *,
     token: str | None = None,
     games: int | None = None,
+    seed: int | None = None,
 ) -> list[ClientGame]:
     """Play `agent` on the server at `url` as `team`+`index`: `games` games, or until the server stops.
+
+    `seed` seeds the client's own choices (see `AiwolfClient`).
 
     Raises:
         ProtocolError: the server cannot be reached, or refuses the first connection.
 
     """
-    return await AiwolfClient(url, agent, team, index, token=token).run(games)
+    return await AiwolfClient(url, agent, team, index, token=token, seed=seed).run(games)
 
 
 async def connect(
@@ -523,4 +574,13 @@ async def connect(
     return await run_client(url, agent, team, index, games=games)
 
 
-__all__ = ["AiwolfClient", "ClientGame", "ProtocolError", "connect", "make_request", "rules_from_setting", "run_client"]
+__all__ = [
+    "AiwolfClient",
+    "ClientGame",
+    "ProtocolError",
+    "connect",
+    "make_request",
+    "persona_of",
+    "rules_from_setting",
+    "run_client",
+]

@@ -3,11 +3,27 @@
 Every packet a seat receives is made here from that seat's own view plus the public settings,
 so nothing the seat may not know can reach it. Packets are snake_case JSON objects
 `{request, info, setting, talk_history, whisper_history}`; answers are raw text.
+
+Profiles follow the contest server's `custom_profile` option (aiwolf-nlp-server): the INITIALIZE
+packet's `info` carries `profile`, one string about the receiving agent only (no other agent's
+profile is sent, in that packet or any other), made of one `label: value` line per field of the
+server's `profile_encoding`, e.g.::
+
+    age: 41
+    gender: female
+    personality: calm and measured; you weigh the evidence before you speak; ...
+
+The contest server's Japanese configuration labels the lines `年齢`, `性別`, `性格`, and its
+dynamic profiles are model-written text; `read_profile` takes all of these. The profile carries no
+name: the agent's name is `info.agent` (the contest server renames agents after their profiles;
+ours keeps `Agent[NN]`). Without profiles `info` has no `profile` key, as the contest server
+omits it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -93,6 +109,83 @@ def team_of_name(name: str) -> str:
     """The team of a connection's NAME answer: the name without trailing digits (`lycan3` -> `lycan`)."""
     clean = name.strip()
     return re.sub(r"\d+$", "", clean) or clean
+
+
+#: Fields of a profile, in the order the lines are written (the contest server's `profile_encoding`).
+PROFILE_FIELDS = ("age", "gender", "personality")
+#: Line labels `read_profile` knows, by field: the contest server's English and Japanese encodings.
+PROFILE_LABELS: dict[str, str] = {
+    "name": "name",
+    "名前": "name",
+    "age": "age",
+    "年齢": "age",
+    "gender": "gender",
+    "性別": "gender",
+    "personality": "personality",
+    "性格": "personality",
+}
+#: The most characters of a profile that are read (a contest profile is a few hundred).
+PROFILE_LIMIT = 4000
+_PROFILE_LINE = re.compile(r"\s*([^:：\n]{1,24}?)\s*[:：]\s*(.*)")
+
+
+def profile_text(profile: Mapping[str, object]) -> str:
+    """The `info.profile` string for a profile (`Persona.profile`): one `field: value` line per field.
+
+    The name is left out, as the contest server leaves it out: it is the packet's `info.agent`.
+    """
+    return "\n".join(f"{key}: {' '.join(str(profile[key]).split())}" for key in PROFILE_FIELDS if key in profile)
+
+
+def read_profile(raw: object) -> dict[str, str]:
+    """The fields of an `info.profile`: `name`, `age`, `gender`, `personality`, those it gives.
+
+    Reads `label: value` lines with the labels of `PROFILE_LABELS` (either colon, any order; a line
+    without a known label continues the field before it), a JSON object of the same fields, or
+    free text, which is all personality. Only the first `PROFILE_LIMIT` characters are read.
+
+    Raises:
+        ValueError: the profile is neither text nor an object, or holds nothing.
+
+    """
+    if isinstance(raw, Mapping):
+        labelled = ((PROFILE_LABELS.get(str(k).strip().lower()), v) for k, v in raw.items())
+        fields = {key: " ".join(str(v).split()) for key, v in labelled if key is not None}
+    elif isinstance(raw, str):
+        fields = _profile_lines(raw[:PROFILE_LIMIT])
+    else:
+        raise ValueError(f"a profile is text, not {type(raw).__name__}")
+    fields = {k: v for k, v in fields.items() if v}
+    if "age" in fields:
+        digits = re.search(r"\d{1,3}", fields["age"])
+        if digits is None:
+            del fields["age"]
+        else:
+            fields["age"] = digits.group()
+    if not fields:
+        raise ValueError("the profile is empty")
+    return fields
+
+
+def _profile_lines(text: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    loose: list[str] = []
+    current: str | None = None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        match = _PROFILE_LINE.fullmatch(line)
+        key = PROFILE_LABELS.get(match.group(1).strip().lower()) if match else None
+        if match is not None and key is not None:
+            current = key
+            fields[key] = match.group(2).strip()
+        elif current is not None:
+            fields[current] = f"{fields[current]} {line.strip()}".strip()
+        else:
+            loose.append(line.strip())
+    if loose and "personality" not in fields:
+        fields["personality"] = " ".join(loose)
+    return fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,11 +374,17 @@ def build_packet(
     *,
     setting: dict[str, Any] | None = None,
     request: Request | None = None,
+    profile: str | None = None,
 ) -> dict[str, Any]:
-    """The packet of `kind` for `view`'s seat; `cursor` tracks the history already sent to it."""
+    """The packet of `kind` for `view`'s seat; `cursor` tracks the history already sent to it.
+
+    `profile` is this seat's own profile (`profile_text`); only INITIALIZE carries it, in `info`.
+    """
     if kind == "NAME":
         return {"request": "NAME"}
     packet: dict[str, Any] = {"request": kind, "info": info_dict(view, game_id, request)}
+    if kind == "INITIALIZE" and profile is not None:
+        packet["info"]["profile"] = profile
     if kind in ("INITIALIZE", "DAILY_INITIALIZE"):
         cursor.reset(view.day)
         packet["setting"] = setting

@@ -34,7 +34,16 @@ Compression is off: it would cost about 50 KiB per connection, and the contest's
 use it.
 
 Each game's seed comes from `fresh_seed()` unless a seed was given; nothing sent to an agent
-(the game id included) is derived from it.
+(the game id included) is derived from it, except through the engine's own streams (`seeds.py`).
+
+Profiles (`profiles=True`, the default): as the contest server's `custom_profile` option does, each
+agent's INITIALIZE packet carries a profile of that agent alone (`info.profile`, see
+`lycan.aiwolf.packets`), written from a persona (`lycan.agents.persona`) drawn for its seat from a
+stream of its own, `stream(seed, "persona", seat)`: never from the deal's stream, so a profile
+says nothing about any role, and the same seed gives the same profiles whatever the deal. The
+record's `meta["personas"]` keeps every seat's persona. Like the public draws (who speaks first),
+a profile can be checked against guessed seeds: a small given `seed` is for tests, and live tables
+take fresh secret ones.
 """
 
 from __future__ import annotations
@@ -58,6 +67,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response as HttpResponse
 
+from lycan.agents.persona import Persona, draw_persona
 from lycan.aiwolf.packets import (
     PROTOCOL_ROLES,
     REQUEST_PACKETS,
@@ -67,16 +77,18 @@ from lycan.aiwolf.packets import (
     build_packet,
     game_names,
     parse_answer,
+    profile_text,
     setting_dict,
     team_of_name,
 )
 from lycan.engine.actions import Answer, Failure, Request
 from lycan.engine.game import Answers
 from lycan.engine.record import GameRecord, new_game_id
-from lycan.engine.seeds import fresh_seed
+from lycan.engine.seeds import fresh_seed, stream
 from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session, label_of
 from lycan.engine.view import View
 from lycan.rules.presets import resolve_rules
+from lycan.rules.roles import Role
 from lycan.rules.ruleset import ConfigError, RuleSet
 
 log = logging.getLogger(__name__)
@@ -104,6 +116,15 @@ class GameStore(Protocol):
     def save(self, record: GameRecord, run: str | None = None) -> Any:
         """Persist one finished game."""
         ...
+
+
+def seat_persona(seed: int, seat: int) -> Persona:
+    """The persona of `seat` in the game seeded with `seed`, from the stream `("persona", seat)`.
+
+    That stream is the seat's own: no other draw (the deal, tie-breaks, another seat's persona)
+    uses it, so a persona tells nothing of the roles.
+    """
+    return draw_persona(stream(seed, "persona", seat))
 
 
 def _as_text(message: str | bytes) -> str:
@@ -251,6 +272,10 @@ class ServerGame:
     each batch's answers the error ratio is checked, and the game is aborted as a draw once too
     many agents errored. Local agents sit in `LocalSeat`s and keep their own timeouts; every
     request carries the server's action timeout (the protocol has one for every request).
+
+    With `profiles`, each seat gets a persona (`seat_persona`) and each remote agent its own
+    profile in INITIALIZE. `deal` fixes the roles by seat (default: drawn from the seed), as the
+    contest server's role-assigned games do.
     """
 
     def __init__(
@@ -262,6 +287,8 @@ class ServerGame:
         *,
         max_error_ratio: float = 0.2,
         game_id: str | None = None,
+        profiles: bool = True,
+        deal: Sequence[Role] | None = None,
     ) -> None:
         timed = rules.options.model_copy(update={"talk_timeout": timeouts.action, "action_timeout": timeouts.action})
         self.rules = rules.model_copy(update={"options": timed})
@@ -271,6 +298,18 @@ class ServerGame:
         self.cursors = [HistoryCursor() for _ in self.seats]
         self.setting = setting_dict(rules, timeouts)
         self.error_limit = max(1, int(len(self.seats) * max_error_ratio))
+        names = game_names(rules.n_players)
+        self.personas: tuple[Persona, ...] = (
+            tuple(seat_persona(seed, s) for s in range(rules.n_players)) if profiles else ()
+        )
+        self.profiles: tuple[str | None, ...] = (
+            tuple(profile_text(p.profile(n)) for p, n in zip(self.personas, names, strict=True))
+            if profiles
+            else (None,) * rules.n_players
+        )
+        meta: dict[str, Any] = {"protocol": "aiwolf"}
+        if profiles:
+            meta["personas"] = {n: p.to_dict() for n, p in zip(names, self.personas, strict=True)}
         self.session = Session(
             self.rules,
             [
@@ -278,10 +317,11 @@ class ServerGame:
                 for s, seat in enumerate(self.seats)
             ],
             seed,
-            names=game_names(rules.n_players),
+            names=names,
             game_id=self.game_id,
+            deal=deal,
             hooks=Hooks(before_batch=self._before_batch, after_answers=self._after_answers),
-            meta={"protocol": "aiwolf"},
+            meta=meta,
         )
         self.names = self.session.game.names
         self._initialized = False
@@ -293,9 +333,18 @@ class ServerGame:
         return [(s, seat) for s, seat in enumerate(self.seats) if isinstance(seat, RemoteSeat)]
 
     async def broadcast(self, kind: PacketKind) -> None:
-        """Send a packet that needs no answer to every remote seat, dead or alive."""
+        """Send a packet that needs no answer to every remote seat, dead or alive (each its own profile)."""
         sends = [
-            seat.send(build_packet(kind, self.session.view(s), self.game_id, self.cursors[s], setting=self.setting))
+            seat.send(
+                build_packet(
+                    kind,
+                    self.session.view(s),
+                    self.game_id,
+                    self.cursors[s],
+                    setting=self.setting,
+                    profile=self.profiles[s],
+                )
+            )
             for s, seat in self._remotes()
             if seat.errored is None
         ]
@@ -386,6 +435,7 @@ class AiwolfServer:
         max_lobby_message_size: largest message in bytes a connection not yet in a game may send:
             its NAME answer (100 characters, at most 400 bytes). Bigger messages close the
             connection (code 1009); smaller ones sent in the lobby are read and dropped.
+        profiles: send each agent a profile of its own in INITIALIZE (see `ServerGame`).
 
     Raises:
         ConfigError: rules the protocol cannot play, or limits that can never fill a table.
@@ -415,6 +465,7 @@ class AiwolfServer:
         trusted_networks: Sequence[str] = LOOPBACK,
         max_message_size: int = 16 * 1024,
         max_lobby_message_size: int = 512,
+        profiles: bool = True,
     ) -> None:
         self.rules = _rules_for(preset)
         self.host = host
@@ -466,6 +517,7 @@ class AiwolfServer:
         self.max_teams_per_address = max_teams_per_address
         self.max_message_size = max_message_size
         self.max_lobby_message_size = max_lobby_message_size
+        self.profiles = profiles
         self._seed = seed
         self._games_started = 0
         self._games_ended = 0
@@ -731,7 +783,9 @@ class AiwolfServer:
         seats: list[Seat] = list(remotes)
         try:
             seats += [_LocalSeat(p, label_of(p)) for p in self._local_factory()]
-            table = ServerGame(self.rules, seats, seed, self.timeouts, max_error_ratio=self.max_error_ratio)
+            table = ServerGame(
+                self.rules, seats, seed, self.timeouts, max_error_ratio=self.max_error_ratio, profiles=self.profiles
+            )
             record = await table.play()
         except asyncio.CancelledError:
             await asyncio.gather(*(r.close(_GOING_AWAY, "the server is shutting down") for r in remotes))
@@ -769,6 +823,7 @@ async def serve(
     max_teams_per_address: int | None = 4,
     trusted_networks: Sequence[str] = LOOPBACK,
     max_message_size: int = 16 * 1024,
+    profiles: bool = True,
     on_ready: Callable[[AiwolfServer], None] | None = None,
 ) -> list[GameRecord]:
     """Run an AIWolf NLP server until cancelled, or until `games` games have been played.
@@ -793,6 +848,7 @@ async def serve(
         max_teams_per_address: most different teams waiting at once from one address (None: no bound).
         trusted_networks: networks whose clients `max_teams_per_address` does not bound.
         max_message_size: largest message in bytes an agent in a game may send (one utterance).
+        profiles: send each agent a profile of its own in INITIALIZE, from a persona drawn for its seat.
         on_ready: called once the server listens (e.g. to print its URL).
 
     Returns:
@@ -819,6 +875,7 @@ async def serve(
         max_teams_per_address=max_teams_per_address,
         trusted_networks=trusted_networks,
         max_message_size=max_message_size,
+        profiles=profiles,
     )
     async with server:
         if on_ready is not None:
@@ -828,4 +885,4 @@ async def serve(
         return await server.wait_done()
 
 
-__all__ = ["AiwolfServer", "GameStore", "RemoteSeat", "ServerGame", "serve"]
+__all__ = ["AiwolfServer", "GameStore", "RemoteSeat", "ServerGame", "seat_persona", "serve"]

@@ -42,6 +42,14 @@ def aiwolf_serve(
     max_message_size: Annotated[
         int, typer.Option(help="largest message in bytes an agent in a game may send (one utterance)", min=512)
     ] = 16 * 1024,
+    profiles: Annotated[
+        bool,
+        typer.Option(
+            "--profiles/--no-profiles",
+            help="send each agent a profile of its own in INITIALIZE (age, gender, personality), "
+            "from a persona drawn for its seat apart from the deal",
+        ),
+    ] = True,
     db: DbOpt = None,
 ) -> None:
     """Host AIWolf NLP games at ws://HOST:PORT/ws; finished games go into the store."""
@@ -69,6 +77,7 @@ def aiwolf_serve(
                     lobby_timeout=lobby_timeout,
                     max_teams_per_address=max_teams_per_address,
                     max_message_size=max_message_size,
+                    profiles=profiles,
                     on_ready=ready,
                 )
             )
@@ -95,12 +104,13 @@ def aiwolf_connect(
     """Play a Lycan agent as an AIWolf NLP client against any server speaking the protocol.
 
     The agent connects again after each game, as contest agents do, until it has played `--games`
-    games or the server goes away.
+    games or the server goes away. A profile the server sends becomes the agent's persona, for
+    agents that take one.
     """
     from lycan.aiwolf.client import AiwolfClient, ProtocolError
 
     player = Lineup(get_preset("aiwolf5"), agent, model).players(seed)[0]
-    client = AiwolfClient(url, player, team, index)
+    client = AiwolfClient(url, player, team, index, seed=seed)
     try:
         asyncio.run(client.run(games))
     except ProtocolError as err:

@@ -96,6 +96,7 @@ class TerminalVoice:
         self.quiet = quiet  # seats not to voice (the person playing)
         self.feeds: dict[int, asyncio.Queue[str | None]] = {}
         self.manners: dict[int, Manner] = {}  # announced for each seat's next utterance
+        self.personas: dict[int, Any] = {}  # each AI seat's persona, when it has one (its voice follows it)
         self.playing: asyncio.Task[int] | None = None
 
     def _start(self) -> None:
@@ -108,9 +109,11 @@ class TerminalVoice:
             yield piece
 
     def _voice(self, seat: int, manner: Manner | None) -> Any:
-        from lycan.voice import styled
+        from lycan.voice import styled, voice_for_persona
 
-        return styled(self.pipeline.tts.voice_for_seat(seat), manner)
+        persona = self.personas.get(seat)
+        tts = self.pipeline.tts
+        return styled(voice_for_persona(tts, seat, persona) if persona else tts.voice_for_seat(seat), manner)
 
     def manner(self, seat: int, manner: Manner) -> None:
         """`seat`'s next utterance is delivered in `manner` (the `on_manner` callback of LLM agents)."""
@@ -298,6 +301,10 @@ def play(
 
     def sit_down(players: list[Player]) -> list[Player]:
         players[me] = human
+        if speaker is not None:
+            from lycan.agents.persona import persona_of
+
+            speaker.personas = {s: p for s, player in enumerate(players) if (p := persona_of(player)) is not None}
         return players
 
     console.print(f"[bold]{escape(rules.describe())}[/]  You are seat {me + 1}.", markup=True)

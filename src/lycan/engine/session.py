@@ -430,6 +430,10 @@ class Session:
         """The finished game as a `GameRecord` (usage per seat and the model calls included)."""
         merged = {**self.meta, **meta}
         usage = {s: u for s, seat in enumerate(self.seats) if (u := usage_of(seat)) is not None}
+        names = self.game.names
+        personas = {names[s]: p for s, seat in enumerate(self.seats) if (p := persona_dict(seat)) is not None}
+        if personas:
+            merged.setdefault("personas", personas)
         if self.aborted:
             merged.setdefault("aborted", self.aborted)
         return GameRecord.from_game(
@@ -442,6 +446,13 @@ class Session:
             model_calls=tuple(self._calls),
             usage=usage,
         )
+
+
+def persona_dict(seat_or_player: object) -> dict[str, Any] | None:
+    """A player's persona as a dict (its `persona` attribute's `to_dict()`), or None if it has none."""
+    player = getattr(seat_or_player, "player", seat_or_player)
+    to_dict = getattr(getattr(player, "persona", None), "to_dict", None)
+    return to_dict() if callable(to_dict) else None
 
 
 def usage_of(seat_or_player: object) -> dict[str, Any] | None:

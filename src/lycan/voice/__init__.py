@@ -8,6 +8,7 @@ Typical use::
     tts = load_tts("piper")
     pipeline = SpeechPipeline(tts)
     pipeline.speak(3, model.stream(request))   # seat 3 speaks while the model writes
+    pipeline.speak(4, text, voice_for_persona(tts, 4, persona))  # seat 4 in its persona's voice
     async for item in pipeline.queue:            # clips in speaking order
         ...
 """
@@ -25,6 +26,7 @@ from lycan.voice.chunker import ClauseChunker
 from lycan.voice.espeak import EspeakTTS
 from lycan.voice.gptsovits import GptSovitsTTS, Reference
 from lycan.voice.openai_speech import OpenAISpeechTTS
+from lycan.voice.persona import voice_for_persona
 from lycan.voice.pipeline import SpeechPipeline, Utterance
 from lycan.voice.playback import AudioPlayer, PlaybackUnavailable, find_player
 from lycan.voice.queue import AudioQueue, QueuedClip, Timing
@@ -67,4 +69,5 @@ __all__ = [
     "render_game_audio",
     "spoken_lines",
     "styled",
+    "voice_for_persona",
 ]

@@ -9,13 +9,26 @@ from collections.abc import AsyncIterator
 from lycan.voice.audio import AudioClip, wav_format, wav_header_length
 from lycan.voice.tts import BackendUnavailable, BaseTTS, TTSError, Voice
 
-#: English accents espeak-ng ships with.
-ACCENTS: tuple[str, ...] = ("en-us", "en-gb", "en-gb-scotland", "en-029", "en-gb-x-rp", "en-us-nyc")
+#: English accents espeak-ng ships with. Plain `en-gb` is not among them: espeak-ng 1.51 ignores a
+#: variant given with it (`en-gb+f3` speaks in its default male voice), so Lancaster stands in.
+ACCENTS: tuple[str, ...] = ("en-us", "en-gb-x-gbclan", "en-gb-scotland", "en-029", "en-gb-x-rp", "en-us-nyc")
 #: Voice variants, alternating male and female so neighbouring seats differ most.
 VARIANTS: tuple[str, ...] = ("m1", "f3", "m3", "f1", "m7", "f4", "m2", "f2", "m4", "f5", "m5", "klatt", "m6", "m8")
 #: Pitches (0-99) and relative speeds, spread so that no two of the first seats coincide.
 PITCHES: tuple[int, ...] = (50, 62, 38, 70, 44, 56, 32, 66, 48, 58)
 SPEEDS: tuple[float, ...] = (1.0, 0.92, 1.08, 0.96, 1.04, 0.88, 1.12)
+
+#: Variants by the gender they sound, for `voice_for_gender`. Each list's length is prime to the six
+#: accents, so seats of one gender keep distinct (accent, variant) pairs: 30 female, 42 male seats.
+GENDER_VARIANTS: dict[str, tuple[str, ...]] = {
+    "female": ("f3", "f1", "f4", "f2", "f5"),
+    "male": ("m3", "m1", "m7", "m2", "m4", "m5", "m6"),
+}
+#: Pitches (0-99) by gender: the female variants from the middle up, the male ones from the middle down.
+GENDER_PITCHES: dict[str, tuple[int, ...]] = {
+    "female": (54, 62, 48, 68, 58, 51, 65),
+    "male": (46, 38, 52, 34, 44, 40, 49),
+}
 
 #: espeak-ng's default speaking rate in words per minute.
 BASE_WPM = 175
@@ -53,6 +66,23 @@ class EspeakTTS(BaseTTS):
         return Voice(
             name=f"{accent}+{variant}",
             pitch=PITCHES[seat % len(PITCHES)],
+            speed=SPEEDS[seat % len(SPEEDS)],
+        )
+
+    def voice_for_gender(self, seat: int, gender: str) -> Voice:
+        """A stable voice for `seat` that sounds `gender`: one of that gender's variants.
+
+        For `neutral` (or anything else) it is the seat's own voice, whichever sex its variant has.
+        Accent and speed step with the seat number as in `voice_for_seat`, so two seats share
+        accent and speed only 42 seats apart, whatever their genders.
+        """
+        variants = GENDER_VARIANTS.get(gender)
+        if variants is None:
+            return self.voice_for_seat(seat)
+        pitches = GENDER_PITCHES[gender]
+        return Voice(
+            name=f"{ACCENTS[seat % len(ACCENTS)]}+{variants[seat % len(variants)]}",
+            pitch=pitches[seat % len(pitches)],
             speed=SPEEDS[seat % len(SPEEDS)],
         )
 

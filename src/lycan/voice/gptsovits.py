@@ -28,12 +28,15 @@ class Reference:
         prompt_text: what is said in the clip.
         prompt_lang: the clip's language (`en`, `zh`, `ja`, `ko`, `yue`, ...).
         aux_ref_audio_paths: further clips of the same speaker to blend in (api_v2 only).
+        gender: how the speaker sounds (`female`, `male`, `neutral`; None: not said), for voices
+            chosen by gender (`GptSovitsTTS.voice_for_gender`). It is not sent to the server.
     """
 
     ref_audio_path: str
     prompt_text: str = ""
     prompt_lang: str = "en"
     aux_ref_audio_paths: tuple[str, ...] = ()
+    gender: str | None = None
 
 
 class GptSovitsTTS(BaseTTS):
@@ -85,6 +88,13 @@ class GptSovitsTTS(BaseTTS):
         if not self.references:
             raise TTSError("GPT-SoVITS needs reference voices: pass references={'name': Reference(path, text, lang)}")
         names = sorted(self.references)
+        return Voice(names[seat % len(names)], speed=SPEEDS[(seat // len(names)) % len(SPEEDS)])
+
+    def voice_for_gender(self, seat: int, gender: str) -> Voice | None:
+        """The references whose `gender` is `gender` in turn (by name), or None if none says it is."""
+        names = sorted(name for name, ref in self.references.items() if ref.gender == gender)
+        if not names:
+            return None
         return Voice(names[seat % len(names)], speed=SPEEDS[(seat // len(names)) % len(SPEEDS)])
 
     def reference(self, voice: Voice) -> Reference:

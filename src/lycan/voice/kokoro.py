@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 from lycan.voice.audio import AudioClip
-from lycan.voice.tts import BackendUnavailable, BaseTTS, TTSError, Voice
+from lycan.voice.tts import BackendUnavailable, BaseTTS, TTSError, Voice, name_gender
 
 VOICES: tuple[str, ...] = ("jf_alpha", "jm_kumo", "jf_gongitsune", "jf_nezumi", "jf_tebukuro")
 SPEEDS: tuple[float, ...] = (1.0, 1.08, 0.94)
@@ -23,6 +23,28 @@ def seat_voice_names() -> list[str]:
     """Voice names in seat order: the five voices, then even blends of every pair."""
     blends = [f"{a}:0.5,{b}:0.5" for a, b in itertools.combinations(VOICES, 2)]
     return [*VOICES, *blends]
+
+
+def gender_voice_names(gender: str) -> list[str]:
+    """Voice names that sound `gender`, in seat order; no name is in two genders' lists.
+
+    Female: the four female voices, then even blends of two of them. Male: the one male voice,
+    then it blended three to one with each female voice (still a man's voice, a different one).
+    Neutral (or anything else): even blends of the male voice with each female voice.
+    """
+    female = [v for v in VOICES if name_gender(v) == "female"]
+    male = [v for v in VOICES if name_gender(v) == "male"]
+    if gender == "female":
+        return [*female, *(f"{a}:0.5,{b}:0.5" for a, b in itertools.combinations(female, 2))]
+    if gender == "male":
+        return [*male, *(f"{m}:0.75,{f}:0.25" for m in male for f in female)]
+    return [f"{m}:0.5,{f}:0.5" for m in male for f in female]
+
+
+def gender_voice(seat: int, gender: str) -> Voice:
+    """A stable voice for `seat` from `gender_voice_names(gender)`, the pace varying once they repeat."""
+    names = gender_voice_names(gender)
+    return Voice(name=names[seat % len(names)], speed=SPEEDS[(seat // len(names)) % len(SPEEDS)])
 
 
 def parse_blend(name: str) -> list[tuple[str, float]]:
@@ -70,6 +92,10 @@ class KokoroTTS(BaseTTS):
         """Seats 0-4 get the five voices, later seats blends of two, with the pace varying too."""
         names = seat_voice_names()
         return Voice(name=names[seat % len(names)], speed=SPEEDS[(seat // len(VOICES)) % len(SPEEDS)])
+
+    def voice_for_gender(self, seat: int, gender: str) -> Voice:
+        """A stable voice for `seat` that sounds `gender` (see `gender_voice_names`)."""
+        return gender_voice(seat, gender)
 
     def style(self, name: str) -> Any:
         """The style vector of a voice name or blend.

@@ -8,7 +8,7 @@ from typing import Any
 
 from lycan.voice.audio import AudioClip
 from lycan.voice.http import error_message, require_httpx, stream_wav
-from lycan.voice.tts import BackendUnavailable, BaseTTS, TTSError, Voice
+from lycan.voice.tts import BackendUnavailable, BaseTTS, TTSError, Voice, name_gender
 
 #: The voices OpenAI's speech endpoint offers.
 OPENAI_VOICES: tuple[str, ...] = (
@@ -24,6 +24,20 @@ OPENAI_VOICES: tuple[str, ...] = (
     "ballad",
     "verse",
 )
+OPENAI_VOICE_GENDERS: dict[str, str] = {
+    "alloy": "neutral",
+    "ash": "male",
+    "ballad": "male",
+    "coral": "female",
+    "echo": "male",
+    "fable": "neutral",
+    "nova": "female",
+    "onyx": "male",
+    "sage": "female",
+    "shimmer": "female",
+    "verse": "male",
+}
+"""How OpenAI's voices sound, for voices chosen by gender (Kokoro-style names say it themselves)."""
 SPEEDS: tuple[float, ...] = (1.0, 1.1, 0.92)
 WITHOUT_INSTRUCTIONS = frozenset({"tts-1", "tts-1-hd"})
 """OpenAI's speech models that take no `instructions` (a voice's instructions are left out for them)."""
@@ -81,6 +95,17 @@ class OpenAISpeechTTS(BaseTTS):
     def voice_for_seat(self, seat: int) -> Voice:
         """A stable voice for `seat`: the server's voices in turn, the pace varying once they repeat."""
         return Voice(self.voices[seat % len(self.voices)], speed=SPEEDS[(seat // len(self.voices)) % len(SPEEDS)])
+
+    def voice_for_gender(self, seat: int, gender: str) -> Voice | None:
+        """A stable voice for `seat` among the server's voices that sound `gender`, or None if none is known to.
+
+        OpenAI's voices are known by name (`OPENAI_VOICE_GENDERS`), Kokoro-style ones (`af_bella`)
+        by their second letter; the pace varies once a gender's voices repeat.
+        """
+        pool = [v for v in self.voices if (OPENAI_VOICE_GENDERS.get(v) or name_gender(v)) == gender]
+        if not pool:
+            return None
+        return Voice(pool[seat % len(pool)], speed=SPEEDS[(seat // len(pool)) % len(SPEEDS)])
 
     async def stream(self, text: str, voice: Voice | None = None) -> AsyncIterator[AudioClip]:
         """Yield the speech in chunks while the server is still sending it.

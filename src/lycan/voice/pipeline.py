@@ -11,6 +11,7 @@ from typing import Literal
 from lycan.rules.text import for_terminal
 from lycan.voice.chunker import ClauseChunker
 from lycan.voice.queue import AudioQueue, Speaker, Timing
+from lycan.voice.style import styled
 from lycan.voice.tts import TTSBackend, Voice, VoiceError
 
 log = logging.getLogger(__name__)
@@ -110,10 +111,12 @@ class SpeechPipeline:
         """Start speaking `tokens` (an async or plain iterable of text pieces, or a string) as `speaker`.
 
         Returns at once; the utterance's place in the speaking order is fixed by this call. Must be
-        called with an event loop running.
+        called with an event loop running. A voice with a manner of its own (a persona's voice, see
+        `lycan.voice.persona`) speaks the whole utterance in it.
         """
         if voice is None:
             voice = self.tts.voice_for_seat(speaker) if isinstance(speaker, int) else Voice()
+        voice = styled(voice, None)
         state = self.queue.open(speaker)
         utterance = Utterance(state.id, speaker, voice, state.timing)
         utterance.task = asyncio.create_task(self._run(utterance, tokens), name=f"speak-{state.id}")

@@ -57,12 +57,20 @@ def instructions(manner: Manner) -> str:
 
 
 def styled(voice: Voice, manner: Manner | None) -> Voice:
-    """`voice` delivering an utterance in `manner` (unchanged for None or a normal, calm delivery).
+    """`voice` delivering an utterance in `manner`, or in the voice's own `manner` when that is None.
+
+    A voice's own manner (a persona's default) is a fallback, not a base: an utterance's manner
+    replaces it, so a cheerful persona's angry line is angry, not both. The result has no manner
+    of its own left, so styling it again changes nothing. A normal, calm delivery changes nothing.
 
     Pace and emotion scale the speaking rate; pitch and emotion move espeak-ng's pitch from the
     voice's own (50 when it sets none), kept within 0-99; emotion scales Piper's noise scales; and
     the `instructions` option describes the whole delivery (after any instructions the voice has).
     """
+    if manner is None:
+        manner = voice.manner
+    if voice.manner is not None:
+        voice = replace(voice, manner=None)
     if manner is None or (manner.pace, manner.pitch, manner.emotion) == ("normal", "normal", "calm"):
         return voice
     speed = voice.speed * PACE_SPEED[manner.pace] * EMOTION_SPEED.get(manner.emotion, 1.0)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from lycan.engine.manner import Manner
 from lycan.voice.audio import AudioClip, concat
 
 
@@ -35,6 +37,9 @@ class Voice:
         pitch: espeak-ng pitch, 0-99 (None: the voice's default).
         variation: how much the delivery varies (Piper's noise_scale; None: the model's default).
         options: further backend-specific settings as (key, value) pairs.
+        manner: the delivery of an utterance that brings no manner of its own (a persona's, see
+            `lycan.voice.persona`). No backend reads it: `lycan.voice.styled` applies it, so that
+            an utterance's own manner replaces it rather than adding to it.
     """
 
     name: str = ""
@@ -42,6 +47,7 @@ class Voice:
     pitch: int | None = None
     variation: float | None = None
     options: tuple[tuple[str, Any], ...] = field(default=())
+    manner: Manner | None = None
 
     def option(self, key: str, default: Any = None) -> Any:
         """The value of option `key`, or `default`."""
@@ -52,6 +58,21 @@ class Voice:
         merged = dict(self.options)
         merged.update(options)
         return replace(self, options=tuple(sorted(merged.items())))
+
+
+KOKORO_NAME = re.compile(r"^[a-z][fm]_[a-z0-9_]+$")
+"""Kokoro's voice names: a language letter, `f` or `m`, and a name (`af_bella`, `jm_kumo`)."""
+
+
+def name_gender(name: str) -> str | None:
+    """The gender a Kokoro-style voice name says (`af_bella` female, `jm_kumo` male), or None.
+
+    Kokoro, and servers that serve its voices through OpenAI's speech API (Kokoro-FastAPI), name
+    their voices so; other names say nothing.
+    """
+    if not KOKORO_NAME.match(name):
+        return None
+    return "female" if name[1] == "f" else "male"
 
 
 @runtime_checkable
@@ -90,6 +111,15 @@ class BaseTTS(ABC):
     @abstractmethod
     def voice_for_seat(self, seat: int) -> Voice:
         """A stable voice for `seat`."""
+
+    def voice_for_gender(self, seat: int, gender: str) -> Voice | None:
+        """A stable voice for `seat` that sounds `gender` (`female`, `male` or `neutral`), or None.
+
+        None says the backend cannot tell its voices apart by gender (the default); callers then
+        use `voice_for_seat`. A backend that can keeps seats apart as `voice_for_seat` does, whatever
+        gender each seat asks for (`lycan.voice.persona`).
+        """
+        return None
 
     async def synthesize(self, text: str, voice: Voice | None = None) -> AudioClip:
         """Speak `text` in `voice` as one clip.

@@ -226,7 +226,10 @@ def _links(table: WebTable) -> dict[str, Any]:
     return {
         "table": table.id,
         "preset": table.rules.name,
-        "players": [{"seat": s, "name": n, "kind": table.kinds[s]} for s, n in enumerate(table.names)],
+        "players": [
+            {"seat": s, "name": n, "kind": table.kinds[s], "persona": persona}
+            for (s, n), persona in zip(enumerate(table.names), table.persona_labels(), strict=True)
+        ],
         "seats": [
             {"seat": s, "name": table.names[s], "token": token, "link": f"/tables/{table.id}/seats/{token}"}
             for s, token in sorted(table.tokens.items())

@@ -15,7 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from lycan.agents.persona import Persona
 from lycan.engine.manner import Manner
+from lycan.voice.persona import voice_for_persona
+from lycan.voice.style import styled
+from lycan.voice.tts import Voice
 
 log = logging.getLogger("lycan.web")
 
@@ -113,15 +117,15 @@ class _Clause:
 def voice_in(voice: Any, manner: Manner | None) -> Any:
     """`voice` delivering an utterance in `manner` (a `lycan.voice.Voice` only; other voices are kept).
 
-    A `lycan.voice` backend's voice is styled by `lycan.voice.styled`; a synthesizer with voices of its
-    own kind speaks every utterance in its seat's voice.
+    A `lycan.voice` backend's voice is styled by `lycan.voice.styled`, which speaks an utterance
+    without a manner in the voice's own (its persona's); a synthesizer with voices of its own kind
+    speaks every utterance in its seat's voice.
     """
-    if manner is None:
-        return voice
-    from lycan.voice.style import styled
-    from lycan.voice.tts import Voice
-
     return styled(voice, manner) if isinstance(voice, Voice) else voice
+
+
+Personas = Callable[[int], Persona | None]
+"""The persona a seat is played in (None: a person's seat, or no persona)."""
 
 
 Deliver = Callable[[dict[str, Any], "frozenset[int] | None"], None]
@@ -133,12 +137,14 @@ class AudioChannel:
     Text arrives as it is spoken (`feed`) and ends with `finish`; each complete clause is queued
     and one worker synthesizes the queue in order, so clips reach the browsers in speaking order.
     `deliver(message, audience)` sends an `audio` message to the seats in `audience` (None: all).
-    An utterance given a manner (`style`) is spoken in it. Without a synthesizer every call is a no-op.
+    An utterance given a manner (`style`) is spoken in it. Each seat speaks in its persona's voice
+    (`seat_voice`) where `personas` gives one. Without a synthesizer every call is a no-op.
     """
 
-    def __init__(self, tts: SpeechSynthesizer | None, deliver: Deliver) -> None:
+    def __init__(self, tts: SpeechSynthesizer | None, deliver: Deliver, personas: Personas | None = None) -> None:
         self.tts = tts
         self.deliver = deliver
+        self.personas = personas
         self._queue: asyncio.Queue[_Clause | None] = asyncio.Queue()
         self._buffers: dict[tuple[int, int], tuple[str, int]] = {}
         self._manners: dict[tuple[int, int], Manner] = {}
@@ -148,6 +154,19 @@ class AudioChannel:
     def enabled(self) -> bool:
         """Whether speech is voiced at all."""
         return self.tts is not None
+
+    def seat_voice(self, seat: int) -> Any:
+        """The voice `seat` speaks in: its persona's (`lycan.voice.voice_for_persona`), or the seat's own.
+
+        Only a synthesizer whose voices are `lycan.voice` voices is given persona voices; one with
+        voices of its own kind keeps `voice_for_seat`.
+        """
+        assert self.tts is not None
+        voice = self.tts.voice_for_seat(seat)
+        persona = self.personas(seat) if self.personas is not None else None
+        if persona is None or not isinstance(voice, Voice):
+            return voice
+        return voice_for_persona(self.tts, seat, persona)
 
     def style(self, seat: int, utterance_id: int, manner: Manner) -> None:
         """Speak the utterance's clauses from now on in `manner`."""
@@ -187,7 +206,7 @@ class AudioChannel:
             if clause is None:
                 return
             try:
-                voice = voice_in(self.tts.voice_for_seat(clause.seat), clause.manner)
+                voice = voice_in(self.seat_voice(clause.seat), clause.manner)
                 clip = await self.tts.synthesize(clause.text, voice)
                 data = clip.wav_bytes()
             except Exception as err:  # a voice failure must not stop the game

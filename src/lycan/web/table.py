@@ -35,6 +35,10 @@ when they pass. Tables without people run without the clock: nobody there could 
 
 The settings that touch secrecy (the AI pause, `night_min`, `night_wait`, and whether the seed was
 chosen by the table's creator) are told to everyone in `hello`.
+
+Each AI seat plays a persona (`lycan.agents.persona`): a fictional character, shown to everyone
+(`hello`, the table's summary) and heard in its voice. A persona is drawn from a stream of its own,
+never from the deal's, so it tells nothing of a role.
 """
 
 from __future__ import annotations
@@ -49,11 +53,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lycan.agents.persona import Persona, draw_persona, persona_of
 from lycan.beliefs.meter import Meter, meter
 from lycan.engine.actions import OVER, Answer, Request
 from lycan.engine.events import Died, Event, GameOver, Phase, PhaseStarted
 from lycan.engine.manner import Manner
 from lycan.engine.record import GameRecord, ModelCall, new_game_id
+from lycan.engine.seeds import stream
 from lycan.engine.session import Hooks, LocalSeat, Player, SeatBase, Session
 from lycan.engine.stepping import view_at
 from lycan.engine.view import PublicView, View
@@ -272,7 +278,7 @@ class WebTable:
         self.tokens: dict[int, str] = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "human"}
         self.players: list[Player] = []
         self.connections: list[Connection] = []
-        self.audio = AudioChannel(tts, self.deliver)
+        self.audio = AudioChannel(tts, self.deliver, self.persona)
         self.record: GameRecord | None = None
         self.failure: str | None = None
         self.task: asyncio.Task[None] | None = None
@@ -317,6 +323,25 @@ class WebTable:
             if secrets.compare_digest(own.encode(), token.encode()):
                 found = seat
         return found
+
+    def persona(self, seat: int) -> Persona | None:
+        """The persona `seat` is played in (None: a person's seat).
+
+        An AI seat's is its agent's own (`persona_of`); for an agent without one, a persona drawn
+        from the stream `stream(seed, "persona", seat)`, so that it says nothing of the deal.
+        """
+        if self.kinds[seat] == "human":
+            return None
+        agent = getattr(self.players[seat], "agent", None) if seat < len(self.players) else None
+        return persona_of(agent) or draw_persona(stream(self.seed, "persona", seat))
+
+    def persona_labels(self) -> list[str | None]:
+        """Each seat's persona as a short tag (`Persona.label`), None for people: public, shown to everyone."""
+        labels: list[str | None] = []
+        for seat in range(len(self.names)):
+            persona = self.persona(seat)
+            labels.append(None if persona is None else persona.label())
+        return labels
 
     @property
     def finished(self) -> bool:
@@ -374,6 +399,7 @@ class WebTable:
             "preset": self.rules.name,
             "names": list(self.names),
             "kinds": self.kinds,
+            "personas": self.persona_labels(),
             "you": seat,
             "role_counts": [[role.value, n] for role, n in self.rules.roles.items()],
             "max_length": options.talk.max_length,
@@ -818,6 +844,7 @@ class WebTable:
             "preset": self.rules.name,
             "names": list(self.names),
             "kinds": self.kinds,
+            "personas": self.persona_labels(),
             "day": self._day,
             "phase": self._phase,
             "finished": self.finished,

@@ -7,7 +7,7 @@
   const wsPath = token ? `/ws/tables/${tableId}/seats/${token}` : `/ws/tables/${tableId}/watch`;
 
   const S = {
-    hello: null, names: [], kinds: [], alive: [], you: null, phase: "setup", day: 0,
+    hello: null, names: [], kinds: [], personas: [], alive: [], you: null, phase: "setup", day: 0,
     seats: [], request: null, deadline: 0, finished: false, live: {}, mouth: {}, ws: null, retry: 500, meter: null,
   };
 
@@ -61,6 +61,13 @@
       box.appendChild(pic);
       box.appendChild(make("div", "plate", seat === S.you ? `${name} (you)` : name));
       box.appendChild(make("div", "kind", ai ? S.kinds[seat] : "person"));
+      const persona = S.personas[seat];
+      if (persona) {
+        // the AI's fictional character: how it talks, never its role
+        const tag = make("div", "persona", persona);
+        tag.title = `Plays a character: ${persona}`;
+        box.appendChild(tag);
+      }
       const bubble = make("div", "bubble");
       bubble.hidden = true;
       box.appendChild(bubble);
@@ -354,6 +361,7 @@
     S.hello = m;
     S.names = m.names;
     S.kinds = m.kinds;
+    S.personas = m.personas || [];
     S.you = m.you;
     $("log").innerHTML = "";
     S.live = {};
