@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lycan.agents import LLMAgent, make_agent, parse_lineup
+from lycan.agents.persona import Persona, persona_for
 from lycan.engine import Game, GameRecord, Request, run_async
 from lycan.engine.events import Event, Fault, GameOver, Talk
 from lycan.models.base import ChatModel, ChatRequest, ModelError
@@ -57,9 +58,15 @@ def test_make_agent_registers_llm_kinds() -> None:
         assert isinstance(agent, LLMAgent) and agent.label == kind
     assert make_agent("random", 1, model=model).label == "random"  # type: ignore[attr-defined]
     auto = LLMAgent(model, 7, persona="auto")
-    assert auto.persona and "Your manner of speaking: " + auto.persona in auto.builder.system(
+    assert auto.persona == persona_for(7) == LLMAgent(model, 7).persona
+    assert "Your manner of speaking: " + auto.persona.describe() in auto.builder.system(
         Game(get_preset("aiwolf5"), 1).view(0)
     )
+    worded = LLMAgent(model, 7, persona="a quiet, careful sort who asks questions")
+    assert (worded.persona.temperament, worded.persona.verbosity) == ("careful", "terse")
+    assert "a quiet, careful sort" in worded.builder.system(Game(get_preset("aiwolf5"), 1).view(0))
+    worded.set_persona(Persona("wry", "chatty", ("summaries",)))
+    assert "dry and wry" in worded.builder.system(Game(get_preset("aiwolf5"), 1).view(0))
     assert parse_lineup("llm,react,recon,random", 5) == ["llm", "react", "recon", "random", "llm"]
     with pytest.raises(ValueError, match="style"):
         LLMAgent(model, 1, style="cot")

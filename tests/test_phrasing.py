@@ -17,6 +17,7 @@ from lycan.agents.phrasing import (
     stammers,
 )
 from lycan.beliefs.claims import Statement, parser_for
+from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Talk
 from lycan.engine.record import ModelCall
@@ -222,7 +223,8 @@ def test_in_phrase_mode_a_seat_votes_as_it_said_it_would() -> None:
     assert as_said == len(kept)
     for target, _, _, said in votes:
         if target is not None:
-            assert f"vote for {NAMES[target]}" in said, "the promise is the seat's own words today"
+            stated = {st.target for st in reader_for(NAMES).parse(said) if st.kind == "will_vote"}
+            assert target in stated, "the promise is the seat's own words today"
     # only the votes without a promise were asked of the model (night actions still are)
     voted = [r for r in asked if "Vote now:" in r.messages[-1]["content"]]
     assert len(voted) == len(votes) - len(promised) and len(asked) > len(voted)

@@ -430,6 +430,7 @@ class CamWolfAgent(LLMAgent):
         self.reasonings: list[tuple[int, Reasoning]] = []
         self._planner = self.planner_type(seed)
         self._planner.trust_lone_seer = trust_lone_seer
+        self._planner.converse = True
         self._reasoned_day = -1
         self.format_errors = 0
         self.fallbacks = 0

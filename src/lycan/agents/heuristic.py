@@ -23,6 +23,7 @@ from dataclasses import replace
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
 from lycan.agents.knowledge import Belief, Key, Memory, conclude
+from lycan.agents.speech import Reason, SpeechAct
 from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.view import View
@@ -57,6 +58,11 @@ class HeuristicAgent(SyncAgent):
     """Chance that an exposed werewolf counter-claims seer (`P_COUNTER_CLAIM`)."""
     wolf_reasons = True
     """Whether a werewolf says why it suspects the seat it will vote for (False: it names the vote only)."""
+    converse = False
+    """Whether talk also answers accusers and questions, agrees with a named player's vote, asks a
+    quiet player a question and sums up rival seer claims (`SpeechAct` kinds `answer`, `agree`,
+    `question`, `summary`, and opinions said `to` whoever asked): on for seats that word their acts
+    (`lycan.agents.wording`), off for the plain heuristic, whose words stay the templates."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -141,6 +147,13 @@ class HeuristicAgent(SyncAgent):
             mem.proposed = None
         if said.kind == "speak" and said.text:
             mem.said_texts.add(said.text)
+
+    def spoken_acts(self, text: str) -> tuple[SpeechAct, ...]:
+        """The speech acts behind `text`, when it is the utterance this agent composed last (else none)."""
+        mem = self._mem
+        if mem is None or not text or mem.acts_text != text:
+            return ()
+        return mem.acts
 
     def _memory(self, view: View) -> Memory:
         mem = self._mem
@@ -332,17 +345,17 @@ class HeuristicAgent(SyncAgent):
         return Action.speak(text) if text else OVER
 
     def _whisper(self, mem: Memory, view: View, request: Request) -> Action:
-        agenda: list[tuple[Key, str]] = []
+        agenda: list[tuple[Key, SpeechAct]] = []
         if view.day == 0 and mem.fake_plan is None and ("plan",) not in mem.decided:
             mem.decided.add(("plan",))
             if mem.rng.random() < self.wolf_fake:
-                agenda.append((("plan",), speech.FAKE_PLAN))
+                agenda.append((("plan",), SpeechAct("plan")))
         prey = [s for s in view.living() if s not in mem.pack]
         if prey:
             target = mem.proposals.get(view.day)
             if target is None or not view.alive[target]:
                 target = self._prey(mem, view, prey)
-            agenda.append((("attack", view.day, target), speech.attack(mem.names[target])))
+            agenda.append((("attack", view.day, target), SpeechAct("attack", target)))
         text = self._compose(mem, agenda, request, view.day)
         return Action.speak(text) if text else OVER
 
@@ -353,15 +366,22 @@ class HeuristicAgent(SyncAgent):
         urgent = any(k[0] in ("claim", "div", "fake", "med", "liar") for k in pending)
         return Action("bid", amount=3 if urgent else 2)
 
-    def _compose(self, mem: Memory, agenda: list[tuple[Key, str]], request: Request, day: int) -> str:
-        """Pack the unsaid items of `agenda` into one utterance within the length limit."""
+    def _compose(self, mem: Memory, agenda: list[tuple[Key, SpeechAct]], request: Request, day: int) -> str:
+        """Pack the unsaid items of `agenda` into one utterance within the length limit.
+
+        The acts packed are kept in `mem.acts` (marked `again` when their words were said before),
+        for a seat that words them itself (`lycan.agents.wording`).
+        """
         limit = request.max_length or UTTERANCE_LENGTH
         parts: list[str] = []
         keys: list[Key] = []
+        acts: list[SpeechAct] = []
         used = 0
-        for key, text in agenda:
+        mem.acts, mem.acts_text = (), ""
+        for key, act in agenda:
             if key in mem.said_keys or key in keys:
                 continue
+            text = act.template(mem.names, day)
             line = _fresh(text, day, mem.said_texts)
             if line is None:
                 mem.said_keys.add(key)
@@ -371,6 +391,9 @@ class HeuristicAgent(SyncAgent):
                 break
             parts.append(line)
             keys.append(key)
+            acts.append(replace(act, again=True) if line != text else act)
+            if act.to is not None:
+                mem.replied.add((day, act.to))
             used += size
         if not parts:
             return ""
@@ -380,34 +403,35 @@ class HeuristicAgent(SyncAgent):
         texts = {t for t in (utterance, *parts) if t not in mem.said_texts}
         mem.said_keys.update(keys)
         mem.said_texts.update(texts)
+        mem.acts = tuple(acts)
+        mem.acts_text = utterance
         if request.kind == "talk":
             mem.proposed = (set(keys), texts)
         return utterance
 
-    def _agenda(self, mem: Memory, view: View) -> list[tuple[Key, str]]:
+    def _agenda(self, mem: Memory, view: View) -> list[tuple[Key, SpeechAct]]:
         """What this seat wants said today, most important first."""
         day = view.day
-        names = mem.names
         if day == 0:
-            return [(("greet",), speech.GREETING)]
-        items: list[tuple[Key, str]] = []
+            return [(("greet",), SpeechAct("greet"))]
+        items: list[tuple[Key, SpeechAct]] = []
         role = mem.role
         if role in (Role.WEREWOLF, Role.POSSESSED):
             self._consider_fake(mem, view)
         if role is Role.SEER:
             if mem.divined:
-                items.append((("claim", "seer"), speech.claim("seer")))
+                items.append((("claim", "seer"), SpeechAct("claim", role="seer")))
                 for t, sp in mem.divined.items():
-                    items.append((("div", t), speech.divined(names[t], sp, mem.divined_night[t], day)))
+                    items.append((("div", t), SpeechAct("divined", t, species=sp, night=mem.divined_night[t])))
         elif role is Role.MEDIUM and mem.readings:
-            items.append((("claim", "medium"), speech.claim("medium")))
+            items.append((("claim", "medium"), SpeechAct("claim", role="medium")))
             for t, sp in mem.readings.items():
-                items.append((("med", t), speech.medium_reading(names[t], sp)))
+                items.append((("med", t), SpeechAct("medium", t, species=sp)))
         if mem.faking:
             self._add_fake_result(mem, view)
-            items.append((("claim", "seer"), speech.claim("seer")))
+            items.append((("claim", "seer"), SpeechAct("claim", role="seer")))
             for night, t, sp in mem.fake_results:
-                items.append((("fake", t), speech.divined(names[t], sp, night, day)))
+                items.append((("fake", t), SpeechAct("divined", t, species=sp, night=night)))
         b = self._own_belief(mem, view)
         # accuse false claimants
         if role is Role.SEER or mem.faking:
@@ -421,46 +445,95 @@ class HeuristicAgent(SyncAgent):
             elif role is Role.POSSESSED:
                 rivals = []
         for c in rivals:
-            items.append((("liar", day, c), speech.liar(names[c], "seer")))
+            items.append((("liar", day, c), SpeechAct("liar", c, role="seer")))
         if role is Role.MEDIUM and mem.readings:
             for c in mem.medium_claims:
                 if c != mem.seat:
-                    items.append((("liar", day, c), speech.liar(names[c], "medium")))
+                    items.append((("liar", day, c), SpeechAct("liar", c, role="medium")))
         # trust the most credible of several seer claimants
         if role not in (Role.WEREWOLF, Role.POSSESSED, Role.SEER) and len(b.seer_trust) >= 2:
             top = self._trusted_seer(mem, view, b)
             if top is not None:
-                items.append((("trust", day, top), speech.trust(names[top])))
+                items.append((("trust", day, top), SpeechAct("trust", top)))
         if role is Role.GUARDIAN:
             threat = Counter(t for s, t in mem.intents.get(day, {}).items() if s != mem.seat)
             if threat[mem.seat] >= 2 and threat[mem.seat] == max(threat.values()):
-                items.insert(0, (("claim", "guardian"), speech.claim("guardian")))
+                items.insert(0, (("claim", "guardian"), SpeechAct("claim", role="guardian")))
                 last = mem.guards.get(day - 1)
                 if last is not None and day in mem.peaceful_days:
-                    items.insert(1, (("protected", day), speech.protected(names[last])))
+                    items.insert(1, (("protected", day), SpeechAct("protected", last)))
         # suspicion and vote
         others = [s for s in view.living_others() if role is not Role.WEREWOLF or s not in mem.pack]
         if others:
             target = self._vote(mem, view, others)
             quiet = role is Role.WEREWOLF and not self.wolf_reasons
-            why = None if quiet else self._accusation(mem, view, b, target)
+            why = None if quiet else self._accusation_reasons(mem, view, b, target)
             if why is not None:
-                items.append((("suspect", day, target), speech.suspect(names[target], why)))
+                items.append((("suspect", day, target), SpeechAct("suspect", target, reasons=why)))
             elif not mem.spoke[day] and not items:
-                items.append((("nothing", day), speech.NOTHING_YET))
-                return items
-            items.append((("vote", day, target), speech.vote(names[target])))
+                items.append((("nothing", day), SpeechAct("nothing")))
+                return self._conversation(mem, view, items) if self.converse else items
+            items.append((("vote", day, target), SpeechAct("vote", target)))
+        if self.converse:
+            items = self._conversation(mem, view, items)
         return items
+
+    def _conversation(self, mem: Memory, view: View, items: list[tuple[Key, SpeechAct]]) -> list[tuple[Key, SpeechAct]]:
+        """`items` with answers to what was said to this seat today, agreement, a summary and a question added.
+
+        An accuser is answered by name (before the seat's opinions, once per seat and day); a seat
+        that asked this one a question gets the seat's first opinion said to it; rival seer
+        claimants are summed up once (by a seat that is not one of them); a vote intention shared
+        with a seat that said it earlier today names that seat; with nothing to answer, one living
+        seat that has not accused anyone today is asked whom it suspects (once a day).
+        """
+        day, me = view.day, mem.seat
+        living = set(view.living())
+        out = list(items)
+        answered: list[tuple[Key, SpeechAct]] = []
+        asked: int | None = None
+        for d, who, what in mem.said_to_me:
+            key: Key = ("answer", day, who)
+            if d != day or who not in living or key in mem.said_keys or any(k == key for k, _ in answered):
+                continue
+            if what != "question":
+                answered.append((key, SpeechAct("answer", to=who, said=what)))
+            elif asked is None and (day, who) not in mem.replied:
+                asked = who
+        at = next((i for i, (_, a) in enumerate(out) if a.kind in speech.OPINIONS), len(out))
+        claimants = tuple(sorted(s for s in {*mem.role_claims, *mem.seer_claims} if mem.claimed(s, "seer")))
+        summary: Key = ("summary", claimants)
+        if len(claimants) >= 2 and me not in claimants and summary not in mem.said_keys:
+            out.insert(at, (summary, SpeechAct("summary", role="seer", seats=claimants)))
+            at += 1
+        if asked is not None and at < len(out) and not any(a.to == asked for _, a in answered):
+            # a question is answered with the opinion it asked for, said to the one who asked
+            key, act = out[at]
+            out[at] = (key, replace(act, to=asked))
+        out[at:at] = answered[:2]
+        vote = next((a.target for k, a in out if a.kind == "vote"), None)
+        if vote is not None:
+            allies = [s for d, s, t in mem.heard_targets if d == day and t == vote and s != me and s in living]
+            if allies:
+                ally = allies[-1]
+                out.append((("agree", day, ally), SpeechAct("agree", vote, to=ally)))
+        if not answered and ("question", day) not in mem.said_keys:
+            spoke_up = {s for d, s, _ in mem.heard_targets if d == day}
+            quiet = sorted(s for s in living if s != me and s not in spoke_up and s not in mem.pack)
+            if quiet:
+                pick = mem.rng.choice(quiet)
+                out.append((("question", day), SpeechAct("question", to=pick, said="suspect")))
+        return out
 
     def _trusted_seer(self, mem: Memory, view: View, b: Belief) -> int | None:
         """The living seer claimant this seat says it trusts, if any."""
         top = max(b.seer_trust, key=lambda c: b.seer_trust[c])
         return top if b.seer_trust[top] >= 0.5 and view.alive[top] else None
 
-    def _accusation(self, mem: Memory, view: View, b: Belief, target: int) -> str | None:
-        """Why this seat says it suspects `target` ("" for no reason given), or None to say nothing."""
+    def _accusation_reasons(self, mem: Memory, view: View, b: Belief, target: int) -> tuple[Reason, ...] | None:
+        """Why this seat says it suspects `target` (no reasons: none given), or None to say nothing."""
         why = b.reason[target] if mem.role is not Role.POSSESSED else ""
-        return why if why and b.sus[target] >= 1.0 else None
+        return (Reason(None, why),) if why and b.sus[target] >= 1.0 else None
 
     # ------------------------------------------------------------------ fake seer claims
     def _consider_fake(self, mem: Memory, view: View) -> None:

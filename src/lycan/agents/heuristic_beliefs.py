@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from lycan.agents.heuristic import HeuristicAgent, best_seat
 from lycan.agents.knowledge import Belief, Memory
+from lycan.agents.speech import Reason
 from lycan.engine.actions import PASS, Action, Request
 from lycan.engine.view import View
 from lycan.render import about_suspect, explain_influence
@@ -210,16 +211,16 @@ class BeliefHeuristicAgent(HeuristicAgent):
         top = min(living, key=lambda c: (post.side_probability(c), c))
         return top if post.side_probability(top) < 0.3 else None
 
-    def _accusation(self, mem: Memory, view: View, b: Belief, target: int) -> str | None:
+    def _accusation_reasons(self, mem: Memory, view: View, b: Belief, target: int) -> tuple[Reason, ...] | None:
         if mem.role is Role.POSSESSED:
-            return super()._accusation(mem, view, b, target)
+            return super()._accusation_reasons(mem, view, b, target)
         public = mem.role is Role.WEREWOLF
         post = self._posterior(mem, view, public=public)
         if post is None:
-            return super()._accusation(mem, view, b, target)
+            return super()._accusation_reasons(mem, view, b, target)
         if post.probabilities[target, _P_WOLF] < ACCUSE_FROM:
             return None
-        return " and ".join(text for _, text in self._reasons(mem, view, target, public=public))
+        return tuple(Reason(event, text) for event, text in self._reasons(mem, view, target, public=public))
 
     def reasons(self, view: View, seat: int) -> list[tuple[int, str]]:
         """The events of `view` that most raised `seat`'s P(werewolf side), as (event id, English reason).

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lycan.beliefs.claims import TalkParser
+from lycan.agents.speech import SpeechAct
+from lycan.beliefs.claims import Statement, TalkParser
 from lycan.engine.events import (
     AttackChosen,
     Died,
@@ -117,6 +118,16 @@ class Memory:
     said_keys: set[Key] = field(default_factory=set)
     proposed: tuple[set[Key], set[str]] | None = None
     """What the last public utterance composed marked as said (the agenda keys, the new texts)."""
+    acts: tuple[SpeechAct, ...] = ()
+    """The speech acts of the last utterance composed (`lycan.agents.speech.SpeechAct`)."""
+    acts_text: str = ""
+    """The template words of the last utterance composed (what `acts` say)."""
+    said_to_me: list[tuple[int, int, str]] = field(default_factory=list)
+    """(day, seat, what) for public talk aimed at this seat: `accuses`, `will_vote`, `liar`, `question`."""
+    replied: set[tuple[int, int]] = field(default_factory=set)
+    """(day, seat) of every seat this one has spoken to by name in public talk."""
+    heard_targets: list[tuple[int, int, int]] = field(default_factory=list)
+    """(day, seat, target) of every vote intention and accusation heard in public talk."""
     decided: set[Key] = field(default_factory=set)
     faking: bool = False
     fake_results: list[tuple[int, int, Species]] = field(default_factory=list)
@@ -218,7 +229,10 @@ class Memory:
                 self.first_talk_day.setdefault(actor, ev.day)
             if actor == self.seat:
                 self.spoke[ev.day] += 1
-        for st in self.parser.parse(ev.text, actor):
+        statements = self.parser.parse(ev.text, actor)
+        if ev.channel == "talk" and actor != self.seat:
+            self._note_address(ev, statements)
+        for st in statements:
             if ev.channel == "whisper":
                 if st.kind == "attack" and st.target is not None and st.target not in self.pack:
                     self.proposals.setdefault(ev.day, st.target)
@@ -248,6 +262,31 @@ class Memory:
                 self.accusations.setdefault(actor, set()).add(target)
             elif st.kind == "liar":
                 self.liar_calls.append((actor, target))
+
+    def _note_address(self, ev: Talk, statements: Sequence[Statement]) -> None:
+        """Keep what another seat's public line aims at whom (for answers and agreement)."""
+        mine = False
+        for st in statements:
+            if st.kind in ("accuses", "will_vote", "liar") and st.target is not None and st.target != ev.actor:
+                self.heard_targets.append((ev.day, ev.actor, st.target))
+                if st.target == self.seat:
+                    self.said_to_me.append((ev.day, ev.actor, st.kind))
+                    mine = True
+        if not mine and "?" in ev.text and _names_seat(ev.text, self.names[self.seat]):
+            self.said_to_me.append((ev.day, ev.actor, "question"))
+
+
+def _names_seat(text: str, name: str) -> bool:
+    """Whether `text` names `name` as a whole word (`Player 1` is not read in `Player 10`)."""
+    at = text.lower().find(name.lower())
+    while at >= 0:
+        end = at + len(name)
+        before = text[at - 1] if at > 0 else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or after.isalnum()):
+            return True
+        at = text.lower().find(name.lower(), at + 1)
+    return False
 
 
 def conclude(mem: Memory, view: View, *, private: bool) -> Belief:

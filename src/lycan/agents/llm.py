@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
@@ -33,8 +34,10 @@ from lycan.agents.parsing import (
     parse_choice,
     parse_probe,
 )
+from lycan.agents.persona import Persona, persona_for
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
+from lycan.agents.wording import Heard, check_wording, choose, realise
 from lycan.beliefs.claims import stated_vote
 from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
@@ -77,7 +80,7 @@ NEUTRAL_PERSONAS = (
     "cheerful and quick; you like to propose a plan",
     "quiet and precise; you speak only about votes and facts",
 )
-"""Manners of speaking for `persona="auto"`: fictional styles, never real people."""
+"""Manners of speaking in words, for callers that give a persona as text: fictional styles, never real people."""
 
 TALK_MODES = ("auto", "phrase", "free")
 """How an LLM seat talks: `phrase` (a planner decides the act, the model words it, checks guard it),
@@ -110,6 +113,8 @@ class AgentUsage:
     lines_left_out: int = 0
     phrasings: int = 0
     phrasings_rejected: int = 0
+    worded: int = 0
+    """Utterances spoken in a grammar wording (`lycan.agents.wording`) rather than the model's or the template's."""
     votes_as_said: int = 0
     """Votes (revotes included) cast for the player the seat said it would vote for, in phrase mode."""
 
@@ -211,8 +216,10 @@ class LLMAgent:
         seed: seeds the per-call sampling seed, so a game with a deterministic backend replays.
         style: `llm` (minimal role prompt), `react` (Thought, then Action) or `recon`
             (contemplation, first- and second-order perspectives, then the refined speech).
-        persona: an optional manner of speaking (never a real person's name); `"auto"` picks one
-            of `NEUTRAL_PERSONAS` by seed.
+        persona: the seat's character (`lycan.agents.persona.Persona`), or a manner of speaking in
+            words (never a real person's name; its words pick the persona's traits); None or
+            `"auto"` draws one for the seed from a stream of its own (`persona_for`). It is shown
+            to the model and shapes the wording of phrase mode (`lycan.agents.wording`).
         on_token: `on_token(seat, piece)` for each piece of public talk as it streams. Whispers
             are never streamed: they reach werewolf seats only, as whole events.
         on_manner: `on_manner(seat, manner)` before a public utterance delivered in a `Manner`
@@ -231,7 +238,11 @@ class LLMAgent:
             that decided those words cast the vote: for that player, unless what was said since
             changed the planner's mind; its other votes and night actions are the model's choice.
         phrase_timeout: seconds a phrasing may take before the act is spoken in template words.
-        phrase_temperature: sampling temperature of phrasings (low: the wording stays close to the act).
+        phrase_temperature: sampling temperature of phrasings (the model's wording is one candidate
+            among the grammar's; the one least like the game's talk so far is spoken).
+        strict_wording: check a model's phrasing for names and role words the act lacks as well as
+            for its facts (None: on the embedded 0.5B and tiny models only; larger models may word freely
+            around the act, and only the statements they make are checked).
 
     Raises:
         ValueError: unknown style, a budget that does not fit the window, or a bad prompt folder.
@@ -243,7 +254,7 @@ class LLMAgent:
         seed: int,
         *,
         style: str = "llm",
-        persona: str | None = None,
+        persona: Persona | str | None = None,
         on_token: TokenCallback | None = None,
         on_manner: MannerCallback | None = None,
         max_prompt_tokens: int = 1536,
@@ -256,7 +267,8 @@ class LLMAgent:
         probe_beliefs: bool = False,
         talk: str = "auto",
         phrase_timeout: float = 20.0,
-        phrase_temperature: float = 0.3,
+        phrase_temperature: float = 0.8,
+        strict_wording: bool | None = None,
     ) -> None:
         if style not in STYLES:
             raise ValueError(f"unknown LLM style {style!r}; choose one of {', '.join(STYLES)}")
@@ -288,14 +300,21 @@ class LLMAgent:
                 f"max_prompt_tokens={max_prompt_tokens} plus up to {largest} answer tokens must fit the "
                 f"{context_window}-token context window (and be at least 256)"
             )
-        if persona == "auto":
-            persona = NEUTRAL_PERSONAS[seed % len(NEUTRAL_PERSONAS)]
-        self.persona = persona
+        if persona is None or persona == "auto":
+            persona = persona_for(seed)
+        if isinstance(persona, Persona):
+            self.persona, persona_text = persona, persona.describe()
+        else:
+            self.persona, persona_text = Persona.from_profile({"personality": persona}, seed), persona
+        name = str(getattr(model, "name", ""))
+        self.strict_wording = (
+            name in ("local", "local:0.5b", "local:tiny") if strict_wording is None else strict_wording
+        )
         self.count = token_counter(model)
         self.builder = PromptBuilder(
             PromptLibrary(prompt_dir),
             self.style,
-            persona=persona,
+            persona=persona_text,
             max_prompt_tokens=max_prompt_tokens,
             count=self.count,
             probe_beliefs=probe_beliefs,
@@ -306,6 +325,11 @@ class LLMAgent:
         self._calls: list[ModelCall] = []
 
     # ----------------------------------------------------------------- game context
+    def set_persona(self, persona: Persona) -> None:
+        """Take `persona` as this seat's character from now on (e.g. a profile an AIWolf server sent)."""
+        self.persona = persona
+        self.builder.persona = neutralise(persona.describe(), 200)
+
     def new_game(self, scope: str | None = None) -> None:
         """Start a new game: fresh cache scope, notes forgotten."""
         self.scope = scope or new_game_id()
@@ -485,6 +509,7 @@ class LLMAgent:
         """The seat's planner in `phrase` mode: decides each speech act from the view (`lycan.agents.phrasing`)."""
         if self._planner is None:
             self._planner = BeliefHeuristicAgent(self.seed)
+            self._planner.converse = True
         return self._planner
 
     async def _phrase(
@@ -532,6 +557,7 @@ class LLMAgent:
             self.usage.timeouts += 1
             error = f"phrasing took over {max(limit_s, 0):.3g} s"
         text = clean(raw, view.name)
+        public = request.kind == "talk"
         if not error:
             reason = check_phrasing(
                 text,
@@ -541,18 +567,46 @@ class LLMAgent:
                 role=view.role,
                 instructions=system + "\n" + user.replace(act.text, " "),
                 limit=limit,
-                public=request.kind == "talk",
+                public=public,
+                strict=self.strict_wording,
             )
             error = f"phrasing rejected: {reason}" if reason else ""
-        spoken = act.text if error else text
+        spoken, source = self._word(view, request, act.text, "" if error else text, limit)
         self.usage.phrasings += 1
         self.usage.phrasings_rejected += int(bool(error))
-        if request.kind == "talk":
+        self.usage.worded += source == "grammar"
+        if public:
             if act.manner is not None and self.on_manner is not None:
                 await _call(self.on_manner, view.seat, act.manner)
             await self._emit(view.seat, spoken)
-        self._note(view, request, raw, f"say: {spoken}", error, usage=used)
+        self._note(view, request, raw, f"say ({source}): {spoken}", error, usage=used)
         return Action.speak(spoken, act.manner)
+
+    def _word(self, view: View, request: Request, template: str, phrased: str, limit: int) -> tuple[str, str]:
+        """What to say for the act worded `template`, and where the words came from.
+
+        Candidates: the model's phrasing (`phrased`, already checked; "" when it failed or was
+        rejected) and the grammar's wordings of the planner's acts (`lycan.agents.wording`), each
+        checked by its facts; the one least like the game's talk so far is spoken, the template
+        when none passes.
+        """
+        acts = self.planner().spoken_acts(template)
+        heard = [e.text for e in view.events if isinstance(e, Talk) and e.channel == request.kind]
+        # seeded by what the seat has heard, not by request ids, which count requests it never saw
+        rng = random.Random(f"{self.seed}/{view.seat}/{view.day}/{len(heard)}/{request.attempt}/wording")
+        candidates: dict[str, str] = {phrased: "model"} if phrased else {}
+        if acts:
+            wolf_public = request.kind == "talk" and view.role in (Role.WEREWOLF, Role.POSSESSED)
+            for text in realise(acts, names=view.names, persona=self.persona, day=view.day, rng=rng):
+                if text not in candidates and not check_wording(
+                    text, template, names=view.names, seat=view.seat, wolf_public=wolf_public, limit=limit
+                ):
+                    candidates[text] = "grammar"
+        if not candidates:
+            return template, "template"
+        best = choose(list(candidates), Heard(heard), rng)
+        assert best is not None
+        return best, candidates[best]
 
     async def _emit(self, seat: int, piece: str) -> None:
         if self.on_token is not None:

@@ -18,9 +18,13 @@ otherwise (the reason is recorded with the model call, never spoken):
 - `self-reveal`: a werewolf or possessed admitting its side in public talk;
 - `stammer`: "I" said again at once ("I, I", "I, me, attack..."), as a small model does when it
   echoes a prompt's "(I, me)" or loops on its first token;
-- `contradicts the act`: the statements `lycan.beliefs.claims.SpeechParser` reads back differ from
-  the act's (so every accepted phrasing is also understood by the agents that read templates);
-- `other names` / `other roles`: a player name or role word that the act does not contain.
+- `contradicts the act`: the statements the talk reader (`lycan.beliefs.reader`) reads back differ
+  from the act's (a paraphrase passes; a changed claim, result, vote or accusation does not);
+- `other names` / `other roles`: a player name the act does not contain or one it does that is
+  left out (an answer or a question that reads as no statement must still be said to its player),
+  or a role word the act lacks (the names and roles a reason cites are part of the act); only with
+  `strict`, as larger models may word freely around the act and only the facts they state are
+  checked.
 
 The detectors are plain functions so that `lycan.eval` can measure the same faults in records.
 """
@@ -32,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from lycan.beliefs.claims import parser_for
+from lycan.beliefs.reader import reader_for
 from lycan.engine.view import View
 from lycan.rules.roles import Role
 from lycan.rules.talk import spoken_length
@@ -150,7 +155,7 @@ def clean(raw: str, own_name: str) -> str:
     return text
 
 
-def _voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = "", wolf_public: bool) -> str:
+def voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = "", wolf_public: bool) -> str:
     """The faults any spoken line is checked for, whoever decided it ("" when none).
 
     Empty, error text, prompt echo (runs in `allowed` excepted), self-narration, with `wolf_public` a
@@ -181,6 +186,7 @@ def check_phrasing(
     instructions: str,
     limit: int = 0,
     public: bool = True,
+    strict: bool = True,
 ) -> str:
     """Why `text` may not be spoken for the templated act `act` ("" when it may).
 
@@ -193,16 +199,19 @@ def check_phrasing(
         instructions: every instruction the model was shown (the act itself excluded from echo).
         limit: the talk limit in spoken characters (0: none).
         public: public talk (False for werewolf whispers, where the pack may speak freely of itself).
+        strict: also refuse names and role words the act lacks (False: the facts alone are checked).
     """
     if limit > 0 and spoken_length(text) > limit:
         return "too long"
     wolf_public = public and role in (Role.WEREWOLF, Role.POSSESSED) and not reveals_wolf_side(act)
-    fault = _voice_fault(text, names[seat], instructions, allowed=act, wolf_public=wolf_public)
+    fault = voice_fault(text, names[seat], instructions, allowed=act, wolf_public=wolf_public)
     if fault:
         return fault
-    parser = parser_for(names)
-    if set(parser.parse(text, seat)) != set(parser.parse(act, seat)):
+    reader = reader_for(names)
+    if set(reader.parse(text, seat)) != set(reader.parse(act, seat)):
         return "contradicts the act"
+    if not strict:
+        return ""
     if names_in(text, names) != names_in(act, names):
         return "other names"
     if not role_words(text) <= role_words(act):
@@ -219,7 +228,7 @@ def check_fresh(text: str, view: View, instructions: str) -> str:
     """
     role = view.role
     wolf_side = role in (Role.WEREWOLF, Role.POSSESSED)
-    fault = _voice_fault(text, view.names[view.seat], instructions, wolf_public=wolf_side)
+    fault = voice_fault(text, view.names[view.seat], instructions, wolf_public=wolf_side)
     if fault or wolf_side:
         return fault
     for statement in parser_for(view.names).parse(text, view.seat):
@@ -246,5 +255,6 @@ __all__ = [
     "reveals_wolf_side",
     "role_words",
     "stammers",
+    "voice_fault",
     "words",
 ]

@@ -31,7 +31,8 @@ from importlib import resources
 
 from lycan.agents import speech
 from lycan.agents.phrasing import echoes, narrates_self, reveals_wolf_side
-from lycan.beliefs.claims import Statement, parser_for, stated_vote
+from lycan.beliefs.claims import Statement, stated_vote
+from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import Failure
 from lycan.engine.events import Died, Divined, Executed, Fault, MediumResult, Talk, VoteCast
 from lycan.engine.record import GameRecord
@@ -183,7 +184,7 @@ def _contradicts(st: Statement, role: Role, results: dict[str, dict[int, Species
 def game_coherence(record: GameRecord) -> dict[str, Coherence]:
     """Per agent type in `record`, the coherence counts of its seats in this one game."""
     n = len(record.agents)
-    parser = parser_for(record.names)
+    parser = reader_for(record.names)  # the talk reader: a paraphrased promise or claim counts as said
     tally = [Counter[str]() for _ in range(n)]
     results: list[dict[str, dict[int, Species]]] = [{"divined": {}, "identified": {}} for _ in range(n)]
     found: list[set[int]] = [set() for _ in range(n)]  # werewolves each seer divined

@@ -38,6 +38,7 @@ from lycan.eval.metrics import (
     votes_received,
     win_rates_by_role,
 )
+from lycan.eval.speech import BUDGETS, SpeechStats, speech
 from lycan.rules.roles import Team, team_of
 from lycan.stats import Rate
 from lycan.terminal import TerminalConsole
@@ -231,6 +232,45 @@ def coherence_cells(stats: Mapping[str, Coherence]) -> tuple[list[str], list[lis
     return header, rows
 
 
+def speech_cells(stats: Mapping[str, SpeechStats]) -> tuple[list[str], list[list[str]]]:
+    """The speech table of `stats` (one row per key: an agent type, or any label a benchmark gives).
+
+    Distinct word pairs are over each budget of `BUDGETS` words; fewer words than the budget are
+    shown with the number of words counted.
+    """
+    header = [
+        "agent",
+        "utterances",
+        "said word for word by another seat",
+        *(f"distinct word pairs, first {b:,} words" for b in BUDGETS),
+        "words / utterance (median)",
+        "accusations citing a seen event",
+        "false citations",
+        "turns answering earlier talk",
+        "turns replying to who named the speaker",
+    ]
+    rows = []
+    for a, st in stats.items():
+        pairs = []
+        for b in BUDGETS:
+            share, counted = st.distinct_pairs(b)
+            pairs.append(f"{share:.3f}" + ("" if counted >= b else f" ({counted:,} words)"))
+        rows.append(
+            [
+                a,
+                str(st.utterances),
+                _pct(Rate(st.copied, st.utterances)),
+                *pairs,
+                f"{st.median_words:g}",
+                _pct(Rate(st.cited, st.accusations)),
+                str(st.false_citations),
+                _pct(Rate(st.answers, st.turns)),
+                _pct(Rate(st.replies, st.turns)),
+            ]
+        )
+    return header, rows
+
+
 def judge_tables(judgements: Sequence[JudgementLike], n_boot: int = 1000) -> list[TableData]:
     """Per judge model, each agent's mean judge score (1-5) per criterion, with N and a bootstrap 95% interval.
 
@@ -330,6 +370,9 @@ def tables(
                 *coherence_cells(coherence(records, agents=llm_agents)),
             )
         )
+    talk = {a: st for a, st in speech(records).items() if st.utterances}
+    if talk:
+        out.append(("Speech: variety, reasons and answers in public talk" + pooled, *speech_cells(talk)))
     usage = usage_stats(records, prices)
     if usage:
         out.append(

@@ -1,0 +1,578 @@
+"""Wording speech acts: many realisations per act and persona, each checked by the facts it states.
+
+The planner decides what a seat says (`lycan.agents.speech.SpeechAct`: a claim, a result, a
+suspicion with the events it rests on, an answer to an accuser, a question, a vote); this module
+says it in words. `realise` writes candidate utterances from a grammar of realisations per act
+kind, shaped by the seat's `Persona` (its temperament picks openers and asides, its verbosity how
+much is said around the acts, its habits the questions, plans, hedges and emphasis it adds);
+`check_wording` keeps a candidate only if the talk reader (`lycan.beliefs.reader`) reads back
+exactly the statements of the act's template words, it names exactly the players the act does, says no
+role word the act does not, and none of the voice faults of `lycan.agents.phrasing` (error text,
+self-narration, a werewolf admitting its side, a stammer); and `choose` speaks the candidate least
+like what was already said in the game (no sentence said before at the table, then the fewest word
+pairs already heard), so seats do not repeat each other and a seat does not repeat itself.
+
+Reasons are spoken in the words `lycan.render.explain_influence` wrote for the event they cite
+("they voted against me"), so a listener, and `lycan.eval.speech`, can check them against the record.
+No realisation uses an ASCII comma, which AIWolf NLP servers reject in utterances.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from lycan.agents.persona import Persona
+from lycan.agents.phrasing import names_in, role_words, voice_fault, words
+from lycan.agents.speech import OPINIONS, SpeechAct
+from lycan.beliefs.reader import reader_for
+from lycan.rules.roles import Species
+from lycan.rules.talk import spoken_length
+
+CANDIDATES = 8
+"""Grammar candidates `realise` writes per utterance."""
+
+# ------------------------------------------------------------------ the grammar
+# `{t}` the act's target, `{to}` the seat addressed, `{role}` a role, `{res}` a result ("a werewolf",
+# "human"), `{when}` the night of a result ("last night", "on night 2"), `{why}` the reasons.
+_FRAMES: dict[str, tuple[str, ...]] = {
+    "greet": (
+        "Good morning everyone.",
+        "Morning all.",
+        "Hello everyone.",
+        "Hi all.",
+        "Good morning table.",
+        "Hello hello.",
+        "Morning everybody.",
+        "Hey everyone.",
+        "Greetings all.",
+        "Good morning to you all.",
+    ),
+    "greet_more": (
+        "Let us find the werewolves together.",
+        "Let's find the wolves before they find us.",
+        "Keep your eyes open today.",
+        "Someone here is not who they say they are.",
+        "We have a long day ahead.",
+        "Let's listen carefully to each other.",
+        "Watch who talks and who hides.",
+        "Stay sharp everyone.",
+        "Let's get through this together.",
+        "May the village win this one.",
+        "I'm ready to hear what you all have to say.",
+        "Let's be honest with each other today.",
+        "Time to work out who the wolves are.",
+        "I have a feeling this will be a tough one.",
+    ),
+    "claim": (
+        "I am the {role}.",
+        "I'm the {role}.",
+        "I am the real {role}.",
+        "Time to come out: I am the {role}.",
+        "I'll say it plainly. I am the {role}.",
+        "You should know I'm the {role}.",
+        "Let me reveal myself: I am the {role}.",
+        "My role is {role}.",
+    ),
+    "divined": (
+        "{When} I divined {t}: {res}.",
+        "{When} I divined {t} and {t} is {res}.",
+        "I divined {t} {when} and {t} is {res}.",
+        "My divination {when} says {t} is {res}.",
+        "{When} I divined {t} and the result was {res}.",
+        "I divined {t} {when}: {res}.",
+        "{When} my divination showed {t} is {res}.",
+        "Here is my result: {when} I divined {t} and {t} is {res}.",
+    ),
+    "medium": (
+        "{t} who was executed was {res}.",
+        "My reading says {t} was {res}.",
+        "My reading says {t} who was executed was {res}.",
+        "{t} who we executed was {res}.",
+    ),
+    "protected": (
+        "Last night I protected {t}.",
+        "I guarded {t} last night.",
+        "Last night I kept {t} safe.",
+        "I protected {t} last night.",
+    ),
+    "vote": (
+        "I will vote for {t}.",
+        "My vote goes to {t}.",
+        "I'm voting for {t} today.",
+        "I will vote for {t} today.",
+        "Today I vote for {t}.",
+        "I'll vote for {t}.",
+        "My vote is on {t}.",
+        "I am voting for {t}.",
+        "I'm going to vote for {t}.",
+    ),
+    "suspect": (
+        "I suspect {t} because {why}.",
+        "I suspect {t} since {why}.",
+        "I suspect {t}. {Why}.",
+        "{t} is suspicious because {why}.",
+        "I'm suspicious of {t} because {why}.",
+        "I suspect {t} and here is why: {why}.",
+        "{t} looks like a wolf to me because {why}.",
+    ),
+    "suspect_bare": (
+        "I suspect {t}.",
+        "I suspect {t} for now.",
+        "{t} is suspicious.",
+        "I'm suspicious of {t}.",
+    ),
+    "trust": (
+        "I trust {t}.",
+        "I believe {t}.",
+        "I trust {t} for now.",
+        "I'm inclined to trust {t}.",
+    ),
+    "liar": (
+        "{t} is lying about being the {role}.",
+        "{t} is a fake {role}.",
+        "{t} is not the real {role}.",
+        "{t} is lying about being the {role}. Don't believe {t}.",
+    ),
+    "nothing": (
+        "I have no strong suspicion yet.",
+        "I don't have a strong read on anyone yet.",
+        "Nobody stands out to me yet.",
+        "I'm still making up my mind.",
+        "It's too early for me to point at anyone.",
+        "I want to hear more before I accuse anyone.",
+        "I don't know who it is yet.",
+        "No strong feeling about anyone so far.",
+    ),
+    "attack": (
+        "Let's attack {t}.",
+        "Let's attack {t} tonight.",
+        "Let's attack {t} this time.",
+        "We should attack {t}.",
+    ),
+    "plan": (
+        "I will pretend to be the seer.",
+        "I will pretend to be the seer tomorrow.",
+    ),
+    "answer": (
+        "{to} I am not a werewolf.",
+        "{to} you have the wrong person.",
+        "{to} you're wrong about me.",
+        "{to} I am on the village side.",
+        "{to} look elsewhere. It isn't me.",
+        "{to} that's a mistake. I'm not a wolf.",
+        "{to} why me? I am not a werewolf.",
+    ),
+    "question": (
+        "{to} whom do you suspect?",
+        "{to} who do you think is a wolf?",
+        "What is your read {to}?",
+        "{to} who are you voting for?",
+        "{to} what do you think?",
+        "{to} you've been quiet. Who do you suspect?",
+    ),
+    "summary": (
+        "So far {list} claim {role}.",
+        "Let me sum up: {list} claim {role}.",
+        "Recap: {list} each claim to be the {role}.",
+        "{list} have claimed {role}.",
+        "Counting claims: {list} say they are the {role}.",
+        "To sum up the claims: {list} say they are the {role}.",
+    ),
+    "agree": (
+        "I agree with {to} about {t}.",
+        "{to} is right about {t}.",
+        "{to} has a point about {t}.",
+        "I think {to} is right about {t}.",
+        "I agree with what {to} said about {t}.",
+    ),
+}
+
+_REPLIES = ("To answer {to}: ", "{to} since you ask. ", "You asked {to}. ", "{to} to answer you. ")
+"""How an opinion given in answer to a question starts (and `{to} ` before an opinion that starts with "I")."""
+
+_AGAIN = ("Like I said.", "Again.", "I'll say it again.", "I still stand by this.", "Once more.", "As I said before.")
+
+_OPENERS: dict[str, tuple[str, ...]] = {
+    "calm": (
+        "Let me think this through.",
+        "Okay.",
+        "Here is where I stand.",
+        "Let's stay calm.",
+        "Let's take this step by step.",
+        "No need to rush.",
+        "Let's look at what we know.",
+        "Alright then.",
+    ),
+    "warm": (
+        "Friends.",
+        "Thanks everyone.",
+        "Hi again all.",
+        "Okay my friends.",
+        "Thanks for sharing everyone.",
+        "Good to hear from you all.",
+        "Dear neighbours.",
+        "I appreciate everyone talking.",
+    ),
+    "blunt": (
+        "Straight to the point.",
+        "Listen.",
+        "Here it is.",
+        "No time to waste.",
+        "Enough talk.",
+        "Let's be direct.",
+        "Cards on the table.",
+        "Plain and simple.",
+    ),
+    "careful": (
+        "If I may.",
+        "Let me be precise.",
+        "Just to be clear.",
+        "Carefully now.",
+        "Let me put this carefully.",
+        "A small point first.",
+        "I want to get this right.",
+        "Bear with me.",
+    ),
+    "cheerful": (
+        "Alright!",
+        "Right then!",
+        "Okay team!",
+        "Here we go!",
+        "Good news everyone!",
+        "Oh this is fun!",
+        "Let's do this!",
+        "Okay okay listen up!",
+    ),
+    "wry": (
+        "Well well.",
+        "Funny thing.",
+        "Of course.",
+        "Here we go again.",
+        "What a day.",
+        "How shocking.",
+        "Well this is cosy.",
+        "Nobody saw this coming.",
+    ),
+    "earnest": (
+        "Honestly.",
+        "I mean this.",
+        "Seriously everyone.",
+        "Please hear me out.",
+        "I have to be honest.",
+        "This is important.",
+        "Please listen.",
+        "From the heart.",
+    ),
+    "nervous": (
+        "Um okay.",
+        "This is stressful.",
+        "Oh boy.",
+        "Okay okay.",
+        "Sorry I'm a bit nervous.",
+        "I hope this is right.",
+        "Gosh.",
+        "Hmm okay.",
+    ),
+}
+
+_CLOSERS: dict[str, tuple[str, ...]] = {
+    "questions": (
+        "What do you all think?",
+        "Does anyone see it differently?",
+        "Anyone disagree?",
+        "Thoughts?",
+        "Who wants to go next?",
+        "Am I missing something?",
+        "Does that make sense to you?",
+        "What would you do?",
+    ),
+    "plans": (
+        "Let's not split the vote.",
+        "If we all vote together we can do this.",
+        "Let's settle it at the vote.",
+        "Let's vote as one today.",
+        "A split vote only helps the wolves.",
+        "We need one target today.",
+        "Let's agree on one name before the vote.",
+        "Let's keep our votes together.",
+    ),
+    "summaries": (
+        "That's my read.",
+        "So that's where I am.",
+        "That is all I have for now.",
+        "That sums it up for me.",
+        "That's the short version.",
+        "Those are the facts as I see them.",
+        "So there you have it.",
+        "That's everything from me.",
+    ),
+    "hedges": (
+        "I could be wrong.",
+        "I'm not completely sure though.",
+        "Happy to be proven wrong.",
+        "Just my guess.",
+        "Take it with a grain of salt.",
+        "I might change my mind.",
+        "That's my best guess anyway.",
+        "Tell me if I'm off.",
+    ),
+    "emphasis": (
+        "This matters.",
+        "Please remember that.",
+        "Mark my words.",
+        "Don't forget that.",
+        "I can't stress this enough.",
+        "Remember this later.",
+        "This is the key point.",
+        "Think hard about that.",
+    ),
+    "names": (
+        "Think about it.",
+        "Take note.",
+        "Keep that in mind.",
+        "You heard it.",
+        "Just saying.",
+        "Watch closely.",
+        "Let that sink in.",
+        "We'll see.",
+    ),
+}
+
+_ASIDES: dict[str, tuple[str, ...]] = {
+    "calm": (
+        "We have time to get this right.",
+        "Let's look at the facts.",
+        "Panic won't help us.",
+        "One thing at a time.",
+    ),
+    "warm": (
+        "I want us all to get through this.",
+        "I'm glad we're talking.",
+        "We're in this together.",
+        "No hard feelings to anyone.",
+    ),
+    "blunt": ("I won't sugar-coat it.", "That's how I see it.", "No excuses.", "Facts are facts."),
+    "careful": (
+        "I've gone over it twice.",
+        "I don't say this lightly.",
+        "I checked the votes again.",
+        "Details matter.",
+    ),
+    "cheerful": ("We can do this!", "Let's keep it moving!", "I'm feeling lucky today!", "We've got this!"),
+    "wry": ("Not that anyone asked.", "What a surprise.", "Imagine that.", "Color me shocked."),
+    "earnest": (
+        "I really want us to win this.",
+        "This is important to me.",
+        "I'm trying my best here.",
+        "We owe it to each other.",
+    ),
+    "nervous": (
+        "I hope I'm making sense.",
+        "Sorry if this sounds rushed.",
+        "My hands are shaking.",
+        "Please don't vote me.",
+    ),
+}
+
+_MARKERS: tuple[str, ...] = (
+    "Honestly",
+    "Frankly",
+    "To be fair",
+    "If you ask me",
+    "For what it's worth",
+    "At this point",
+    "Right now",
+    "Personally",
+    "In my view",
+    "From where I sit",
+    "As far as I can tell",
+    "The way I see it",
+    "All things considered",
+    "For now",
+    "Having thought about it",
+    "After all that",
+)
+"""Discourse markers that may lead a sentence (`Honestly I will vote for ...`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One wording of an utterance: its text and where it came from (`grammar`, `model`, `template`)."""
+
+    text: str
+    source: str
+
+
+def _res(species: Species | None) -> str:
+    return "a werewolf" if species is Species.WEREWOLF else "human"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random, used: set[str]) -> str:
+    """One realisation of `act` (its reasons kept word for word), in a frame not in `used` where one is left."""
+    kind = act.kind
+    frames = _FRAMES.get(kind, ())
+    if kind == "suspect" and not act.reasons:
+        frames = _FRAMES["suspect_bare"]
+    if not frames:
+        return act.template(tuple(names), day)
+    night = act.night if act.night >= 0 else day - 1
+    when = "last night" if night == day - 1 else f"on night {night}"
+    why = " and ".join(r.text for r in act.reasons)
+    slots = {
+        "t": names[act.target] if act.target is not None else "",
+        "to": names[act.to] if act.to is not None else "",
+        "role": act.role or "seer",
+        "res": _res(act.species),
+        "when": when,
+        "When": _cap(when),
+        "when_short": "last night" if night == day - 1 else f"night {night}",
+        "why": why,
+        "list": " and ".join(names[s] for s in act.seats),
+        "Why": _cap(why),
+    }
+    frame = rng.choice([f for f in frames if f not in used] or list(frames))
+    used.add(frame)
+    text = frame.format(**slots)
+    if kind == "greet":
+        text = f"{text} {rng.choice(_FRAMES['greet_more'])}"
+    text = _cap(text)
+    if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and rng.random() < 0.35:
+        text = f"{rng.choice(_MARKERS)} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
+    if act.to is not None and kind in OPINIONS:
+        leads = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
+        text = rng.choice(leads).format(to=slots["to"]) + text
+    return text
+
+
+def realise(
+    acts: Sequence[SpeechAct],
+    *,
+    names: Sequence[str],
+    persona: Persona,
+    day: int,
+    rng: random.Random,
+    count: int = CANDIDATES,
+) -> list[str]:
+    """Up to `count` distinct wordings of `acts`, in the manner of `persona` (unchecked; see `check_wording`).
+
+    Each candidate words every act in order; a persona's verbosity decides how much is said around
+    them: `terse` nothing, `plain` sometimes an opener or a habit's closing line, `chatty` both and
+    an aside. A repeated act (`again`) is announced as such.
+    """
+    if not acts:
+        return []
+    out: dict[str, None] = {}
+    chatty = persona.verbosity == "chatty"
+    plain = persona.verbosity == "plain"
+    for _ in range(count * 3):
+        parts: list[str] = []
+        opener = chatty or (plain and rng.random() < 0.5)
+        whisper = any(a.kind in ("attack", "plan") for a in acts)
+        if opener and not whisper and acts[0].kind != "greet":
+            parts.append(rng.choice(_OPENERS[persona.temperament]))
+        used: set[str] = set()
+        flagged = rng.random() < 0.8
+        for a in acts:
+            if a.again and flagged:
+                parts.append(rng.choice(_AGAIN))
+                flagged = False
+            parts.append(_sentence(a, names, day, rng, used))
+        if chatty and not whisper and rng.random() < 0.6:
+            parts.append(rng.choice(_ASIDES[persona.temperament]))
+        habits = [h for h in persona.habits if h in _CLOSERS]
+        if habits and not whisper and (chatty or (plain and rng.random() < 0.5)):
+            parts.append(rng.choice(_CLOSERS[rng.choice(habits)]))
+        text = " ".join(parts)
+        out.setdefault(text, None)
+        if len(out) >= count:
+            break
+    return list(out)
+
+
+def check_wording(
+    text: str,
+    template: str,
+    *,
+    names: tuple[str, ...],
+    seat: int,
+    wolf_public: bool,
+    limit: int = 0,
+) -> str:
+    """Why `text` may not be spoken for the acts whose template words are `template` ("" when it may).
+
+    The facts must be the template's: the talk reader reads the same statements from both; the
+    names of the template and no other (the names a reason cites are part of the act), no role word
+    the template lacks; within the talk
+    limit; none of the voice faults (`wolf_public`: a werewolf-side seat in public talk).
+    """
+    if limit > 0 and spoken_length(text) > limit:
+        return "too long"
+    fault = voice_fault(text, names[seat], "", wolf_public=wolf_public)
+    if fault:
+        return fault
+    reader = reader_for(names)
+    if set(reader.parse(text, seat)) != set(reader.parse(template, seat)):
+        return "contradicts the act"
+    if names_in(text, names) != names_in(template, names):
+        return "other names"
+    if not role_words(text) <= role_words(template):
+        return "other roles"
+    return ""
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    w = words(text)
+    return set(itertools.pairwise(w))
+
+
+def _sentences(text: str) -> list[str]:
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        if ch in ".!?":
+            piece = text[start : i + 1].strip()
+            if piece:
+                out.append(piece.lower())
+            start = i + 1
+    rest = text[start:].strip()
+    if rest:
+        out.append(rest.lower())
+    return out
+
+
+class Heard:
+    """What was already said at a table: its sentences and word pairs, to keep new talk unlike it."""
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.sentences: set[str] = set()
+        self.pairs: set[tuple[str, str]] = set()
+        for text in texts:
+            self.add(text)
+
+    def add(self, text: str) -> None:
+        """Remember `text` as said."""
+        self.sentences.update(s for s in _sentences(text) if len(words(s)) >= 3)
+        self.pairs |= _pairs(text)
+
+    def staleness(self, text: str) -> tuple[int, float]:
+        """How much of `text` was heard: (its sentences said before, the share of its word pairs heard)."""
+        repeated = sum(1 for s in _sentences(text) if s in self.sentences)
+        pairs = _pairs(text)
+        return repeated, (len(pairs & self.pairs) / len(pairs) if pairs else 1.0)
+
+
+def choose(candidates: Sequence[str], heard: Heard, rng: random.Random) -> str | None:
+    """The candidate least like what was `heard` (fewest sentences said before, then fewest word pairs heard)."""
+    if not candidates:
+        return None
+    keyed = [(heard.staleness(c), rng.random(), c) for c in candidates]
+    return min(keyed)[2]
+
+
+__all__ = ["CANDIDATES", "Candidate", "Heard", "check_wording", "choose", "realise"]

@@ -1,0 +1,189 @@
+"""Personas and the wording of speech acts: many realisations, each stating exactly the act's facts."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
+from lycan.agents.llm import LLMAgent
+from lycan.agents.persona import HABITS, TEMPERAMENTS, VERBOSITIES, Persona, draw_persona, persona_for
+from lycan.agents.speech import Reason, SpeechAct
+from lycan.agents.wording import Heard, check_wording, choose, realise
+from lycan.beliefs.reader import reader_for
+from lycan.engine.events import Talk
+from lycan.engine.runner import run_async
+from lycan.engine.seeds import stream
+from lycan.models.base import ChatRequest, ModelError
+from lycan.rules import get_preset
+from lycan.rules.roles import Species
+from scripted import ScriptedModel, sensible
+
+NAMES = tuple(f"Player {i}" for i in range(1, 8))
+
+ACTS = [
+    SpeechAct("greet"),
+    SpeechAct("claim", role="seer"),
+    SpeechAct("divined", 2, species=Species.WEREWOLF, night=1),
+    SpeechAct("divined", 3, species=Species.HUMAN, night=0),
+    SpeechAct("medium", 2, species=Species.HUMAN),
+    SpeechAct("protected", 3),
+    SpeechAct("vote", 4),
+    SpeechAct("suspect", 4, reasons=(Reason(5, "they voted against me"),)),
+    SpeechAct("suspect", 4, reasons=(Reason(5, "Player 6 called them a werewolf"),)),
+    SpeechAct("suspect", 4),
+    SpeechAct("trust", 5),
+    SpeechAct("liar", 5, role="seer"),
+    SpeechAct("nothing"),
+    SpeechAct("answer", to=3, said="accuses"),
+    SpeechAct("question", to=3, said="suspect"),
+    SpeechAct("agree", 4, to=3),
+    SpeechAct("summary", role="seer", seats=(1, 4)),
+    SpeechAct("vote", 4, to=2),
+]
+
+
+# ------------------------------------------------------------------ personas
+def test_personas_are_drawn_per_seed_from_a_stream_of_their_own() -> None:
+    drawn = [persona_for(seed) for seed in range(300)]
+    assert persona_for(7) == persona_for(7)
+    assert {p.temperament for p in drawn} == set(TEMPERAMENTS)
+    assert {p.verbosity for p in drawn} == set(VERBOSITIES)
+    assert {h for p in drawn for h in p.habits} == set(HABITS)
+    assert all(1 <= len(p.habits) <= 2 and 19 <= p.age <= 72 for p in drawn)
+    # the deal's stream is another stream: the persona stream does not replay it
+    assert stream(5, "persona").random() != stream(5, "deal").random()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_persona_survives_its_own_description_and_profile(seed: int) -> None:
+    p = draw_persona(random.Random(seed))
+    assert Persona.from_dict(p.to_dict()) == p
+    back = Persona.from_profile(p.profile("Mio"), seed=seed + 1000)
+    assert back == p, (p.describe(), back)
+
+
+def test_a_free_profile_is_read_for_what_it_says_and_bad_fields_are_refused() -> None:
+    p = Persona.from_profile({"personality": "A quiet, nervous person who asks questions.", "gender": "F", "age": "x"})
+    assert (p.temperament, p.verbosity, p.gender) == ("nervous", "terse", "female")
+    assert "questions" in p.habits
+    with pytest.raises(ValueError, match="temperament"):
+        Persona.from_dict({"temperament": "furious"})
+    assert "wry" in Persona("wry", "chatty", ("summaries",)).label()
+
+
+# ------------------------------------------------------------------ wording
+@pytest.mark.parametrize("act", ACTS, ids=lambda a: a.kind)
+def test_every_act_has_several_checked_wordings_that_state_its_facts(act: SpeechAct) -> None:
+    template = act.template(NAMES, 2)
+    reader = reader_for(NAMES)
+    passed: set[str] = set()
+    for seed in range(30):
+        persona = draw_persona(random.Random(seed))
+        for text in realise([act], names=NAMES, persona=persona, day=2, rng=random.Random(seed)):
+            if not check_wording(text, template, names=NAMES, seat=0, wolf_public=False):
+                assert set(reader.parse(text, 0)) == set(reader.parse(template, 0))
+                assert "," not in text  # AIWolf servers reject ASCII commas in talk
+                passed.add(text)
+    assert len(passed) >= 6, (act, passed)
+
+
+def test_reasons_are_spoken_word_for_word() -> None:
+    act = SpeechAct("suspect", 4, reasons=(Reason(5, "Player 6 called them a werewolf"),))
+    for seed in range(10):
+        for text in realise([act], names=NAMES, persona=persona_for(seed), day=2, rng=random.Random(seed)):
+            assert "player 6 called them a werewolf" in text.lower()
+
+
+def test_the_checks_refuse_a_wording_with_other_facts_names_or_roles() -> None:
+    template = SpeechAct("vote", 4).template(NAMES, 2)
+    ok = dict(names=NAMES, seat=0, wolf_public=False)
+    assert check_wording("My vote goes to Player 5.", template, **ok) == ""
+    assert check_wording("My vote goes to Player 6.", template, **ok) == "contradicts the act"
+    assert check_wording("My vote goes to Player 5 and I am the seer.", template, **ok) == "contradicts the act"
+    assert check_wording("Player 3 is quiet. My vote goes to Player 5.", template, **ok) == "other names"
+    assert check_wording("My vote goes to Player 5. Player 1 says so.", template, **ok) == "self-narration"
+    assert check_wording("As a werewolf I vote for Player 5.", template, names=NAMES, seat=0, wolf_public=True)
+    assert check_wording("I will vote for Player 5 today.", template, limit=10, **ok) == "too long"
+
+
+def test_personas_shape_how_much_is_said() -> None:
+    acts = [SpeechAct("vote", 4)]
+    lengths = {}
+    for verbosity in VERBOSITIES:
+        persona = Persona("warm", verbosity, ("questions", "plans"))
+        texts = [
+            t for seed in range(20) for t in realise(acts, names=NAMES, persona=persona, day=1, rng=random.Random(seed))
+        ]
+        lengths[verbosity] = sum(len(t.split()) for t in texts) / len(texts)
+    assert lengths["terse"] < lengths["plain"] < lengths["chatty"]
+
+
+def test_choose_avoids_sentences_and_word_pairs_already_heard() -> None:
+    heard = Heard(["I will vote for Player 5.", "My vote goes to Player 2 today."])
+    rng = random.Random(1)
+    assert choose(["I will vote for Player 5.", "Player 5 gets my vote."], heard, rng) == "Player 5 gets my vote."
+    assert choose(["My vote goes to Player 5.", "I am voting for Player 5."], heard, rng) == "I am voting for Player 5."
+    assert choose([], heard, rng) is None
+
+
+# ------------------------------------------------------------------ in games
+def _phrase_fails(request: ChatRequest) -> object:
+    if "in your own casual words" in request.messages[-1]["content"]:
+        raise ModelError("no phrasing here")
+    return sensible(request)
+
+
+def _talk(seed: int) -> tuple[list[LLMAgent], list[Talk]]:
+    rules = get_preset("guardian7")
+    model = ScriptedModel(_phrase_fails)
+    players = [LLMAgent(model, seed * 10 + s, talk="phrase") for s in range(rules.n_players)]  # type: ignore[arg-type]
+    record = asyncio.run(run_async(rules, players, seed))
+    talk = [e for e in record.events if isinstance(e, Talk) and e.channel == "talk" and not e.over and not e.skip]
+    assert record.meta["personas"] == {record.names[s]: p.persona.to_dict() for s, p in enumerate(players)}
+    return players, talk
+
+
+def test_seats_word_their_acts_differently_and_understandably() -> None:
+    copies = utterances = 0
+    openings: list[str] = []
+    for seed in (3, 4):
+        players, talk = _talk(seed)
+        assert sum(p.usage.worded for p in players) > 0.8 * len(talk)
+        texts = [t.text for t in talk]
+        utterances += len(texts)
+        copies += sum(texts.count(t) > 1 for t in texts)
+        day0 = [t.text for t in talk if t.day == 0]
+        assert len(set(day0)) == len(day0), "no two seats open with the same words"
+        openings += [t.split(".")[0] for t in day0]
+    assert copies <= 0.05 * utterances
+    assert len(set(openings)) >= 0.7 * len(openings)
+
+
+def test_the_planner_answers_an_accuser_by_name() -> None:
+    rules = get_preset("guardian7")
+    heard_answer = False
+    for seed in range(6):
+        model = ScriptedModel(_phrase_fails)
+        players = [LLMAgent(model, seed * 10 + s, talk="phrase") for s in range(rules.n_players)]  # type: ignore[arg-type]
+        record = asyncio.run(run_async(rules, players, seed))
+        reader = reader_for(record.names)
+        accused: dict[tuple[int, int], int] = {}
+        for e in record.events:
+            if not isinstance(e, Talk) or e.channel != "talk" or e.over or e.skip:
+                continue
+            if accused.get((e.day, e.actor)) is not None and record.names[accused[e.day, e.actor]] in e.text:
+                heard_answer = True
+            for st in reader.parse(e.text, e.actor):
+                if st.kind in ("accuses", "will_vote") and st.target is not None:
+                    accused.setdefault((e.day, st.target), e.actor)
+        if heard_answer:
+            break
+    assert heard_answer
+
+
+def test_the_plain_heuristic_keeps_its_template_words() -> None:
+    assert BeliefHeuristicAgent.converse is False
+    assert LLMAgent(ScriptedModel(), 1, talk="phrase").planner().converse is True
