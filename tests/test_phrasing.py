@@ -228,3 +228,9 @@ def test_in_phrase_mode_a_seat_votes_as_it_said_it_would() -> None:
     # only the votes without a promise were asked of the model (night actions still are)
     voted = [r for r in asked if "Vote now:" in r.messages[-1]["content"]]
     assert len(voted) == len(votes) - len(promised) and len(asked) > len(voted)
+
+
+def test_a_wording_that_quotes_someone_is_refused() -> None:
+    act = "I will vote for Player 2."
+    assert check('Player 3 says: "I am on our side. I repeat: I will vote for Player 2."', act) == "quotes"
+    assert check("I will vote for Player 2. Call it my “final answer”.", act) == "quotes"

@@ -484,7 +484,7 @@ class HeuristicAgent(SyncAgent):
         An accuser is answered by name (before the seat's opinions, once per seat and day); a seat
         that asked this one a question gets the seat's first opinion said to it; rival seer
         claimants are summed up once (by a seat that is not one of them); a vote intention shared
-        with a seat that said it earlier today names that seat; with nothing to answer, one living
+        with a seat that said it earlier today names that seat (once a day); with nothing to answer, one living
         seat that has not accused anyone today is asked whom it suspects (once a day).
         """
         day, me = view.day, mem.seat
@@ -503,7 +503,8 @@ class HeuristicAgent(SyncAgent):
         at = next((i for i, (_, a) in enumerate(out) if a.kind in speech.OPINIONS), len(out))
         claimants = tuple(sorted(s for s in {*mem.role_claims, *mem.seer_claims} if mem.claimed(s, "seer")))
         summary: Key = ("summary", claimants)
-        if len(claimants) >= 2 and me not in claimants and summary not in mem.said_keys:
+        claiming = any(a.kind == "claim" for _, a in out)
+        if len(claimants) >= 2 and me not in claimants and not claiming and summary not in mem.said_keys:
             out.insert(at, (summary, SpeechAct("summary", role="seer", seats=claimants)))
             at += 1
         if asked is not None and at < len(out) and not any(a.to == asked for _, a in answered):
@@ -516,7 +517,7 @@ class HeuristicAgent(SyncAgent):
             allies = [s for d, s, t in mem.heard_targets if d == day and t == vote and s != me and s in living]
             if allies:
                 ally = allies[-1]
-                out.append((("agree", day, ally), SpeechAct("agree", vote, to=ally)))
+                out.append((("agree", day), SpeechAct("agree", vote, to=ally)))
         if not answered and ("question", day) not in mem.said_keys:
             spoke_up = {s for d, s, _ in mem.heard_targets if d == day}
             quiet = sorted(s for s in living if s != me and s not in spoke_up and s not in mem.pack)

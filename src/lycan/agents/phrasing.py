@@ -20,6 +20,8 @@ otherwise (the reason is recorded with the model call, never spoken):
   echoes a prompt's "(I, me)" or loops on its first token;
 - `contradicts the act`: the statements the talk reader (`lycan.beliefs.reader`) reads back differ
   from the act's (a paraphrase passes; a changed claim, result, vote or accusation does not);
+- `quotes`: quotation marks the act lacks (a wording that puts the act in someone's mouth: `Player 1
+  says: "..."`);
 - `other names` / `other roles`: a player name the act does not contain or one it does that is
   left out (an answer or a question that reads as no statement must still be said to its player),
   or a role word the act lacks (the names and roles a reason cites are part of the act); only with
@@ -53,6 +55,7 @@ REASONS = (
     "self-reveal",
     "stammer",
     "contradicts the act",
+    "quotes",
     "other names",
     "other roles",
     "false claim",
@@ -79,6 +82,7 @@ _WOLF_ADMISSION = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9']+")
+_QUOTES = re.compile(r"[\"“”«»]")
 _STAMMER = re.compile(r"\bI\s*,?\s+(?:I|me)\b(?!')", re.IGNORECASE)
 
 
@@ -210,6 +214,8 @@ def check_phrasing(
     reader = reader_for(names)
     if set(reader.parse(text, seat)) != set(reader.parse(act, seat)):
         return "contradicts the act"
+    if _QUOTES.search(text) and not _QUOTES.search(act):
+        return "quotes"
     if not strict:
         return ""
     if names_in(text, names) != names_in(act, names):
