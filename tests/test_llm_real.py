@@ -163,6 +163,11 @@ async def test_aiwolf5_of_llm_players_on_the_default_model(qwen: LlamaCppModel) 
     assert sum(p.usage.parse_failures for p in players) <= len(watched.calls) // 10
     # the per-seat KV caches were reused: far fewer tokens evaluated than sent
     assert qwen.session_loads > 0
+    # each seat played its own persona, and its words were chosen among checked candidates
+    assert record.meta["personas"] == {record.names[s]: p.persona.to_dict() for s, p in enumerate(players)}
+    talk = [e.text for e in record.events if isinstance(e, Talk) and e.channel == "talk" and not (e.over or e.skip)]
+    assert talk and sum(p.usage.phrasings for p in players) > 0
+    assert len(set(talk)) == len(talk), "no seat repeats another's words (or its own)"
 
 
 # -- (b) llama.cpp's OpenAI-compatible server over HTTP ---------------------------------------------
