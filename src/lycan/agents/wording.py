@@ -171,7 +171,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "What is your read {to}?",
         "{to} who are you voting for?",
         "{to} what do you think?",
-        "{to} you've been quiet. Who do you suspect?",
+        "{to} who is your top suspect?",
     ),
     "summary": (
         "So far {list} claim {role}.",
