@@ -31,6 +31,16 @@ def test_presets_conform(name: str) -> None:
 
 
 @pytest.mark.slow
+def test_two_thousand_games_per_preset() -> None:
+    """Every invariant on 2,000 games per preset, in CI (the 10,000-game run below is a benchmark)."""
+    reports = check_presets(PRESETS, games=2_000, seed=0, jobs=os.cpu_count() or 1)
+    for report in reports.values():
+        assert report.ok, report.summary()
+        assert report.games == 2_000
+        assert report.wins["village"] > 200 and report.wins["werewolf"] > 200
+
+
+@pytest.mark.bench
 def test_ten_thousand_games_per_preset() -> None:
     reports = check_presets(PRESETS, games=10_000, seed=0, jobs=os.cpu_count() or 1)
     for report in reports.values():

@@ -210,15 +210,27 @@ def clock_table(wolves: int, game: int, night_wait: float, pause: float, execute
 
 
 async def request_delays(table: WebTable) -> list[float]:
-    """Seconds from each night's start to the seer's divine request, as the person's tab received them."""
+    """Seconds from each night's start to the seer's divine request, as the table sent them to the person's tab.
+
+    Times are taken when the table sends, not when this reader gets to a message: on a busy
+    machine the reader may take the night's start late and the request at once.
+    """
     person = table.connect(0)
     delays: list[float] = []
     night_at: float | None = None
+    sent_at: dict[int, float] = {}
+    send = person.send
+
+    def stamped(message: dict[str, Any]) -> None:
+        sent_at[id(message)] = time.monotonic()
+        send(message)
+
+    person.send = stamped  # type: ignore[method-assign]
 
     async def read() -> None:
         nonlocal night_at
         while (message := await person.queue.get()) is not None:
-            now = time.monotonic()
+            now = sent_at.pop(id(message), time.monotonic())
             if message["type"] == "game_over":
                 return
             if message["type"] == "event" and message["kind"] == "phase_started":
