@@ -152,8 +152,13 @@ def _talk(e: Talk, t: _Teller) -> str | None:
         return None
     if e.channel == "whisper":
         who = "you whisper" if t.me(e.actor) else f"{t.name(e.actor)} whispers"
-        return f"{_when(e)}{who} to the werewolves: {e.text}"
-    return f"{_when(e)}{t.seat(e.actor)}: {e.text}"
+        return f"{_when(e)}{who} to the werewolves: {e.text}{_seen(e)}"
+    return f"{_when(e)}{t.seat(e.actor)}: {e.text}{_seen(e)}"
+
+
+def _seen(e: Talk) -> str:
+    """What the speaker's camera showed, after their words: ` (frowning, shakes head)`."""
+    return f" {e.seen.caption()}" if e.seen is not None else ""
 
 
 def _vote(e: VoteCast, t: _Teller) -> str:
@@ -378,11 +383,16 @@ def neutralise(text: str, limit: int = 400) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of a seat's log: `speaker` is set for quoted talk (which goes in a talk block)."""
+    """One line of a seat's log: `speaker` is set for quoted talk (which goes in a talk block).
+
+    `seen`: for talk, what the speaker's camera showed as they spoke (`(frowning, shakes head)`),
+    written after the quoted words, from a closed vocabulary.
+    """
 
     text: str
     speaker: str | None = None
     channel: str = "talk"
+    seen: str = ""
 
 
 def quoted_name(names: Sequence[str], seat: int | None) -> str:
@@ -411,7 +421,8 @@ def event_line(event: Event, view: View, *, spectator: bool = False, dated: bool
             return None
         case Talk(actor=actor, text=text, channel=channel):
             speaker = "You" if actor == me else quoted_name(names, actor)
-            return Line(neutralise(text), speaker=speaker, channel=channel)
+            seen = event.seen.caption() if event.seen is not None else ""
+            return Line(neutralise(text), speaker=speaker, channel=channel, seen=seen)
         case VoteCast(actor=actor, target=target, round=rnd):
             again = " (revote)" if rnd else ""
             who = "You" if actor == me else quoted_name(names, actor)

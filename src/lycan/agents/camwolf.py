@@ -310,6 +310,8 @@ def reasoner_log(view: View) -> tuple[list[Row], list[Row]]:
         if line is None:
             continue
         text = f"{line.speaker} said: {line.text}" if line.speaker else line.text
+        if line.seen:
+            text = f"{text} {line.seen}"
         if line.channel == "whisper":
             text = f"(whisper) {text}"
         row = (event.id, f"[{event.id}] Day {event.day}: {text}")

@@ -216,7 +216,8 @@ def _quote_blocks(lines: Sequence[Line]) -> str:
                 out.append("BEGIN QUOTED TALK")
                 in_block = True
             tag = " (whisper)" if line.channel == "whisper" else ""
-            out.append(f'{line.speaker}{tag}: "{line.text}"')
+            seen = f" {line.seen}" if line.seen else ""
+            out.append(f'{line.speaker}{tag}: "{line.text}"{seen}')
         else:
             if in_block:
                 out.append("END QUOTED TALK")
@@ -398,7 +399,7 @@ class PromptBuilder:
         room = budget - size(render(0))  # with every optional line left out
         dropped.clear()
         note_cost = [self._cost(n) + 1 for n in notes]
-        line_cost = [self._cost(line.text) + 4 for line in today]
+        line_cost = [self._cost(line.text + line.seen) + 4 for line in today]
         n_keep = len(notes)
         notes_total, today_total = sum(note_cost), sum(line_cost)
         if notes_total + today_total > room:

@@ -77,6 +77,7 @@ PLAIN_FIELDS = frozenset(
         "request",
         "winner",
         "manner",
+        "seen",
     }
 )
 """Event fields that hold no seat: left as they are."""

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from lycan.engine.frozen import frozen, frozen_kw
 from lycan.engine.manner import Manner
+from lycan.engine.seen import Seen
 from lycan.rules.roles import Role, parse_role
 
 RequestKind = Literal["talk", "whisper", "vote", "attack", "divine", "guard", "cure", "poison", "shoot", "bid", "probe"]
@@ -30,11 +31,15 @@ class Action:
     amount: int = 0
     guesses: tuple[Guess, ...] = ()
     manner: Manner | None = None
+    seen: Seen | None = None
 
     @staticmethod
-    def speak(text: str, manner: Manner | None = None) -> Action:
-        """Say `text` in the current talk or whisper phase (delivered in `manner`, if given)."""
-        return Action("speak", text=text, manner=manner)
+    def speak(text: str, manner: Manner | None = None, seen: Seen | None = None) -> Action:
+        """Say `text` in the current talk or whisper phase.
+
+        `manner`: how it is delivered; `seen`: what the speaker's camera showed while they said it.
+        """
+        return Action("speak", text=text, manner=manner, seen=seen)
 
     @staticmethod
     def choose(target: int) -> Action:
@@ -81,6 +86,8 @@ class Action:
             out["guesses"] = [[seat, role.value, prob] for seat, role, prob in self.guesses]
         if self.manner is not None:
             out["manner"] = self.manner.to_dict()
+        if self.seen is not None:
+            out["seen"] = self.seen.to_dict()
         return out
 
 
@@ -117,6 +124,7 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
             for seat, role, prob in data.get("guesses", ())
         ),
         manner=Manner.read(data["manner"]) if "manner" in data else None,
+        seen=Seen.parse(data["seen"]) if "seen" in data else None,
     )
 
 

@@ -20,6 +20,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from lycan.engine.frozen import sealed_kw, sealed_maker
 from lycan.engine.manner import Manner
+from lycan.engine.seen import Seen
 from lycan.rules.roles import Role, Species
 
 Phase = Literal["setup", "day", "night", "end"]
@@ -156,6 +157,7 @@ class Talk(Event):
     over: bool = False
     skip: bool = False
     manner: Manner | None = None
+    seen: Seen | None = None
 
 
 @sealed_kw
@@ -393,6 +395,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         out["audience"] = sorted(out["audience"])  # a set: sorted so that equal events serialize alike
     if out.get("manner", 0) is None:
         del out["manner"]  # talk without a manner serializes as it did before manners existed
+    if out.get("seen", 0) is None:
+        del out["seen"]  # likewise talk without a camera's description
     return out
 
 

@@ -412,7 +412,7 @@ class Game:
     def record_talk(self, seat: int, action: Action, channel: str, turn: int) -> Talk:
         """Append an utterance (cut to the length limit), `Over` or `Skip`."""
         kind = action.kind
-        manner = None
+        manner = seen = None
         if kind == "speak":
             said = action.text.strip()
             text = cut_talk(said, self.limits(channel), self.names)
@@ -421,7 +421,7 @@ class Game:
                 self._said[seat] = {said}
             else:
                 said_before.add(said)
-            manner = action.manner
+            manner, seen = action.manner, action.seen
         else:
             text = "Skip" if kind == "skip" else "Over"
         over, skip = kind not in ("speak", "skip"), kind == "skip"
@@ -437,6 +437,7 @@ class Game:
                 over=over,
                 skip=skip,
                 manner=manner,
+                seen=seen,
             )
         else:  # most events: made here, without `emit`'s keyword packing
             ids, day, phase = self._ids, self.day, self.phase
@@ -444,6 +445,7 @@ class Game:
                 _make_talk(
                     ids.next_public(), day, phase, "public", None,
                     actor=seat, text=text, channel=channel, turn=turn, over=over, skip=skip, manner=manner,
+                    seen=seen,
                 )
             )  # fmt: skip
         assert isinstance(ev, Talk)

@@ -44,6 +44,7 @@ from lycan.rules.text import for_terminal
 from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer, audio_problem
 from lycan.web.limits import CreationLimit, client_key
 from lycan.web.lobby import DEFAULT_COST_BUDGET, DEFAULT_MAX_WAIT, TableError, TableFactory, TableRequest
+from lycan.web.perception import perception_files
 from lycan.web.replays import StoredGames, StoredGamesMode
 from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Connection, WebTable
 
@@ -353,6 +354,7 @@ def create_app(
     """
     redact_server_logs()
     tables = Tables(join_timeout)
+    perceiver = perception_files()
     factory = TableFactory(
         store_path,
         tts,
@@ -364,6 +366,7 @@ def create_app(
         max_wait=max_wait,
         allow_seed=allow_seed,
         cost_budget=cost_budget,
+        perception=perceiver is not None,
     )
     limit = CreationLimit(*create_limit) if create_limit is not None else None
     everyone = CreationLimit(*global_create_limit) if global_create_limit is not None else None
@@ -406,6 +409,12 @@ def create_app(
         return PlainTextResponse("the server could not answer this request because of an error", status_code=500)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    if perceiver is not None:  # the camera perceiver's library, models and WebAssembly (see lycan.web.perception)
+        app.mount("/perception/lib", StaticFiles(directory=perceiver.library), name="perception-lib")
+        app.mount("/perception/models", StaticFiles(directory=perceiver.models), name="perception-models")
+        app.mount("/perception/wasm", StaticFiles(directory=perceiver.wasm), name="perception-wasm")
+    else:
+        log.info("the camera perceiver is not installed (run ./scripts/setup with npm); tables offer no camera")
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
@@ -437,6 +446,7 @@ def create_app(
             "llm": factory.model_loader is not None,
             "audio": tts is not None,
             "asr": asr is not None,
+            "perception": perceiver is not None,
             "max_wait": max_wait,
             "night_min": night_min,
             "night_wait": night_wait,

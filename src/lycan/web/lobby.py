@@ -19,7 +19,7 @@ from lycan.rules import ConfigError, RuleSet, get_preset
 from lycan.rules.text import for_terminal, name_problem, talk_problem
 from lycan.web.audio import SpeechSynthesizer
 from lycan.web.seats import AISeat, HumanSeat
-from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, WebTable
+from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Paradigm, WebTable
 
 AI_NAMES = (
     "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
@@ -84,6 +84,12 @@ class TableRequest(BaseModel):
         ge=0,
         le=120,
         description="seconds into each night at which people's night requests are shown (never below the server's)",
+    )
+    paradigm: Paradigm | None = Field(
+        None,
+        description="seed 002's interaction paradigms: text-text (typed in, AI seats answer in text), video-text "
+        "(camera and voice in, AI seats answer in text), video-video (camera and voice in, AI seats answer with "
+        "voice and animated face); none: whatever the server offers",
     )
 
 
@@ -180,8 +186,10 @@ class TableFactory:
         max_wait: float = DEFAULT_MAX_WAIT,
         allow_seed: bool = False,
         cost_budget: int | None = DEFAULT_COST_BUDGET,
+        perception: bool = False,
     ) -> None:
         self.store_path = store_path
+        self.perception = perception
         self.tts = tts
         self.asr = asr
         self.model_loader = model_loader
@@ -224,6 +232,13 @@ class TableFactory:
         names = seat_names(spec, n, stream(seed, "names"))
         kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
+        if spec.paradigm in ("video-text", "video-video") and not self.perception:
+            raise TableError(
+                f"the {spec.paradigm} paradigm needs the camera perceiver, which is not installed on this server "
+                "(./scripts/setup installs it with npm)"
+            )
+        if spec.paradigm == "video-video" and self.tts is None:
+            raise TableError("the video-video paradigm needs AI voices: start the server with --voice")
         table = WebTable(
             secrets.token_urlsafe(9),
             rules,
@@ -231,8 +246,10 @@ class TableFactory:
             kinds,
             seed,
             store_path=self.store_path,
-            tts=self.tts,
-            asr=self.asr,
+            tts=self.tts if spec.paradigm in (None, "video-video") else None,
+            asr=self.asr and spec.paradigm != "text-text",
+            paradigm=spec.paradigm,
+            camera=self.perception and spec.paradigm != "text-text",
             # a creator may make the clock slower, never faster than the server's
             night_min=max(self.night_min, spec.night_min or 0.0),
             night_wait=max(self.night_wait, spec.night_wait or 0.0),

@@ -3,7 +3,10 @@
 Browser to server (JSON text frames of at most `MAX_FRAME_BYTES`; talk passes
 `lycan.rules.text.clean_talk`, so no control, direction-changing or half character reaches anyone):
     `{"type": "act", "request_id": N, "action": "speak"|"over"|"skip"|"choose"|"pass"|"bid",
-    "target": SEAT, "text": "...", "amount": N}` answers the open request of the sender's seat;
+    "target": SEAT, "text": "...", "amount": N, "seen": {"cues": [...]}}` answers the open request
+    of the sender's seat (`seen`, only with "speak": what the person's camera showed while they
+    spoke, built in their browser and checked by `lycan.engine.seen.Seen.parse`; it can only ever
+    be attached to the sender's own words, since an act answers the sender's own request);
     `{"type": "ping"}` is answered with `{"type": "pong"}`.
 
 Server to browser: `hello`, `event`, `state`, `request`, `request_closed`, `activity`,
@@ -22,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lycan.engine.actions import Action, Request
-from lycan.engine.events import Event, event_to_dict
+from lycan.engine.events import Event, Talk, event_to_dict
+from lycan.engine.seen import Seen, SeenError
 from lycan.engine.view import View
 from lycan.render import REQUEST_TITLES, describe_event
 from lycan.rules.talk import spoken_length
@@ -140,7 +144,15 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         raise BadMessage("'choose' needs a 'target' seat")
     if action_kind == "speak" and not text.strip():
         raise BadMessage("say something, or press Over")
-    return ActMessage(request_id, Action(action_kind, target=target, text=text, amount=amount))
+    seen = None
+    if "seen" in data:
+        if action_kind != "speak":
+            raise BadMessage("'seen' describes spoken words; send it only with 'speak'")
+        try:
+            seen = Seen.parse(data["seen"])
+        except SeenError as err:
+            raise BadMessage(f"the camera's description was refused: {err}") from None
+    return ActMessage(request_id, Action(action_kind, target=target, text=text, amount=amount, seen=seen))
 
 
 def event_message(event: Event, names: tuple[str, ...], viewer: int | None, position: int) -> dict[str, Any]:
@@ -151,7 +163,7 @@ def event_message(event: Event, names: tuple[str, ...], viewer: int | None, posi
     """
     data = event_to_dict(event)
     data["id"] = position
-    return {
+    message = {
         "type": "event",
         "id": position,
         "kind": event.kind,
@@ -160,6 +172,9 @@ def event_message(event: Event, names: tuple[str, ...], viewer: int | None, posi
         "text": describe_event(event, names, viewer=viewer),
         "data": data,
     }
+    if isinstance(event, Talk) and event.seen is not None:
+        message["caption"] = event.seen.caption()  # what the speaker's camera showed, as everyone reads it
+    return message
 
 
 def request_message(request: Request, view: View, deadline_ms: int, number: int) -> dict[str, Any]:

@@ -51,7 +51,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from lycan.agents.persona import Persona, draw_persona, persona_of
 from lycan.beliefs.meter import Meter, meter
@@ -71,6 +71,10 @@ from lycan.web.seats import HumanSeat
 
 log = logging.getLogger("lycan.web")
 
+Paradigm = Literal["text-text", "video-text", "video-video"]
+"""Seed 002's interaction paradigms: what people send (typed text, or camera and voice) and how AI seats
+answer (text, or voice with an animated face)."""
+PARADIGMS: tuple[str, ...] = get_args(Paradigm)
 PUBLIC_ACTIVITIES = frozenset({"talk", "vote", "bid"})
 """Requests everyone may see being made; whose turn it is at night is known only to those acting."""
 
@@ -239,6 +243,10 @@ class WebTable:
         seed_chosen: whether the table's creator chose the seed (told to everyone: whoever knows the
             seed knows the deal).
         cost_budget: the most seats x decisions the game may take; then it ends as a draw (None: no end).
+        paradigm: seed 002's interaction paradigm the table was created for (`PARADIGMS`; recorded with
+            the game), or None.
+        camera: whether people may turn their camera on, so that a description of their face and head
+            (`lycan.engine.seen.Seen`, made in their browser) goes with their words.
     """
 
     def __init__(
@@ -257,8 +265,12 @@ class WebTable:
         ai_delay: float = 0.0,
         seed_chosen: bool = False,
         cost_budget: int | None = None,
+        paradigm: Paradigm | None = None,
+        camera: bool = False,
     ) -> None:
         self.id = table_id
+        self.paradigm = paradigm
+        self.camera = camera
         self.rules = rules
         self.seed = seed
         self.kinds = list(kinds)
@@ -272,7 +284,7 @@ class WebTable:
             names=names,
             game_id=self.game_id,
             hooks=Hooks(before_batch=self._before_batch, after_answers=self._after_answers),
-            meta={"source": "web", "table": table_id},
+            meta={"source": "web", "table": table_id, **({"paradigm": paradigm} if paradigm else {})},
         )
         self.names = self.session.game.names
         self.tokens: dict[int, str] = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "human"}
@@ -407,6 +419,8 @@ class WebTable:
             "secrecy": self.secrecy(),
             "audio": self.audio.enabled,
             "asr": self.asr and seat is not None,
+            "camera": self.camera and seat is not None and self.kinds[seat] == "human",
+            "paradigm": self.paradigm,
         }
         if seat is not None:
             role = self.session.view(seat).role
@@ -574,6 +588,9 @@ class WebTable:
             return
         if self.finished:
             self._refuse(conn, "the game is over")
+            return
+        if message.action.seen is not None and not self.camera:
+            self._refuse(conn, "this table takes no camera descriptions; say it in words")
             return
         try:
             problem = player.answer(message.request_id, message.action)

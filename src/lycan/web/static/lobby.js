@@ -46,6 +46,10 @@
       o.textContent = a;
       $("ai").appendChild(o);
     }
+    // paradigms this server cannot offer (no camera perceiver, no voices) are shown but disabled
+    for (const o of $("paradigm").options) {
+      if ((o.dataset.camera && !opts.perception) || (o.dataset.audio && !opts.audio)) o.disabled = true;
+    }
     if (opts.max_wait) $("timeout").max = String(opts.max_wait);
     if (opts.night_min !== undefined) $("night-min").placeholder = String(opts.night_min);
     showRoles();
@@ -83,6 +87,7 @@
     if ($("ai-delay").value) body.ai_delay = parseFloat($("ai-delay").value);
     if ($("night-min").value) body.night_min = parseFloat($("night-min").value);
     if ($("seed").value) body.seed = parseInt($("seed").value, 10);
+    if ($("paradigm").value) body.paradigm = $("paradigm").value;
     const res = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });

@@ -146,8 +146,10 @@
       if (d.over || d.skip) return;
       if (d.manner) showManner(d.actor, d.manner, false);
       const cls = `talk${d.channel === "whisper" ? " whisper" : ""}${d.actor === S.you ? " mine" : ""}`;
-      logLine(cls, d.text, S.names[d.actor] + (d.channel === "whisper" ? " (whisper)" : ""));
-      bubble(d.actor, d.text, d.channel, false);
+      const li = logLine(cls, d.text, S.names[d.actor] + (d.channel === "whisper" ? " (whisper)" : ""));
+      // what the speaker's camera showed: a caption, never the video
+      if (m.caption) li.appendChild(make("span", "seen", m.caption));
+      bubble(d.actor, m.caption ? `${d.text} ${m.caption}` : d.text, d.channel, false);
       return;
     }
     if (m.kind === "wolf_pack" && S.you !== null) {
@@ -241,6 +243,7 @@
       $("talk-box").hidden = false;
       $("skip-btn").hidden = !m.can_skip;
       $("talk-input").placeholder = m.kind === "whisper" ? "Whisper to your pack…" : "Say something to the table…";
+      if (LycanPerceiver.on()) LycanPerceiver.mark(); // what the camera sees from now goes with these words
       updateCount();
       $("talk-input").focus();
       return;
@@ -296,7 +299,25 @@
       toast(`That is ${spoken(text)} characters (spaces not counted); the limit is ${r.max_length}.`);
       return;
     }
-    act({ action: "speak", text });
+    const seen = LycanPerceiver.on() ? LycanPerceiver.describe() : null;
+    act(seen ? { action: "speak", text, seen } : { action: "speak", text });
+    if (LycanPerceiver.on()) LycanPerceiver.mark();
+  }
+
+  // ------------------------------------------------------------------ the camera (off until the person turns it on)
+  function cameraStatus(state, text) {
+    const st = $("camera-status");
+    st.textContent = state === "on" ? "" : text;
+    st.hidden = state === "on";
+    const on = state === "on";
+    $("camera").classList.toggle("on", on);
+    $("camera").textContent = on ? "Camera on" : state === "loading" ? "Camera…" : "Camera off";
+    document.body.dataset.camera = state;
+    if (state === "error") toast(text);
+  }
+  async function toggleCamera() {
+    if (LycanPerceiver.on()) { LycanPerceiver.stop(); cameraStatus("off", ""); return; }
+    await LycanPerceiver.start(cameraStatus);
   }
 
   function tick() {
@@ -378,6 +399,7 @@
     }
     $("mic").hidden = !m.asr;
     $("sound").hidden = !m.audio;
+    $("camera").hidden = !m.camera;
     showSecrecy(m.secrecy);
     buildRing();
     clearRequest();
@@ -483,12 +505,13 @@
   $("talk-input").addEventListener("input", updateCount);
   $("talk-input").addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); say(); } });
   $("close-over").onclick = () => { $("game-over").hidden = true; };
+  $("camera").onclick = toggleCamera;
   $("sound").onclick = () => {
     if (LycanAudio.on()) { LycanAudio.disable(); $("sound").textContent = "Sound off"; }
     else if (LycanAudio.enable()) $("sound").textContent = "Sound on";
   };
   const mic = $("mic");
-  mic.addEventListener("pointerdown", startRecording);
+  mic.addEventListener("pointerdown", () => { if (LycanPerceiver.on()) LycanPerceiver.mark(); startRecording(); });
   mic.addEventListener("pointerup", stopRecording);
   mic.addEventListener("pointerleave", stopRecording);
   setInterval(tick, 250);
