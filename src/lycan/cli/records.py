@@ -119,8 +119,16 @@ def report(
     with clear_errors(), open_store(db) as store:
         records = run_records(store, run)
         judgements = store.judgements(game_ids={r.game_id for r in records})
-        print_summary(records, console, judgements=judgements)
-        path = build_report(records, out or Path(f"report-{run}"), title=f"Lycan run {run}", judgements=judgements)
+        studies = {str(r.meta["study"]) for r in records if r.meta.get("study")}
+        answers = store.questionnaires(studies) if studies else []
+        print_summary(records, console, judgements=judgements, questionnaires=answers)
+        path = build_report(
+            records,
+            out or Path(f"report-{run}"),
+            title=f"Lycan run {run}",
+            judgements=judgements,
+            questionnaires=answers,
+        )
     console.print(f"report written to {path}")
 
 

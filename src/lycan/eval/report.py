@@ -39,6 +39,7 @@ from lycan.eval.metrics import (
     win_rates_by_role,
 )
 from lycan.eval.speech import BUDGETS, SpeechStats, speech
+from lycan.eval.study import OVERALL, QuestionnaireLike, paradigm_scores, study_tables
 from lycan.rules.roles import Team, team_of
 from lycan.stats import Rate
 from lycan.terminal import TerminalConsole
@@ -308,6 +309,7 @@ def tables(
     n_boot: int = 200,
     *,
     judgements: Sequence[JudgementLike] = (),
+    questionnaires: Sequence[QuestionnaireLike] = (),
 ) -> list[TableData]:
     """Every results table for `records`, as plain cells (used by the terminal, Markdown and HTML).
 
@@ -413,6 +415,7 @@ def tables(
     if judgements:
         ids = {r.game_id for r in records}
         out += judge_tables([j for j in judgements if j.game_id in ids])
+    out += study_tables(records, questionnaires)  # seed 002's human study, when the records hold one
     return out
 
 
@@ -423,15 +426,17 @@ def print_summary(
     n_boot: int = 200,
     *,
     judgements: Sequence[JudgementLike] = (),
+    questionnaires: Sequence[QuestionnaireLike] = (),
 ) -> None:
     """Print every results table of `records` in the terminal (`n_boot`: rating bootstrap resamples).
 
     The default console shows agent names and other text from the records escaped (`lycan.terminal`).
-    `judgements` add a judge model's scores (see `tables`).
+    `judgements` add a judge model's scores, `questionnaires` a study's paradigm rankings (see `tables`).
     """
     console = console or TerminalConsole()
     console.print(f"[bold]{len(records)} games[/]", markup=True)
-    for title, header, rows in tables(records, prices, n_boot=n_boot, judgements=judgements):
+    data = tables(records, prices, n_boot=n_boot, judgements=judgements, questionnaires=questionnaires)
+    for title, header, rows in data:
         t = Table(title=title, title_justify="left")
         for h in header:
             t.add_column(h)
@@ -570,6 +575,36 @@ def plot_cost_vs_win(records: Sequence[GameRecord], path: Path, prices: Prices |
 
 
 # ----------------------------------------------------------------------------- documents
+def plot_paradigm_scores(answers: Sequence[QuestionnaireLike], path: Path) -> Path | None:
+    """Seed 002's Figure 6: each paradigm's mean points per dimension, with bootstrap 95% intervals."""
+    if not answers:
+        return None
+    plt = _plt()
+    scores = paradigm_scores(answers)
+    dims = [*dict.fromkeys(d for a in answers for d in a.rankings), OVERALL]
+    paradigms = list(scores)
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.4 * len(dims) + 2), 4.5), dpi=110)
+    width = 0.8 / max(1, len(paradigms))
+    for k, paradigm in enumerate(paradigms):
+        means = [scores[paradigm].get(d) for d in dims]
+        xs = [i + (k - (len(paradigms) - 1) / 2) * width for i in range(len(dims))]
+        ys = [m.value if m is not None and m.n else 0.0 for m in means]
+        errs = [
+            [max(0.0, m.value - m.lo) if m is not None and m.n else 0.0 for m in means],
+            [max(0.0, m.hi - m.value) if m is not None and m.n else 0.0 for m in means],
+        ]
+        ax.bar(xs, ys, width, yerr=errs, capsize=3, label=paradigm)
+    ax.set_xticks(range(len(dims)), dims)
+    ax.set_ylabel("mean points (2/1/0 for ranks 1/2/3; 95% bootstrap)")
+    ax.set_title(f"Interaction paradigms as ranked by {len(answers)} participants")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
@@ -597,6 +632,7 @@ def build_report(
     prices: Prices | None = None,
     n_boot: int = 200,
     judgements: Sequence[JudgementLike] = (),
+    questionnaires: Sequence[QuestionnaireLike] = (),
 ) -> Path:
     """Write `report.md`, `report.html` and PNG plots of `records` into `out_dir`.
 
@@ -619,9 +655,10 @@ def build_report(
         plot_ratings(records, out / "ratings.png", n_boot=n_boot),
         plot_calibration(records, out / "calibration.png"),
         plot_cost_vs_win(records, out / "cost_vs_win.png", prices),
+        plot_paradigm_scores(questionnaires, out / "paradigm_scores.png"),
     ]
     images = [p for p in plots if p is not None]
-    data = tables(records, prices, n_boot=n_boot, judgements=judgements)
+    data = tables(records, prices, n_boot=n_boot, judgements=judgements, questionnaires=questionnaires)
     md = [f"# {title}", "", f"{len(records)} games. Intervals are 95% (Wilson for rates, bootstrap for means).", ""]
     doc = [f"<h1>{html.escape(title)}</h1>", f"<p>{len(records)} games. Intervals are 95%.</p>"]
     for name, header, rows in data:

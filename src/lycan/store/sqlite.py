@@ -69,6 +69,20 @@ CREATE TABLE IF NOT EXISTS judgements (
 """
 """A judge model's scores of each seat (`lycan judge`). Made on the first judgement, so a file that
 holds none is exactly what an older Lycan wrote, and the schema version does not change."""
+_QUESTIONNAIRES_TABLE = """
+CREATE TABLE IF NOT EXISTS questionnaires (
+    study TEXT NOT NULL,
+    person TEXT NOT NULL,
+    dimension TEXT NOT NULL,
+    paradigm TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    games TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (study, dimension, paradigm)
+) WITHOUT ROWID
+"""
+"""A study participant's ranking of the interaction paradigms on each dimension (seed 002, Figure 6):
+one row per (study, dimension, paradigm), rank 1 the most preferred. Made on the first answer."""
 _MODEL_CALLS_TABLE = """
 CREATE TABLE IF NOT EXISTS model_calls (
     game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
@@ -140,6 +154,20 @@ class GameSummary:
     faults: int
     finished_at: float
     agents: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Questionnaire:
+    """A study participant's answers: for each dimension, the paradigms from most to least preferred.
+
+    `games` are the ids of the games the answers follow (the study's games, in order).
+    """
+
+    study: str
+    person: str
+    rankings: Mapping[str, tuple[str, ...]]
+    games: tuple[str, ...] = ()
+    created: float = 0.0
 
 
 class JudgementFields(Protocol):
@@ -856,6 +884,49 @@ class GameStore:
             )
             for gid, seat, agent, by, status, scores, reasons, error, created in rows
             if wanted is None or gid in wanted
+        ]
+
+    # ------------------------------------------------------------------ study questionnaires
+    def save_questionnaire(self, answers: Questionnaire) -> None:
+        """Keep a study participant's rankings (one study answers once; a second answer replaces none).
+
+        Raises:
+            StoreError: the study has answered already, a ranking is empty or repeats a paradigm,
+                or the file takes no writes.
+        """
+        rows = []
+        for dimension, order in answers.rankings.items():
+            if not order or len(set(order)) != len(order):
+                raise StoreError(f"the ranking for {dimension!r} must name each paradigm once")
+            for rank, paradigm in enumerate(order, start=1):
+                rows.append((answers.study, answers.person, dimension, paradigm, rank,
+                             json.dumps(list(answers.games)), float(answers.created)))  # fmt: skip
+        with self._write() as conn:
+            conn.execute(_QUESTIONNAIRES_TABLE)
+            if conn.execute("SELECT 1 FROM questionnaires WHERE study = ?", (answers.study,)).fetchone():
+                raise StoreError(f"study {answers.study!r} has answered its questionnaire already")
+            conn.executemany("INSERT INTO questionnaires VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def questionnaires(self, studies: Collection[str] | None = None) -> list[Questionnaire]:
+        """Stored questionnaire answers (of these studies, or all), by study."""
+        with self._read() as conn:
+            if "questionnaires" not in self._tables():
+                return []
+            rows = conn.execute(
+                "SELECT study, person, dimension, paradigm, rank, games, created FROM questionnaires"
+                " ORDER BY study, dimension, rank"
+            ).fetchall()
+        wanted = None if studies is None else set(studies)
+        by_study: dict[str, dict[str, Any]] = {}
+        for study, person, dimension, paradigm, _rank, games, created in rows:
+            if wanted is not None and study not in wanted:
+                continue
+            entry = by_study.setdefault(study, {"person": person, "games": tuple(json.loads(games)),
+                                                "created": created, "rankings": {}})  # fmt: skip
+            entry["rankings"].setdefault(dimension, []).append(paradigm)
+        return [
+            Questionnaire(study, e["person"], {d: tuple(o) for d, o in e["rankings"].items()}, e["games"], e["created"])
+            for study, e in by_study.items()
         ]
 
     # ------------------------------------------------------------------ closing

@@ -23,6 +23,7 @@ import asyncio
 import json
 import logging
 import math
+import random
 import re
 import threading
 import time
@@ -43,9 +44,18 @@ from lycan.rules import get_preset, preset_names
 from lycan.rules.text import for_terminal
 from lycan.web.audio import MAX_AUDIO_BYTES, SpeechRecognizer, SpeechSynthesizer, audio_problem
 from lycan.web.limits import CreationLimit, client_key
-from lycan.web.lobby import DEFAULT_COST_BUDGET, DEFAULT_MAX_WAIT, TableError, TableFactory, TableRequest
+from lycan.web.lobby import (
+    DEFAULT_COST_BUDGET,
+    DEFAULT_MAX_WAIT,
+    TableError,
+    TableFactory,
+    TableRequest,
+    seat_names,
+    table_rules,
+)
 from lycan.web.perception import perception_files
 from lycan.web.replays import StoredGames, StoredGamesMode
+from lycan.web.study import STUDY_RUN, Answers, Studies, Study, StudyError, StudyRequest, new_study, save_answers
 from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Connection, WebTable
 
 log = logging.getLogger("lycan.web")
@@ -354,6 +364,7 @@ def create_app(
     """
     redact_server_logs()
     tables = Tables(join_timeout)
+    studies = Studies()
     perceiver = perception_files()
     factory = TableFactory(
         store_path,
@@ -500,6 +511,69 @@ def create_app(
         table.start()
         log.info("table %s: %s created (%s)", table.id, table.rules.name, ", ".join(table.kinds))
         return _links(table)
+
+    @app.post("/api/studies", status_code=201)
+    async def create_study(spec: StudyRequest, request: Request) -> dict[str, Any]:
+        client = client_key(request.client.host) if request.client is not None else "unknown"
+        now = time.monotonic()
+        if limit is not None and limit.wait(client, now) > 0:  # a study makes tables: it counts as one
+            raise HTTPException(429, "you have created too many tables and studies lately; try again later")
+        try:
+            study = new_study(spec, factory.agent_kinds())
+            first = study.next_request()
+            n = table_rules(first, factory.max_wait).n_players
+            seat_names(first, n, random.Random(0))  # the person's name, checked as a table checks it
+            for problem in filter(None, map(factory.paradigm_problem, dict.fromkeys(study.plan))):
+                raise StudyError(problem)
+            studies.add(study)
+        except (StudyError, TableError) as err:
+            raise HTTPException(400, str(err)) from None
+        if limit is not None:
+            limit.note(client, now)
+        log.info("study %s: %d games of %s for one person", study.id, len(study.plan), spec.preset)
+        return {"study": study.id, "link": study.link, "games": len(study.plan)}
+
+    def _study(study_id: str, token: str) -> Study:
+        study = studies.get(study_id, token)
+        if study is None:
+            raise HTTPException(404, "there is no such study on this server")
+        return study
+
+    @app.get("/studies/{study_id}/{token}", include_in_schema=False)
+    async def study_page(study_id: str, token: str) -> FileResponse:
+        _study(study_id, token)
+        return FileResponse(STATIC / "study.html", headers={"Referrer-Policy": "no-referrer"})
+
+    @app.get("/api/studies/{study_id}/{token}")
+    async def study_state(study_id: str, token: str) -> dict[str, Any]:
+        return _study(study_id, token).state()
+
+    @app.post("/api/studies/{study_id}/{token}/next", status_code=201)
+    async def study_next(study_id: str, token: str) -> dict[str, Any]:
+        study = _study(study_id, token)
+        try:
+            spec = study.next_request()
+            kinds = study.ai_kinds(len(study.tables), get_preset(spec.preset).n_players - 1)
+            loader = factory.model_loader
+            wants = loader is not None and factory.wants_model(spec, kinds)
+            model = await asyncio.to_thread(loader) if wants and loader is not None else None
+            table = factory.build(spec, model, ai_kinds=kinds, meta=study.meta(), run=STUDY_RUN)
+            tables.add(table)
+        except (StudyError, TableError) as err:
+            raise HTTPException(400, str(err)) from None
+        study.tables.append(table)
+        table.start()
+        log.info("study %s: game %d (%s) at table %s", study.id, len(study.tables) - 1, spec.paradigm, table.id)
+        return study.state()
+
+    @app.post("/api/studies/{study_id}/{token}/answers", status_code=201)
+    async def study_answers(study_id: str, token: str, answers: Answers) -> dict[str, Any]:
+        study = _study(study_id, token)
+        try:
+            await asyncio.to_thread(save_answers, study, answers, factory.store_path)
+        except StudyError as err:
+            raise HTTPException(400, str(err)) from None
+        return study.state()
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import secrets
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import confusables
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -204,12 +204,35 @@ class TableFactory:
         """The AI types a table may use here (LLM types only with a model configured)."""
         return [*BASIC_KINDS, *(sorted(LLM_KINDS) if self.model_loader is not None else [])]
 
-    def wants_model(self, spec: TableRequest) -> bool:
-        """Whether the table `spec` asks for needs the chat model."""
-        return spec.ai.strip().lower() in LLM_KINDS and self.model_loader is not None
+    def paradigm_problem(self, paradigm: str | None) -> str | None:
+        """Why this server cannot hold a table of `paradigm`, or None if it can."""
+        if paradigm in ("video-text", "video-video") and not self.perception:
+            return (
+                f"the {paradigm} paradigm needs the camera perceiver, which is not installed on this server "
+                "(./scripts/setup installs it with npm)"
+            )
+        if paradigm == "video-video" and self.tts is None:
+            return "the video-video paradigm needs AI voices: start the server with --voice"
+        return None
 
-    def build(self, spec: TableRequest, model: ChatModel | None = None) -> WebTable:
+    def wants_model(self, spec: TableRequest, ai_kinds: Sequence[str] = ()) -> bool:
+        """Whether the table `spec` asks for (with AI seats of `ai_kinds`, if given) needs the chat model."""
+        kinds = [k.strip().lower() for k in ai_kinds] or [spec.ai.strip().lower()]
+        return any(k in LLM_KINDS for k in kinds) and self.model_loader is not None
+
+    def build(
+        self,
+        spec: TableRequest,
+        model: ChatModel | None = None,
+        *,
+        ai_kinds: Sequence[str] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        run: str = "web",
+    ) -> WebTable:
         """A new table as `spec` asks, its game not yet started (`model` for LLM seats).
+
+        `ai_kinds`: the agent type of each AI seat in seat order (default: `spec.ai` for all);
+        `meta`: more to record with the game; `run`: the run its record is stored under.
 
         Raises:
             TableError: the request cannot be met; the message says why.
@@ -219,9 +242,13 @@ class TableFactory:
         if spec.humans > n:
             raise TableError(f"{rules.name} has {n} seats; {spec.humans} people do not fit")
         ai_kind = spec.ai.strip().lower()
-        if spec.humans < n and ai_kind not in self.agent_kinds():
-            extra = "" if self.model_loader else " (LLM seats need the server started with --model)"
-            raise TableError(f"unknown AI type {spec.ai!r}; choose one of {', '.join(self.agent_kinds())}{extra}")
+        wanted = [ai_kind] * (n - spec.humans) if ai_kinds is None else [k.strip().lower() for k in ai_kinds]
+        if len(wanted) != n - spec.humans:
+            raise TableError(f"{rules.name} has {n - spec.humans} AI seats; {len(wanted)} AI types were given")
+        for kind in dict.fromkeys(wanted):
+            if kind not in self.agent_kinds():
+                extra = "" if self.model_loader else " (LLM seats need the server started with --model)"
+                raise TableError(f"unknown AI type {kind!r}; choose one of {', '.join(self.agent_kinds())}{extra}")
         if spec.seed is not None and spec.humans > 0 and not self.allow_seed:
             raise TableError(
                 "a table with people cannot take a chosen seed on this server: whoever knows the seed knows "
@@ -230,15 +257,11 @@ class TableFactory:
         # The seed stays on the server until the game ends: whoever knows it knows the deal.
         seed = spec.seed if spec.seed is not None else fresh_seed()
         names = seat_names(spec, n, stream(seed, "names"))
-        kinds = ["human"] * spec.humans + [ai_kind] * (n - spec.humans)
+        kinds = ["human"] * spec.humans + wanted
         delay = self.ai_delay if spec.ai_delay is None else spec.ai_delay
-        if spec.paradigm in ("video-text", "video-video") and not self.perception:
-            raise TableError(
-                f"the {spec.paradigm} paradigm needs the camera perceiver, which is not installed on this server "
-                "(./scripts/setup installs it with npm)"
-            )
-        if spec.paradigm == "video-video" and self.tts is None:
-            raise TableError("the video-video paradigm needs AI voices: start the server with --voice")
+        problem = self.paradigm_problem(spec.paradigm)
+        if problem is not None:
+            raise TableError(problem)
         table = WebTable(
             secrets.token_urlsafe(9),
             rules,
@@ -250,6 +273,8 @@ class TableFactory:
             asr=self.asr and spec.paradigm != "text-text",
             paradigm=spec.paradigm,
             camera=self.perception and spec.paradigm != "text-text",
+            meta=meta,
+            run=run,
             # a creator may make the clock slower, never faster than the server's
             night_min=max(self.night_min, spec.night_min or 0.0),
             night_wait=max(self.night_wait, spec.night_wait or 0.0),

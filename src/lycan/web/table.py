@@ -48,7 +48,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -247,6 +247,8 @@ class WebTable:
             the game), or None.
         camera: whether people may turn their camera on, so that a description of their face and head
             (`lycan.engine.seen.Seen`, made in their browser) goes with their words.
+        meta: more to record with the game (a study's id and game number, for one).
+        run: the run the finished game is stored under (`web`; `study` for study games).
     """
 
     def __init__(
@@ -267,10 +269,13 @@ class WebTable:
         cost_budget: int | None = None,
         paradigm: Paradigm | None = None,
         camera: bool = False,
+        meta: Mapping[str, Any] | None = None,
+        run: str = "web",
     ) -> None:
         self.id = table_id
         self.paradigm = paradigm
         self.camera = camera
+        self.store_run = run
         self.rules = rules
         self.seed = seed
         self.kinds = list(kinds)
@@ -284,7 +289,7 @@ class WebTable:
             names=names,
             game_id=self.game_id,
             hooks=Hooks(before_batch=self._before_batch, after_answers=self._after_answers),
-            meta={"source": "web", "table": table_id, **({"paradigm": paradigm} if paradigm else {})},
+            meta={"source": "web", "table": table_id, **({"paradigm": paradigm} if paradigm else {}), **(meta or {})},
         )
         self.names = self.session.game.names
         self.tokens: dict[int, str] = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "human"}
@@ -815,7 +820,7 @@ class WebTable:
             from lycan.store import GameStore
 
             with GameStore(path) as store:
-                store.save(record, run="web")
+                store.save(record, run=self.store_run)
 
         try:
             await asyncio.to_thread(save)

@@ -332,6 +332,11 @@
   function onGameOver(m) {
     S.finished = true;
     document.body.dataset.finished = "1";
+    const study = sessionStorage.getItem("lycan-study"); // a study's game: its page goes on to the next
+    if (study && /^\/studies\/[\w-]+\/[\w-]+$/.test(study)) {
+      $("back-to-study").href = study;
+      $("back-to-study").hidden = false;
+    }
     clearRequest();
     const won = { village: "The village wins", werewolf: "The werewolves win", draw: "A draw" };
     $("winner").textContent = won[m.winner] || m.winner;
