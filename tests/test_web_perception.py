@@ -98,7 +98,7 @@ STATE_JS = """() => {
 
 
 def play_through_the_page(
-    pw: Any, base: str, link: str, args: list[str], *, camera: bool, grant: bool = True
+    pw: Any, base: str, link: str, args: list[str], *, camera: bool, grant: bool = True, lose: bool = False
 ) -> dict[str, Any]:
     """A person plays a whole game through the page: says one line on day 1 (after a few seconds
     in front of the camera if `camera`), Over otherwise, first choice for every vote; returns what
@@ -119,6 +119,13 @@ def play_through_the_page(
             page.click("#camera")
             page.wait_for_function("() => ['on', 'error'].includes(document.body.dataset.camera)", timeout=60_000)
             status = page.evaluate("document.body.dataset.camera")
+            if lose:  # the camera goes away mid-game (unplugged, taken by another program)
+                page.evaluate(
+                    "document.getElementById('camera-preview').srcObject.getVideoTracks()"
+                    ".forEach(t => t.dispatchEvent(new Event('ended')))"
+                )
+                page.wait_for_function("document.body.dataset.camera === 'error'")
+                status = "lost"
         handled: set[str] = set()
         spoke = False
         deadline = time.time() + 120
@@ -136,7 +143,7 @@ def play_through_the_page(
                         page.fill("#talk-input", "I am only a villager, believe me.")
                         page.click("#say-btn")
                         spoke = True
-                        if camera and grant:  # the words come back with what the camera saw
+                        if camera and grant and not lose:  # the words come back with what the camera saw
                             page.wait_for_selector("#log .seen", timeout=10_000)
                             ARTIFACTS.mkdir(exist_ok=True)
                             page.screenshot(path=str(ARTIFACTS / "table-camera.png"))
@@ -217,3 +224,16 @@ def test_a_denied_camera_is_said_and_the_person_plays_on_in_words(tmp_path: Path
     assert any("permission denied" in line or "No camera" in line for line in out["log"] + [out["camera_text"]])
     (said,) = stored_talk(db)
     assert said.text == "I am only a villager, believe me." and said.seen is None
+
+
+def test_a_camera_lost_mid_game_is_said_and_the_words_go_on_alone(tmp_path: Path) -> None:
+    clip = make_clip("nod", tmp_path, seed=2, seconds=3.0)
+    db = tmp_path / "games.db"
+    app = create_app(db, allow_seed=True, night_wait=0, ai_delay=0.05, night_min=1)
+    with live_server(app) as base, playwright_api.sync_playwright() as pw:
+        link = create_table(base, "video-text", 13)
+        out = play_through_the_page(pw, base, link, camera_args(clip.path), camera=True, lose=True)
+    assert out["status"] == "lost" and out["spoke"]
+    assert "camera was lost" in out["camera_text"]
+    (said,) = stored_talk(db)
+    assert said.seen is None

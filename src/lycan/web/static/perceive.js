@@ -5,7 +5,7 @@
 // with its onset (seconds into the utterance). No frame, image or landmark leaves the page: only
 // the description, sent with the person's words.
 //
-// LycanPerceiver.start(onStatus) asks for the camera (after the person pressed the camera button),
+// LycanPerceiver.start(onStatus, preview) asks for the camera (after the person pressed the camera button),
 // LycanPerceiver.mark() starts an utterance's window, LycanPerceiver.describe() ends it and returns
 // {cues: [...]} or null, LycanPerceiver.stop() turns the camera off. LycanPerceiver.analyse(samples)
 // is the pure part (samples in, cues out), so it can be tested on its own.
@@ -143,8 +143,10 @@ const LycanPerceiver = (() => {
     else setTimeout(loop, 30);
   }
 
-  async function start(onStatus) {
+  // preview: an optional <video> element that shows the person their own camera (it stays in the page)
+  async function start(onStatus, preview) {
     P.onStatus = onStatus || (() => {});
+    if (preview) P.video = preview;
     if (P.running) return true;
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
       P.onStatus("error", "This browser has no camera access; go on with text or voice.");

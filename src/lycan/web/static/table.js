@@ -310,6 +310,7 @@
     st.textContent = state === "on" ? "" : text;
     st.hidden = state === "on";
     const on = state === "on";
+    $("camera-preview").hidden = !on;
     $("camera").classList.toggle("on", on);
     $("camera").textContent = on ? "Camera on" : state === "loading" ? "Camera…" : "Camera off";
     document.body.dataset.camera = state;
@@ -317,7 +318,7 @@
   }
   async function toggleCamera() {
     if (LycanPerceiver.on()) { LycanPerceiver.stop(); cameraStatus("off", ""); return; }
-    await LycanPerceiver.start(cameraStatus);
+    await LycanPerceiver.start(cameraStatus, $("camera-preview"));
   }
 
   function tick() {
