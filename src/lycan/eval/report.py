@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from lycan.engine.record import GameRecord
+from lycan.eval.bias import win_bias
 from lycan.eval.coherence import Coherence, coherence, is_llm
 from lycan.eval.estimates import Mean, ProportionTest, bootstrap_mean, two_proportion_test
 from lycan.eval.judge import CRITERIA_KEYS, JudgementLike, criteria, is_weak_judge
@@ -391,6 +392,24 @@ def tables(
                         f"{u.tokens_per_decision:.0f}",
                     ]
                     for a, u in usage.items()
+                ],
+            )
+        )
+    bias = [b for b in (win_bias(records, "seat"), win_bias(records, "name")) if b is not None]
+    if bias:
+        out.append(
+            (
+                "Seat and name bias: wins beyond what the roles explain (chi-square over the run)" + pooled,
+                ["factor", "groups", "chi2 (df)", "p", "most above chance"],
+                [
+                    [
+                        b.factor,
+                        str(b.groups),
+                        f"{b.chi2:.1f} ({b.df})",
+                        f"{b.p:.3f}",
+                        f"{b.top}: {b.excess:+.3f} wins per seat-game (N={b.n})",
+                    ]
+                    for b in bias
                 ],
             )
         )
