@@ -155,6 +155,13 @@ def test_ray_executor(tmp_path: Path) -> None:
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         res = run_tournament("smoke", store=store, executor=RayExecutor(max_in_flight=3), progress=False)
+        # a node without the model a seat plays on: one sentence naming the model, nothing stored
+        missing = tmp_path / "nowhere" / "model.gguf"
+        config = {"run": "nomodel", "games": 1, "settings": [{"name": "s", "rules": "aiwolf5",
+                  "village": {"agent": "llm", "model": f"llamacpp:{missing}"}, "werewolf": "random"}]}  # fmt: skip
+        with pytest.raises(ConfigError, match=f"a cluster node .*could not play a game: cannot load model .*{missing}"):
+            run_tournament(load_config(config), store=store, executor=RayExecutor(), progress=False)
+        assert not store.game_ids("nomodel")
     finally:
         ray.shutdown()
     assert res.played == 4 and len(store.game_ids("smoke")) == 4
@@ -352,3 +359,81 @@ def test_games_on_a_server_model_are_played_side_by_side(openai_server: str, tmp
     player = {"agent": "llm", "model": f"openai:fake@{openai_server}"}
     _, records = _guardian5(tmp_path / "s.db", player, player, 3, LocalExecutor(concurrency=3))
     assert _overlaps(records) > 0
+
+
+# ----------------------------------------------------------------------------- a real multi-node cluster
+CLUSTER_RUN = """
+run: cluster
+games: {games}
+settings:
+  - name: heuristic-guardian7
+    rules: guardian7
+    village: heuristic
+    werewolf: heuristic
+"""
+
+
+def test_a_tournament_on_a_two_node_cluster_survives_losing_a_node(tmp_path: Path) -> None:
+    """Head and worker started as separate `ray start` processes; the worker is killed mid-run."""
+    pytest.importorskip("ray")
+    from _ray_cluster import ray_cluster
+    from lycan.store import GameStore
+
+    games, kill_after = 30, 8
+    config = tmp_path / "cluster.yaml"
+    config.write_text(CLUSTER_RUN.format(games=games))
+    db = tmp_path / "cluster.db"
+    log = tmp_path / "tournament.log"
+    with ray_cluster(tmp_path / "cluster", workers=1, cpus=1) as cluster:
+        env = cluster.env
+        with log.open("wb") as out:
+            run = subprocess.Popen(
+                [sys.executable, "-m", "lycan", "tournament", str(config), "--db", str(db), "--executor", "ray",
+                 "--ray-address", cluster.address],
+                stdout=out, stderr=subprocess.STDOUT, env=env,
+            )  # fmt: skip
+            killed_at = None
+            deadline = time.time() + 240
+            while run.poll() is None and time.time() < deadline:
+                if killed_at is None and db.exists():
+                    with GameStore(db) as store:
+                        done = len(store.game_ids(run="cluster"))
+                    if done >= kill_after:
+                        cluster.kill(1)  # the worker node: its raylet, object store and game workers
+                        killed_at = done
+                time.sleep(0.2)
+            if run.poll() is None:
+                run.kill()
+            assert run.wait(10) == 0, log.read_text()[-3000:]
+    assert killed_at is not None and killed_at < games, "the worker was not killed mid-run"
+    with GameStore(db) as store:
+        records = list(store.iter_records(run="cluster"))
+    ids = [r.game_id for r in records]
+    assert len(ids) == games and len(set(ids)) == games  # every game once: none lost, none twice
+    nodes = collections.Counter(r.meta.get("ray_node") for r in records)
+    assert len(nodes) == 2 and None not in nodes, nodes  # games ran on both nodes
+    # the same games as one process plays them: a game replayed after the node died is the same game
+    local = TinyStore(tmp_path / "local.sqlite")
+    try:
+        run_tournament(load_config(config), store=local, progress=False)
+        by_id = {r.game_id: r for r in local.iter_records("cluster")}
+        assert all(r.events == by_id[r.game_id].events for r in records)
+    finally:
+        local.close()
+
+
+def test_an_unreachable_cluster_is_one_sentence(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    from _ray_cluster import free_port
+
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    started = time.time()
+    out = subprocess.run(
+        [sys.executable, "-m", "lycan", "tournament", "smoke", "--db", str(tmp_path / "x.db"), "--executor", "ray",
+         "--ray-address", f"127.0.0.1:{free_port()}"],
+        capture_output=True, text=True, env=env, timeout=180,
+    )  # fmt: skip
+    assert out.returncode == 2, out.stdout + out.stderr
+    lines = [line for line in (out.stdout + out.stderr).strip().splitlines() if line.strip()]
+    assert lines[-1].startswith("error:") and "cannot reach the Ray cluster at 127.0.0.1:" in lines[-1], lines
+    assert time.time() - started < 150

@@ -39,8 +39,8 @@ CASES = {
     "llm/aiwolf5": ("llm", "aiwolf5", 200),
     "react/guardian7": ("react", "guardian7", 100),
     "recon/witch6": ("recon", "witch6", 100),
-    "camwolf/guardian7": ("camwolf", "guardian7", 200),
-    "deepwolf/aiwolf5": ("deepwolf", "aiwolf5", 3),  # about 10 s a game: its network scores every candidate
+    "camwolf/guardian7": ("camwolf", "guardian7", 100),
+    "deepwolf/aiwolf5": ("deepwolf", "aiwolf5", 1),  # 30-50 s a game: its network scores every candidate
 }
 OPTIONS = {"deepwolf": {"search_seconds": 600}}
 """Deep Wolf's search stops after its rollouts or its seconds, whichever come first: with seconds to

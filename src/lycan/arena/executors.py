@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AsyncExitStack
@@ -296,21 +297,53 @@ def _all_sync(job: GameJob) -> bool:
     return all(isinstance(p, SyncPlayer) for p in _players(job))
 
 
+def unreachable(address: str, timeout: float = 5.0) -> str | None:
+    """Why nothing answers at a Ray head's `HOST:PORT` (None: something does, or the address is not of that form).
+
+    Ray itself keeps retrying an address that does not answer for minutes; this asks once.
+    """
+    host, sep, port = address.rpartition(":")
+    if not sep or "://" in address or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return None
+    except OSError as err:
+        return err.strerror or type(err).__name__
+
+
+def play_on_ray_node(job: GameJob) -> GameRecord:
+    """`play_job` inside a Ray task; the record notes the cluster node it was played on (`meta["ray_node"]`)."""
+    import ray
+
+    record = play_job(job)
+    return replace(record, meta={**record.meta, "ray_node": ray.get_runtime_context().get_node_id()})
+
+
 @dataclass
 class RayExecutor:
     """Ray: one game per task, results streamed with `ray.wait`.
 
-    Connects to `address` (default: the `RAY_ADDRESS` environment variable; a local instance when
-    unset, with `num_cpus` CPUs). At most `max_in_flight` tasks are queued at once.
+    Connects to the cluster at `address` (default: the `RAY_ADDRESS` environment variable; a local
+    instance when unset, with `num_cpus` CPUs). At most `max_in_flight` tasks are queued at once.
+    Each record notes the node it was played on. A game whose node dies before it ends is played
+    again on another node (Ray retries a task whose worker or node was lost, `max_retries` times);
+    a finished game has been handed to `on_result` (and saved by the tournament) already, so a
+    lost node costs only the games it was playing.
     """
 
     address: str | None = None
     num_cpus: int | None = None
     max_in_flight: int = 64
     shutdown: bool = False
+    max_retries: int = 3
 
     def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
-        """Play every job; see `Executor.run`."""
+        """Play every job; see `Executor.run`.
+
+        Raises:
+            ConfigError: Ray is not installed, or the cluster at the address cannot be reached.
+        """
         try:
             import ray
         except ImportError:
@@ -319,10 +352,18 @@ class RayExecutor:
             address = self.address or os.environ.get("RAY_ADDRESS")
             kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if address:
-                ray.init(address=address, **kw)
-            else:
-                ray.init(num_cpus=self.num_cpus, **kw)
-        remote = ray.remote(play_job)
+                problem = unreachable(address)
+                if problem is not None:
+                    raise ConfigError(f"cannot reach the Ray cluster at {address}: {problem}")
+            try:
+                if address:
+                    ray.init(address=address, **kw)
+                else:
+                    ray.init(num_cpus=self.num_cpus, **kw)
+            except (ConnectionError, TimeoutError, RuntimeError, ValueError) as err:
+                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                raise ConfigError(f"cannot reach the Ray cluster at {address or 'a local instance'}: {first}") from None
+        remote = ray.remote(max_retries=self.max_retries)(play_on_ray_node)
         queue = list(jobs)
         pending: list[Any] = []
         try:
@@ -331,7 +372,15 @@ class RayExecutor:
                     pending.append(remote.remote(queue.pop(0)))
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
-                    on_result(ray.get(ref))
+                    try:
+                        record = ray.get(ref)
+                    except ray.exceptions.RayTaskError as err:  # e.g. a node without the model a seat plays on
+                        cause = getattr(err, "cause", None)
+                        if isinstance(cause, ConfigError):
+                            where = f" ({err.ip})" if getattr(err, "ip", None) else ""
+                            raise ConfigError(f"a cluster node{where} could not play a game: {cause}") from None
+                        raise
+                    on_result(record)
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -80,7 +80,7 @@ def import_cmd(
 def tournament(
     config: Annotated[str, typer.Argument(help="tournament file (YAML/TOML) or a built-in name such as smoke")],
     db: DbOpt = None,
-    executor: Annotated[str, typer.Option(help="local, or ray (RAY_ADDRESS for a cluster)")] = "local",
+    executor: Annotated[str, typer.Option(help="local, or ray (a cluster: --ray-address or RAY_ADDRESS)")] = "local",
     processes: Annotated[
         int,
         typer.Option(
@@ -89,6 +89,10 @@ def tournament(
             "models (each worker loads its own copy of the model); 0 plays every game in this process",
         ),
     ] = 0,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="ray executor: the address of a running cluster's head (HOST:PORT; else RAY_ADDRESS)"),
+    ] = None,
 ) -> None:
     """Play a tournament; re-running it resumes, skipping finished games."""
     from lycan.arena import run_tournament
@@ -98,7 +102,13 @@ def tournament(
     with clear_errors(), open_store(db) as store:
         if processes and executor != "local":
             fail("--processes is an option of the local executor")
-        chosen = make_executor(executor, processes=processes) if processes else executor
+        if ray_address and executor != "ray":
+            fail("--ray-address is an option of the ray executor (--executor ray)")
+        chosen: Any = executor
+        if processes:
+            chosen = make_executor(executor, processes=processes)
+        elif ray_address:
+            chosen = make_executor(executor, address=ray_address, shutdown=True)
         result = run_tournament(config, executor=chosen, store=store, progress=sys.stderr.isatty())
         records = list(store.iter_records(run=result.run))
     console.print(
