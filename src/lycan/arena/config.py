@@ -105,6 +105,9 @@ class Setting(BaseModel):
     seats: list[AgentSpec] | None = Field(None, description="one agent per seat (instead of teams)")
     rotate: bool = Field(True, description="rotate roles over the seat lineup so every agent plays every role")
     games: int | None = Field(None, ge=1, description="games (per side); default: the tournament's")
+    deals: str | None = Field(
+        None, description="settings with the same deals name play the same deals (default: the setting's own)"
+    )
 
     @field_validator("rules")
     @classmethod
@@ -133,7 +136,8 @@ class Setting(BaseModel):
         if self.name:
             return self.name
         body = json.dumps(
-            _without_empty_model_options(self.model_dump(mode="json", exclude={"games", "name"})), sort_keys=True
+            _without_empty_model_options(self.model_dump(mode="json", exclude={"games", "name", "deals"})),
+            sort_keys=True,
         )
         return "s" + hashlib.sha256(body.encode()).hexdigest()[:10]
 
@@ -157,6 +161,7 @@ class TournamentConfig(BaseModel):
     seed: int = 0
     probe_days: list[int] = Field(default_factory=list, description="days whose talk ends with a role probe")
     settings: list[Setting] = Field(min_length=1)
+    meta: dict[str, str] = Field(default_factory=dict, description="written into every game's record meta")
 
     @model_validator(mode="after")
     def _distinct(self) -> TournamentConfig:
@@ -257,6 +262,8 @@ class GameJob:
     seed: int
     seats: tuple[AgentSpec, ...]
     probe_days: tuple[int, ...] = ()
+    meta: tuple[tuple[str, str], ...] = ()
+    """Written into the record's meta (e.g. the reference pool the game was played against)."""
 
     @property
     def providers(self) -> list[str]:
@@ -299,16 +306,20 @@ def plan(config: TournamentConfig) -> list[GameJob]:
     """Every game of the tournament, in a fixed order with fixed ids and seeds."""
     jobs = []
     probe = tuple(config.probe_days)
+    meta = tuple(sorted(config.meta.items()))
     for setting in config.settings:
         rules = resolve_rules(setting.rules)
         games = setting.games or config.games
         key = setting.key
+        deals = setting.deals or key
         if setting.seats is not None:
             for i in range(games):
-                seed = _seed_for(config.seed, key, i)
+                seed = _seed_for(config.seed, deals, i)
                 lineup = _rotated(rules, seed, setting.seats, i) if setting.rotate else list(setting.seats)
                 jobs.append(
-                    GameJob(game_id_for(config.run, key, i), config.run, key, i, rules, seed, tuple(lineup), probe)
+                    GameJob(
+                        game_id_for(config.run, key, i), config.run, key, i, rules, seed, tuple(lineup), probe, meta
+                    )
                 )
             continue
         assert setting.village is not None and setting.werewolf is not None
@@ -317,11 +328,13 @@ def plan(config: TournamentConfig) -> list[GameJob]:
             sides.append((setting.werewolf, setting.village))
         for s, (village, werewolf) in enumerate(sides):
             for i in range(games):
-                seed = _seed_for(config.seed, key, i)  # mirrored games share the deal
+                seed = _seed_for(config.seed, deals, i)  # mirrored games share the deal
                 deal = Game(rules, seed).roles
                 seats = tuple(village if team_of(r) is Team.VILLAGE else werewolf for r in deal)
                 index = s * games + i
                 jobs.append(
-                    GameJob(game_id_for(config.run, key, index), config.run, key, index, rules, seed, seats, probe)
+                    GameJob(
+                        game_id_for(config.run, key, index), config.run, key, index, rules, seed, seats, probe, meta
+                    )
                 )
     return jobs

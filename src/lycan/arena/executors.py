@@ -107,6 +107,7 @@ def players_for(specs: Sequence[AgentSpec], seed: int, models: ModelPool | None 
 
 def _finish(job: GameJob, record: GameRecord, players: Sequence[object]) -> GameRecord:
     meta = dict(record.meta)
+    meta.update(job.meta)
     meta.update(run=job.run, setting=job.setting, index=job.index)
     usage = {s: u for s, p in enumerate(players) if (u := usage_of(p)) is not None} or record.usage
     return replace(record, agents=tuple(s.name for s in job.seats), meta=meta, usage=usage)

@@ -153,3 +153,52 @@ def compare(
     with clear_errors(), open_store(db) as store:
         table = compare_runs(run_records(store, run_a), run_records(store, run_b))
     console.print(table.to_rich())
+
+
+pool_app = typer.Typer(no_args_is_help=True, help="Reference pools: frozen, versioned opponents to rate against.")
+
+
+@pool_app.command("show")
+def pool_show(
+    pool: Annotated[str, typer.Argument(help="a pool file (YAML/TOML) or a built-in pool's name")] = "lycan-scripted",
+) -> None:
+    """Print a pool's version and each entry with the hash of what it plays by."""
+    from lycan.arena.pool import load_pool
+
+    with clear_errors():
+        frozen = load_pool(pool)
+    table = Table(title=f"pool {frozen.label}", title_justify="left")
+    for column in ("entry", "agent", "model", "options", "digest", "depends on"):
+        table.add_column(column)
+    for e in frozen.entries:
+        options = ", ".join(f"{k}={v}" for k, v in sorted(e.spec.options.items()))
+        table.add_row(e.name, e.spec.agent, e.spec.model or "", options, e.digest[:12], str(len(e.files)) + " files")
+    console.print(table)
+
+
+@pool_app.command("play")
+def pool_play(
+    entrant: Annotated[str, typer.Argument(help="the agent to rate: TYPE or TYPE:MODEL (e.g. heuristic, llm:local)")],
+    pool: Annotated[str, typer.Option(help="a pool file or a built-in pool's name")] = "lycan-scripted",
+    preset: Annotated[list[str] | None, typer.Option(help="rules to play on (repeat for several)")] = None,
+    games: Annotated[int, typer.Option(min=1, help="games per entry, preset and side")] = 4,
+    db: DbOpt = None,
+) -> None:
+    """Play an entrant against every entry of a pool (both sides, paired deals); resumes like a tournament."""
+    from lycan.arena import run_tournament
+    from lycan.arena.config import AgentSpec
+    from lycan.arena.pool import load_pool, pool_tournament
+    from lycan.eval.report import print_summary
+
+    with clear_errors(), open_store(db) as store:
+        frozen = load_pool(pool)
+        try:
+            spec = AgentSpec.model_validate(entrant)
+        except ValueError as err:
+            fail(f"the entrant {entrant!r} is not an agent: {str(err).splitlines()[-1].strip()}")
+        config = pool_tournament(frozen, spec, preset or ["guardian7", "aiwolf5"], games)
+        result = run_tournament(config, store=store, progress=sys.stderr.isatty())
+        records = list(store.iter_records(run=result.run))
+    done = f"{result.played} played, {result.skipped} already done"
+    console.print(f"run {result.run} against pool {frozen.label}: {done}")
+    print_summary(records, console)
