@@ -38,13 +38,14 @@ POOLS: dict[str, dict[str, Any]] = {
             {"name": "random", "agent": "random"},
             {"name": "heuristic", "agent": "heuristic"},
             {"name": "heuristic-beliefs", "agent": "heuristic-beliefs"},
-            {"name": "deepwolf", "agent": "deepwolf"},
-            {"name": "deepwolf-greedy", "agent": "deepwolf", "options": {"temperature": 0.0}},
+            {"name": "deepwolf", "agent": "deepwolf", "options": {"rollouts": 0}},
+            {"name": "deepwolf-greedy", "agent": "deepwolf", "options": {"rollouts": 0, "temperature": 0.0}},
             {"name": "random-quiet", "agent": "random", "options": {"talk_probability": 0.0}},
         ],
     },
 }
-"""Built-in pools: Lycan's own scripted agents (no model needed)."""
+"""Built-in pools: Lycan's own scripted agents (no model needed; Deep Wolf by its value network alone,
+without its rollout search, so that a game takes about a second)."""
 
 
 FILE_SUFFIXES = (".onnx", ".json", ".gguf", ".pt", ".safetensors")

@@ -202,3 +202,72 @@ def pool_play(
     done = f"{result.played} played, {result.skipped} already done"
     console.print(f"run {result.run} against pool {frozen.label}: {done}")
     print_summary(records, console)
+
+
+def leaderboard(
+    entrant: Annotated[str, typer.Argument(help="the agent to rate: TYPE or TYPE:MODEL (e.g. heuristic-beliefs)")],
+    pool: Annotated[str, typer.Option(help="a pool file or a built-in pool's name")] = "lycan-scripted",
+    preset: Annotated[
+        list[str] | None, typer.Option(help="rules to play on (repeat; default guardian7, aiwolf5)")
+    ] = None,
+    width: Annotated[float, typer.Option(min=1, help="stop once the rating's 95% interval is narrower (Elo)")] = 100.0,
+    budget: Annotated[int, typer.Option(min=1, help="the most games to play for this entrant")] = 2000,
+    step: Annotated[int, typer.Option(min=1, help="games per entry, preset and side added each round")] = 2,
+    out: Annotated[Path | None, typer.Option(help="folder for leaderboard.html")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Rate an entrant against a frozen pool with as few games as its interval needs, then show every entrant.
+
+    Each round plays `step` more games against every entry on each preset, both sides, on the same
+    deals for every entry, until the rating's interval is narrower than `width` or `budget` games
+    are played. Games already stored are not played again: adding an entrant plays only its games.
+    """
+    from lycan.arena import run_tournament
+    from lycan.arena.config import AgentSpec
+    from lycan.arena.pool import load_pool, pool_tournament
+    from lycan.eval.leaderboard import leaderboard_html, pool_rating, rows
+
+    with clear_errors(), open_store(db) as store:
+        frozen = load_pool(pool)
+        try:
+            spec = AgentSpec.model_validate(entrant)
+        except ValueError as err:
+            fail(f"the entrant {entrant!r} is not an agent: {str(err).splitlines()[-1].strip()}")
+        presets = preset or ["guardian7", "aiwolf5"]
+        names = [e.name for e in frozen.entries]
+        per_round = 2 * len(frozen.entries) * len(presets)
+        games = 0
+        while True:
+            games += step
+            config = pool_tournament(frozen, spec, presets, games)
+            if games * per_round > budget and games > step:
+                break
+            run_tournament(config, store=store, progress=False)
+            rating = pool_rating(list(store.iter_records(run=config.run)), spec.name, frozen.label, names)
+            console.print(
+                f"{rating.games} games: {spec.name} {rating.elo:+.0f} Elo [{rating.lo:+.0f}, {rating.hi:+.0f}], "
+                f"width {rating.width:.0f}"
+            )
+            if rating.width < width or games * per_round >= budget:
+                break
+        prefix = f"pool-{frozen.name}-{frozen.version}-"
+        runs = sorted({g.run for g in store.list_games() if g.run and g.run.startswith(prefix)})
+        ratings = []
+        for run in runs:
+            records = list(store.iter_records(run=run))
+            who = str(records[0].meta.get("entrant", run.removeprefix(prefix))) if records else ""
+            if records:
+                ratings.append(pool_rating(records, who, frozen.label, names))
+    header, body = rows(ratings)
+    shown = [i for i, h in enumerate(header) if h != "per role"]  # per role: on the page
+    table = Table(title=f"leaderboard against pool {frozen.label}", title_justify="left")
+    for i in shown:
+        table.add_column(header[i])
+    for row in body:
+        table.add_row(*(row[i] for i in shown))
+    console.print(table)
+    folder = out or Path(f"leaderboard-{frozen.name}")
+    folder.mkdir(parents=True, exist_ok=True)
+    page = folder / "leaderboard.html"
+    page.write_text(leaderboard_html(ratings, frozen.label, names))
+    console.print(f"leaderboard written to {page}")

@@ -186,3 +186,36 @@ def bradley_terry(games: Sequence[Match], n_boot: int = 200, seed: int = 0, ridg
         out.append(Strength(label, float(w[i]), float(lo), float(hi), played[label]))
     out.sort(key=lambda s: s.value, reverse=True)
     return BradleyTerry(out, float(w[-1]), len(decided))
+
+
+ELO_PER_LOGIT = 400 / math.log(10)
+"""Elo points per logit of win odds (a 400-point gap is 10:1 odds)."""
+
+
+def relative_strength(
+    games: Sequence[Match], agent: str, reference: Sequence[str], n_boot: int = 200, seed: int = 0, ridge: float = 0.01
+) -> Strength:
+    """`agent`'s Bradley-Terry strength minus the mean strength of `reference`, in logits, with a bootstrap interval.
+
+    Against a fixed set of opponents (a reference pool) this is the agent's log-odds edge over
+    the pool's average member, with the side advantage fitted apart; entrants rated against the
+    same pool on the same deals are on one scale. The interval comes from refitting on `n_boot`
+    resamples of the games. NaN with no decided game.
+    """
+    decided = [m for m in games if m.winner != "draw" and m.village and m.werewolf]
+    labels = sorted({label for m in decided for label in (*m.village, *m.werewolf)})
+    if agent not in labels:
+        return Strength(agent, math.nan, math.nan, math.nan, 0)
+    index = {label: i for i, label in enumerate(labels)}
+    refs = [index[r] for r in reference if r in index]
+    x, y = _design(decided, labels)
+
+    def edge(w: np.ndarray) -> float:
+        return float(w[index[agent]] - (np.mean(w[refs]) if refs else 0.0))
+
+    value = edge(_fit(x, y, ridge))
+    rng = np.random.default_rng(seed)
+    boots = [edge(_fit(x[idx], y[idx], ridge)) for idx in rng.integers(0, len(y), (n_boot, len(y)))]
+    lo, hi = np.percentile(boots, [2.5, 97.5]) if n_boot else (value, value)
+    played = sum(1 for m in decided if agent in m.village or agent in m.werewolf)
+    return Strength(agent, value, float(lo), float(hi), played)
