@@ -111,3 +111,5 @@ def test_entrants_are_rated_one_after_another_and_the_page_is_drawn(tmp_path: Pa
     assert "small@" in title
     assert sorted(row[0] for row in cells) == ["heuristic", "heuristic-beliefs"]
     assert {row[3] for row in cells} == {"4", "8"}
+    for row in cells:  # half the games on each side
+        assert row[4].split("N=")[1] == row[5].split("N=")[1] == str(int(row[3]) // 2), row

@@ -85,11 +85,26 @@ def test_games_against_a_pool_say_which_version_they_were_played_against(tmp_pat
     finally:
         store.close()
     assert result.played == len(records) == 2 * 2 * 2  # entries x sides x games
+    # a later round with more games adds games and leaves those played where they were
+    more = pool_tournament(pool, AgentSpec(agent="heuristic-beliefs"), ["guardian5"], games=3)
+    store = TinyStore(tmp_path / "p.db")
+    try:
+        assert run_tournament(more, store=store, progress=False).played == 2 * 2 * 1
+        grown = {r.game_id: r for r in store.iter_records(config.run)}
+    finally:
+        store.close()
+    assert all(grown[r.game_id].agents == r.agents for r in records)
     assert {r.meta["pool"] for r in records} == {pool.label}
     assert {r.meta["entrant"] for r in records} == {"heuristic-beliefs"}
+    records = list(grown.values())
     # paired deals: each entry meets the entrant on the same seeds, on both sides
-    seeds = {entry.name: sorted(r.seed for r in records if entry.name in r.agents) for entry in pool.entries}
+    seeds = {e.name: sorted(r.seed for r in records if e.spec.name in r.agents) for e in pool.entries}
     assert seeds["r"] == seeds["h"]
+    # the entries are labelled POOL/ENTRY, so an entrant of an entry's type keeps its own label
+    assert {a for r in records for a in r.agents} == {"heuristic-beliefs", "two/r", "two/h"}
+    same = pool_tournament(pool, AgentSpec(agent="heuristic"), ["guardian5"], games=1)
+    sides = {(s.village.name, s.werewolf.name) for s in same.settings if s.village and s.werewolf}
+    assert sides == {("heuristic", "two/r"), ("two/r", "heuristic"), ("heuristic", "two/h"), ("two/h", "heuristic")}
 
 
 def test_the_pool_commands(tmp_path: Path) -> None:

@@ -62,10 +62,14 @@ class PoolEntry(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     model_options: dict[str, Any] = Field(default_factory=dict)
 
-    def spec(self) -> AgentSpec:
-        """The entry as a tournament seat, labelled with its pool name."""
+    def spec(self, label: str | None = None) -> AgentSpec:
+        """The entry as a tournament seat, labelled `label` (default: its name)."""
         return AgentSpec(
-            agent=self.agent, model=self.model, options=self.options, model_options=self.model_options, label=self.name
+            agent=self.agent,
+            model=self.model,
+            options=self.options,
+            model_options=self.model_options,
+            label=label or self.name,
         )
 
 
@@ -92,6 +96,7 @@ class FrozenEntry:
 
     name: str
     spec: AgentSpec
+    """How the entry plays, labelled `POOL/ENTRY` in records."""
     files: Mapping[str, str]
     """What the entry depends on (a file, or `package NAME`) -> its SHA-256 (or the package's version)."""
     digest: str
@@ -197,7 +202,7 @@ def freeze(pool: Pool) -> FrozenPool:
     entries = []
     for e in pool.entries:
         try:
-            spec = e.spec()
+            spec = e.spec(f"{pool.name}/{e.name}")  # an entrant of the same type keeps its own label
         except ValidationError as err:
             raise ConfigError(f"pool entry {e.name!r}: {err.errors()[0].get('msg', 'invalid')}") from None
         files = entry_files(e)
@@ -258,8 +263,8 @@ def pool_tournament(
 ) -> TournamentConfig:
     """`entrant` against every entry of `pool` on each preset, each side, the deals paired across entries.
 
-    One setting per (entry, preset): the entrant as the village against the entry as the
-    werewolves, and the same deals with the sides swapped. Every record says which pool version it
+    Two settings per (entry, preset): the entrant as the village against the entry as the
+    werewolves, and the other way round, on the same deals. Every record says which pool version it
     was played against (`meta["pool"]`) and who the entrant was (`meta["entrant"]`).
 
     Raises:
@@ -268,18 +273,21 @@ def pool_tournament(
     if not presets:
         raise ConfigError("give at least one preset to play the pool on")
     name = entrant.name.replace(":", "-").replace("/", "-")
+    # One setting per side (not `swap`): a setting's game ids then stay put as `games` grows, so a
+    # later round only adds games.
     settings = [
         {
-            "name": f"{preset}-vs-{entry.name}",
+            "name": f"{preset}-vs-{entry.name}-{'village' if entrant_village else 'werewolf'}",
             "rules": preset,
-            "village": entrant,
-            "werewolf": entry.spec,
-            "swap": True,
+            "village": entrant if entrant_village else entry.spec,
+            "werewolf": entry.spec if entrant_village else entrant,
+            "swap": False,
             "games": games,
-            "deals": preset,  # every entry meets the entrant on the same deals
+            "deals": preset,  # every entry meets the entrant on the same deals, on both sides
         }
         for preset in presets
         for entry in pool.entries
+        for entrant_village in (True, False)
     ]
     data = {
         "run": run or f"pool-{pool.name}-{pool.version}-{name}",

@@ -234,7 +234,7 @@ def leaderboard(
         except ValueError as err:
             fail(f"the entrant {entrant!r} is not an agent: {str(err).splitlines()[-1].strip()}")
         presets = preset or ["guardian7", "aiwolf5"]
-        names = [e.name for e in frozen.entries]
+        names = [e.spec.name for e in frozen.entries]  # as records label the entries: POOL/ENTRY
         per_round = 2 * len(frozen.entries) * len(presets)
         games = 0
         while True:
