@@ -28,21 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from _ray_cluster import ray_cluster
 from lycan.store import GameStore
-
-CONFIG = """
-run: cluster
-games: {games}
-settings:
-  - name: heuristic-guardian7
-    rules: guardian7
-    village: heuristic
-    werewolf: heuristic
-"""
+from test_arena import CLUSTER_RUN
 
 
 def play(folder: Path, workers: int, cpus: int, games: int, kill_after: int | None) -> dict[str, object]:
     config = folder / "cluster.yaml"
-    config.write_text(CONFIG.format(games=games))
+    config.write_text(CLUSTER_RUN.format(games=games))
     db = folder / "cluster.db"
     with ray_cluster(folder / "nodes", workers=workers, cpus=cpus) as cluster:
         started = time.monotonic()

@@ -23,7 +23,7 @@ from lycan.engine.events import Talk
 from lycan.store import GameStore
 from lycan.web import create_app
 from lycan.web.perception import perception_files
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, live_server
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, live_server, play_page_game
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("skimage", reason="the test clips are drawn from scikit-image's astronaut photograph")
@@ -90,13 +90,6 @@ def test_the_perceiver_tells_nods_shakes_turns_and_stillness_apart(tmp_path: Pat
     assert onsets and 0.0 <= onsets[0] <= 2.5
 
 
-STATE_JS = """() => {
-  const p = document.getElementById('action-panel');
-  return {over: document.body.dataset.finished === '1', id: p.dataset.requestId, kind: p.dataset.kind,
-          camera: document.body.dataset.camera || ''};
-}"""
-
-
 def play_through_the_page(
     pw: Any, base: str, link: str, args: list[str], *, camera: bool, grant: bool = True, lose: bool = False
 ) -> dict[str, Any]:
@@ -126,34 +119,18 @@ def play_through_the_page(
                 )
                 page.wait_for_function("document.body.dataset.camera === 'error'")
                 status = "lost"
-        handled: set[str] = set()
-        spoke = False
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            state = page.evaluate(STATE_JS)
-            if state["over"]:
-                break
-            request_id, kind = state["id"], state["kind"]
-            if request_id and request_id not in handled:
-                handled.add(request_id)
-                if kind in ("talk", "whisper"):
-                    if not spoke:
-                        if camera:
-                            time.sleep(3.5)  # the person speaks (and nods) in front of the camera
-                        page.fill("#talk-input", "I am only a villager, believe me.")
-                        page.click("#say-btn")
-                        spoke = True
-                        if camera and grant and not lose:  # the words come back with what the camera saw
-                            page.wait_for_selector("#log .seen", timeout=10_000)
-                            ARTIFACTS.mkdir(exist_ok=True)
-                            page.screenshot(path=str(ARTIFACTS / "table-camera.png"))
-                    else:
-                        page.click("#over-btn")
-                elif kind == "bid":
-                    page.click("#choices button[data-amount='1']")
-                else:
-                    page.click("#choices button >> nth=0")
-            time.sleep(0.1)
+
+        def say(page: Any) -> None:
+            if camera:
+                time.sleep(3.5)  # the person speaks (and nods) in front of the camera
+            page.fill("#talk-input", "I am only a villager, believe me.")
+            page.click("#say-btn")
+            if camera and grant and not lose:  # the words come back with what the camera saw
+                page.wait_for_selector("#log .seen", timeout=10_000)
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "table-camera.png"))
+
+        spoke = play_page_game(page, say)
         log = page.eval_on_selector_all("#log li", "els => els.map(e => e.innerText)")
         camera_text = page.evaluate("document.getElementById('camera-status').innerText")
         return {

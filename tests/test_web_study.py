@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from lycan.cli import app as cli
 from lycan.store import GameStore
 from lycan.web import create_app
 from lycan.web.perception import perception_files
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, live_server
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, live_server, play_page_game
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(
@@ -25,38 +24,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-STATE_JS = """() => {
-  const p = document.getElementById('action-panel');
-  return {over: document.body.dataset.finished === '1', id: p.dataset.requestId, kind: p.dataset.kind};
-}"""
 
 
-def play_game(page: Any) -> None:
-    """The person on `page` plays until the game is over: one line on the first turn, Over after, first choices."""
-    page.wait_for_selector(".seat.you")
-    handled: set[str] = set()
-    spoke = False
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        state = page.evaluate(STATE_JS)
-        if state["over"]:
-            return
-        request_id, kind = state["id"], state["kind"]
-        if request_id and request_id not in handled:
-            handled.add(request_id)
-            if kind in ("talk", "whisper"):
-                if not spoke:
-                    page.fill("#talk-input", "I think we should listen before we vote.")
-                    page.click("#say-btn")
-                    spoke = True
-                else:
-                    page.click("#over-btn")
-            elif kind == "bid":
-                page.click("#choices button[data-amount='1']")
-            else:
-                page.click("#choices button >> nth=0")
-        time.sleep(0.1)
-    raise AssertionError("the game did not end in time")
+def say(page: Any) -> None:
+    page.fill("#talk-input", "I think we should listen before we vote.")
+    page.click("#say-btn")
 
 
 def test_a_study_is_played_through_the_pages_answered_and_reported(tmp_path: Path) -> None:
@@ -80,7 +52,7 @@ def test_a_study_is_played_through_the_pages_answered_and_reported(tmp_path: Pat
                 page.wait_for_selector("#next-game:not([hidden])")
                 page.click("#next-game")
                 page.wait_for_url("**/tables/**")
-                play_game(page)
+                assert play_page_game(page, say, seconds=90)
                 page.wait_for_selector("#back-to-study:not([hidden])")
                 page.click("#back-to-study")
                 page.wait_for_url("**/studies/**")

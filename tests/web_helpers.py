@@ -93,3 +93,43 @@ class ToneVoice:
 
     def voice_for_seat(self, seat: int) -> str:
         return f"voice-{seat}"
+
+
+PAGE_STATE_JS = """() => {
+  const p = document.getElementById('action-panel');
+  return {over: document.body.dataset.finished === '1', id: p.dataset.requestId, kind: p.dataset.kind};
+}"""
+
+
+def play_page_game(page: Any, say: Any, seconds: float = 120) -> bool:
+    """The person on a table `page` plays until the game is over; returns whether they spoke.
+
+    On their first talk or whisper turn `say(page)` speaks for them; after that they press Over,
+    bid 1, and pick the first choice of every other request.
+
+    Raises:
+        AssertionError: the game did not end within `seconds`.
+    """
+    page.wait_for_selector(".seat.you")
+    handled: set[str] = set()
+    spoke = False
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        state = page.evaluate(PAGE_STATE_JS)
+        if state["over"]:
+            return spoke
+        request_id, kind = state["id"], state["kind"]
+        if request_id and request_id not in handled:
+            handled.add(request_id)
+            if kind in ("talk", "whisper"):
+                if not spoke:
+                    say(page)
+                    spoke = True
+                else:
+                    page.click("#over-btn")
+            elif kind == "bid":
+                page.click("#choices button[data-amount='1']")
+            else:
+                page.click("#choices button >> nth=0")
+        time.sleep(0.1)
+    raise AssertionError("the game did not end in time")

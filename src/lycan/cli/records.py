@@ -176,6 +176,18 @@ def pool_show(
     console.print(table)
 
 
+def _pool_and_entrant(pool: str, entrant: str) -> tuple[Any, Any]:
+    """The frozen pool and the entrant's seat spec (one sentence and exit 2 for a bad entrant)."""
+    from lycan.arena.config import AgentSpec
+    from lycan.arena.pool import load_pool
+
+    frozen = load_pool(pool)
+    try:
+        return frozen, AgentSpec.model_validate(entrant)
+    except ValueError as err:
+        fail(f"the entrant {entrant!r} is not an agent: {str(err).splitlines()[-1].strip()}")
+
+
 @pool_app.command("play")
 def pool_play(
     entrant: Annotated[str, typer.Argument(help="the agent to rate: TYPE or TYPE:MODEL (e.g. heuristic, llm:local)")],
@@ -186,16 +198,11 @@ def pool_play(
 ) -> None:
     """Play an entrant against every entry of a pool (both sides, paired deals); resumes like a tournament."""
     from lycan.arena import run_tournament
-    from lycan.arena.config import AgentSpec
-    from lycan.arena.pool import load_pool, pool_tournament
+    from lycan.arena.pool import pool_tournament
     from lycan.eval.report import print_summary
 
     with clear_errors(), open_store(db) as store:
-        frozen = load_pool(pool)
-        try:
-            spec = AgentSpec.model_validate(entrant)
-        except ValueError as err:
-            fail(f"the entrant {entrant!r} is not an agent: {str(err).splitlines()[-1].strip()}")
+        frozen, spec = _pool_and_entrant(pool, entrant)
         config = pool_tournament(frozen, spec, preset or ["guardian7", "aiwolf5"], games)
         result = run_tournament(config, store=store, progress=sys.stderr.isatty())
         records = list(store.iter_records(run=result.run))
@@ -223,16 +230,11 @@ def leaderboard(
     are played. Games already stored are not played again: adding an entrant plays only its games.
     """
     from lycan.arena import run_tournament
-    from lycan.arena.config import AgentSpec
-    from lycan.arena.pool import load_pool, pool_tournament
+    from lycan.arena.pool import pool_tournament
     from lycan.eval.leaderboard import leaderboard_html, pool_rating, rows
 
     with clear_errors(), open_store(db) as store:
-        frozen = load_pool(pool)
-        try:
-            spec = AgentSpec.model_validate(entrant)
-        except ValueError as err:
-            fail(f"the entrant {entrant!r} is not an agent: {str(err).splitlines()[-1].strip()}")
+        frozen, spec = _pool_and_entrant(pool, entrant)
         presets = preset or ["guardian7", "aiwolf5"]
         names = [e.spec.name for e in frozen.entries]  # as records label the entries: POOL/ENTRY
         per_round = 2 * len(frozen.entries) * len(presets)
