@@ -379,7 +379,7 @@ def test_a_tournament_on_a_two_node_cluster_survives_losing_a_node(tmp_path: Pat
     from _ray_cluster import ray_cluster
     from lycan.store import GameStore
 
-    games, kill_after = 30, 8
+    games, kill_after = 100, 8  # a game takes about 0.1 s: enough left after the worker's first games
     config = tmp_path / "cluster.yaml"
     config.write_text(CLUSTER_RUN.format(games=games))
     db = tmp_path / "cluster.db"
@@ -397,8 +397,9 @@ def test_a_tournament_on_a_two_node_cluster_survives_losing_a_node(tmp_path: Pat
             while run.poll() is None and time.time() < deadline:
                 if killed_at is None and db.exists():
                     with GameStore(db) as store:
-                        done = len(store.game_ids(run="cluster"))
-                    if done >= kill_after:
+                        played = [r.meta.get("ray_node") for r in store.iter_records(run="cluster")]
+                    done = len(played)
+                    if done >= kill_after and len(set(played)) == 2:  # once both nodes have played, kill one
                         cluster.kill(1)  # the worker node: its raylet, object store and game workers
                         killed_at = done
                 time.sleep(0.2)

@@ -330,7 +330,9 @@ class RayExecutor:
     Each record notes the node it was played on. A game whose node dies before it ends is played
     again on another node (Ray retries a task whose worker or node was lost, `max_retries` times);
     a finished game has been handed to `on_result` (and saved by the tournament) already, so a
-    lost node costs only the games it was playing.
+    lost node costs only the games it was playing. Games are spread over the cluster's nodes
+    (`scheduling="SPREAD"`): Ray's default keeps short tasks on the driver's node while it keeps
+    up, which leaves a cluster's other machines idle; pass "DEFAULT" for Ray's own policy.
     """
 
     address: str | None = None
@@ -338,6 +340,7 @@ class RayExecutor:
     max_in_flight: int = 64
     shutdown: bool = False
     max_retries: int = 3
+    scheduling: str = "SPREAD"
 
     def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
         """Play every job; see `Executor.run`.
@@ -364,7 +367,7 @@ class RayExecutor:
             except (ConnectionError, TimeoutError, RuntimeError, ValueError) as err:
                 first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                 raise ConfigError(f"cannot reach the Ray cluster at {address or 'a local instance'}: {first}") from None
-        remote = ray.remote(max_retries=self.max_retries)(play_on_ray_node)
+        remote = ray.remote(max_retries=self.max_retries, scheduling_strategy=self.scheduling)(play_on_ray_node)
         queue = list(jobs)
         pending: list[Any] = []
         try:
