@@ -42,13 +42,15 @@ Policy = dict[str, object]
 """Attributes of `BeliefHeuristicAgent` set on every seat of the side."""
 
 CAMWOLF = CamWolfAgent.planner_type
-PACK_ATTRIBUTES = ("wolf_fake", "counter_claim", "wolf_reasons")
+PACK_ATTRIBUTES = ("wolf_fake", "counter_claim", "wolf_reasons", "wolf_keeps_word")
 WOLF_POLICIES: dict[str, Policy] = {
     "heuristic": {},
     "always fake": {"wolf_fake": 1.0},
     "no planned fake": {"wolf_fake": 0.0},
     "no fake, no counter-claim": {"wolf_fake": 0.0, "counter_claim": 0.0},
     "camwolf": {name: getattr(CAMWOLF, name) for name in PACK_ATTRIBUTES},
+    "camwolf, breaks its word": {**{name: getattr(CAMWOLF, name) for name in PACK_ATTRIBUTES}, "wolf_keeps_word": False},
+    "heuristic, possessed calls a random player a werewolf": {"possessed_black": 0.25},
 }
 VILLAGE_POLICIES: dict[str, Policy] = {
     "heuristic-beliefs": {},
@@ -59,8 +61,9 @@ VILLAGE_POLICIES: dict[str, Policy] = {
 def describe(side: str, policy: Policy) -> str:
     """The policy's attributes as the table shows them."""
     if side == "werewolf":
-        fake, counter, reasons = (policy.get(n, getattr(BeliefHeuristicAgent, n)) for n in PACK_ATTRIBUTES)
-        return f"fake {fake:g}, counter-claim {counter:g}, argues: {'yes' if reasons else 'no'}"
+        fake, counter, reasons, word = (policy.get(n, getattr(BeliefHeuristicAgent, n)) for n in PACK_ATTRIBUTES)
+        yes = {True: "yes", False: "no"}
+        return f"fake {fake:g}, counter-claim {counter:g}, argues: {yes[reasons]}, keeps its word: {yes[word]}"
     trust = policy.get("trust_lone_seer", BeliefHeuristicAgent.trust_lone_seer)
     return f"spares a lone seer claimant: {'yes' if trust else 'no'}"
 

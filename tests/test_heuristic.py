@@ -289,6 +289,27 @@ def test_fake_seer_never_exposes_its_pack() -> None:
                 assert f"I divined {rec.names[p]}: werewolf" not in said
 
 
+def test_a_fake_seer_possessed_calls_only_a_rival_claimant_a_werewolf() -> None:
+    """The possessed does not know the pack: a werewolf result on anyone but a rival seer may name its own wolf."""
+    rules = get_preset("aiwolf5")
+    faked = 0
+    for seed in range(80):
+        rec, _ = play(rules, seed)
+        parser = SpeechParser(rec.names)
+        possessed = rec.roles.index(Role.POSSESSED)
+        claimed: set[int] = set()
+        for e in rec.events:
+            if not isinstance(e, Talk) or e.channel != "talk" or e.over or e.skip:
+                continue
+            for st in parser.parse(e.text, e.actor):
+                if (st.kind == "claim" and st.role == "seer" or st.kind == "divined") and e.actor != possessed:
+                    claimed.add(e.actor)
+                if e.actor == possessed and st.kind == "divined" and st.species is Species.WEREWOLF:
+                    faked += 1
+                    assert st.target in claimed, (seed, e.text, rec.roles[st.target])
+    assert faked >= 3  # the possessed does call rival claimants werewolves
+
+
 def pack_violations(rec: GameRecord, heuristic: set[int]) -> list[Event]:
     """Wolf votes or attack votes on a packmate when someone else was legal (and the packmate not doomed)."""
     bad: list[Event] = []

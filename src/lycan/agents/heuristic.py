@@ -63,6 +63,14 @@ class HeuristicAgent(SyncAgent):
     quiet player a question and sums up rival seer claims (`SpeechAct` kinds `answer`, `agree`,
     `question`, `summary`, and opinions said `to` whoever asked): on for seats that word their acts
     (`lycan.agents.wording`), off for the plain heuristic, whose words stay the templates."""
+    possessed_black = 0.0
+    """Chance that a possessed faking seer, with no rival claimant to call a werewolf, calls a
+    random player one. It cannot know the pack: a werewolf result on a random player may name the
+    real werewolf, and the pack loses it to the possessed's own words."""
+    wolf_keeps_word = False
+    """Whether a werewolf votes for the seat it said today it would vote for (while that seat is a
+    choice), unless a majority is about to execute its packmate (`_doomed_partner`): a vote that
+    contradicts what the wolf just said reads as a liar's."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -214,6 +222,9 @@ class HeuristicAgent(SyncAgent):
         doomed = self._doomed_partner(mem, view)
         if doomed is not None and doomed in targets:
             return doomed
+        said = mem.intents.get(view.day, {}).get(mem.seat)
+        if self.wolf_keeps_word and said in targets and said not in mem.pack:
+            return said
         others = [t for t in targets if t not in mem.pack]
         if not others:
             return best_seat({t: b.sus[t] for t in targets})
@@ -600,7 +611,8 @@ class HeuristicAgent(SyncAgent):
                 pick = (rivals[0], _WOLF)
             elif living:
                 t = rng.choice(living)
-                pick = (t, _WOLF if rng.random() < 0.25 and t not in pub.known_human else _HUMAN)
+                black = rng.random() < self.possessed_black and t not in pub.known_human
+                pick = (t, _WOLF if black else _HUMAN)
         if pick is not None:
             mem.fake_results.append((night, pick[0], pick[1]))
 

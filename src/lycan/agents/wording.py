@@ -190,10 +190,19 @@ _FRAMES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-_REPLIES = ("To answer {to}: ", "{to} since you ask. ", "You asked {to}. ", "{to} to answer you. ")
+_REPLIES = ("To answer {to}: ", "{to} since you ask: ", "In reply to {to}: ", "{to} to answer your question: ")
 """How an opinion given in answer to a question starts (and `{to} ` before an opinion that starts with "I")."""
 
-_AGAIN = ("Like I said.", "Again.", "I'll say it again.", "I still stand by this.", "Once more.", "As I said before.")
+_AGAIN = ("Like I said ", "Again: ", "As I said before ", "To repeat: ", "I'll say it again: ", "Once more: ")
+"""How a repeated act's sentence starts (the sentence goes on after it, see `_again`; no commas: AIWolf
+servers refuse them in talk)."""
+
+
+def _again(lead: str, sentence: str, names: Sequence[str]) -> str:
+    """`sentence` led by `lead`: its first letter lowered unless it starts with "I" or a player's name."""
+    if lead.endswith(": ") or sentence.startswith(("I ", "I'")) or any(sentence.startswith(n) for n in names if n):
+        return lead + sentence
+    return lead + sentence[:1].lower() + sentence[1:]
 
 _OPENERS: dict[str, tuple[str, ...]] = {
     "calm": (
@@ -480,10 +489,11 @@ def realise(
         used: set[str] = set()
         flagged = rng.random() < 0.8
         for a in acts:
+            sentence = _sentence(a, names, day, rng, used)
             if a.again and flagged:
-                parts.append(rng.choice(_AGAIN))
+                sentence = _again(rng.choice(_AGAIN), sentence, names)
                 flagged = False
-            parts.append(_sentence(a, names, day, rng, used))
+            parts.append(sentence)
         if chatty and not whisper and rng.random() < 0.6:
             parts.append(rng.choice(_ASIDES[persona.temperament]))
         habits = [h for h in persona.habits if h in _CLOSERS]
