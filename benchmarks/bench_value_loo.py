@@ -5,9 +5,11 @@ aiwolf5 games of several agent types are played here (each type against itself, 
 a value network is trained on the games of every other type and tested on T's games, every
 decision scored with the action taken: Brier, log-loss, expected calibration error (10 equal
 bins) and AUC, beside two baselines fitted on the same training games: the win rate of the seat's
-role alone, and `FrequencyBaseline` (role, day and living seats). The network is small and trained
-briefly on a CPU (hashing sentence encoder); a GPU run of `lycan.train.pipeline` uses the same code
-at full size.
+role alone, and `FrequencyBaseline` (role, day and living seats). Beside the network as trained, the
+network shrunk toward the role-only rate by the alpha that the training types alone give when each
+of them is left out in turn (`lycan.train.value.cross_type_shrinkage`: three more networks per
+held-out type, none of which sees the held-out type). The network is small and trained briefly on
+a CPU (hashing sentence encoder); a GPU run of `lycan.train.pipeline` uses the same code at full size.
 
     python benchmarks/bench_value_loo.py --games 150
 """
@@ -25,7 +27,7 @@ from lycan.data.samples import decision_points
 from lycan.engine import run_sync
 from lycan.engine.seeds import derive
 from lycan.rules import get_preset
-from lycan.train.value import FrequencyBaseline, TrainConfig, train_value
+from lycan.train.value import FrequencyBaseline, TrainConfig, cross_type_shrinkage, shrink, train_value
 from lycan.value.base import Sample
 
 TYPES: dict[str, dict[str, object]] = {
@@ -76,10 +78,10 @@ def main() -> None:
     took = time.perf_counter() - started
     print(f"aiwolf5: {args.games} games per type, {counts} decisions ({took:.0f} s)")
     print(
-        "| held-out type | decisions | network Brier | log-loss | ECE | AUC | role-only Brier "
-        "| role, day, living Brier |"
+        "| held-out type | decisions | network Brier | log-loss | ECE | AUC | shrunk Brier (alpha) | shrunk log-loss "
+        "| shrunk ECE | role-only Brier | role, day, living Brier |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for held in TYPES:
         train = [s for kind, games in data.items() if kind != held for game in games for s in game]
         test = [s for game in data[held] for s in game]
@@ -94,9 +96,14 @@ def main() -> None:
         role_only = np.array([np.mean(wins[s.view.role.value]) for s in test])
         freq = FrequencyBaseline().fit(train)
         freq_p = np.array([freq.prob(s.view) for s in test])
+        inner = {kind: [s for game in games for s in game] for kind, games in data.items() if kind != held}
+        alpha, _ = cross_type_shrinkage(inner, config)
+        s_brier, s_ll, s_ece, _ = scores(shrink(p, role_only, alpha), y)
         print(
-            f"| {held} | {len(test)} | **{brier:.4f}** | {ll:.4f} | {ece:.4f} | {auc:.3f} | "
-            f"{scores(role_only, y)[0]:.4f} | {scores(freq_p, y)[0]:.4f} |"
+            f"| {held} | {len(test)} | {brier:.4f} | {ll:.4f} | {ece:.4f} | {auc:.3f} | "
+            f"**{s_brier:.4f}** ({alpha:.2f}) | {s_ll:.4f} | {s_ece:.4f} | "
+            f"{scores(role_only, y)[0]:.4f} | {scores(freq_p, y)[0]:.4f} |",
+            flush=True,
         )
     print(f"({time.perf_counter() - started:.0f} s)")
 

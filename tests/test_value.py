@@ -14,7 +14,17 @@ from lycan.engine.actions import OVER, Action, Request
 from lycan.engine.events import Divined, RoleAssigned, Talk
 from lycan.rules import Role, get_preset
 from lycan.train.selfplay import play_samples
-from lycan.train.value import FrequencyBaseline, TrainConfig, TrainedValue, load_value, metrics, train_value
+from lycan.train.value import (
+    FrequencyBaseline,
+    TrainConfig,
+    TrainedValue,
+    cross_type_shrinkage,
+    fit_shrinkage,
+    load_value,
+    metrics,
+    shrink,
+    train_value,
+)
 from lycan.value import (
     CachedEncoder,
     HashingEncoder,
@@ -141,6 +151,51 @@ def test_baseline_and_metrics() -> None:
     p = base.prob(flat[0].view)
     assert 0.0 < p < 1.0
     assert base.score(flat[0].view, flat[0].request, [OVER, OVER]) == [p, p]
+
+
+def test_the_role_only_baseline_is_the_role_win_rate() -> None:
+    flat = [s for g in play_samples(RULES, 10, seed=3) for s in g]
+    base = FrequencyBaseline(strength=0.0, depth=1).fit(flat)
+    for role in {s.view.role for s in flat}:
+        mine = [s for s in flat if s.view.role is role]
+        rate = sum(s.won for s in mine) / len(mine)
+        assert abs(base.prob(mine[0].view) - rate) < 1e-9
+    with pytest.raises(ValueError, match="depth"):
+        FrequencyBaseline(depth=4)
+
+
+def test_shrinking_keeps_the_ends_and_the_ranking() -> None:
+    p, a = np.array([0.9, 0.2, 0.6]), np.array([0.5, 0.5, 0.3])
+    assert np.allclose(shrink(p, a, 1.0), p) and np.allclose(shrink(p, a, 0.0), a)
+    half = shrink(p, a, 0.5)
+    assert np.all((half - a) * (p - a) >= 0) and np.all(np.abs(half - a) <= np.abs(p - a))
+    same_view = shrink(np.array([0.8, 0.6, 0.7]), np.full(3, 0.4), 0.3)  # candidates of one view keep their order
+    assert list(np.argsort(same_view)) == [1, 2, 0]
+
+
+def test_the_fitted_shrinkage_is_the_one_the_outcomes_call_for() -> None:
+    """A network twice as sure as the truth (on the logit scale) is shrunk by half; a right one is kept; noise is dropped."""
+    # truth 0.75 / 0.25 around an anchor of 0.5; the network says 0.9 / 0.1 (logit 2 ln 3 for ln 3)
+    p = np.array([0.9] * 100 + [0.1] * 100)
+    y = np.array([1] * 75 + [0] * 25 + [1] * 25 + [0] * 75)
+    assert fit_shrinkage(p, np.full(200, 0.5), y) == pytest.approx(0.5, abs=0.01)
+    assert fit_shrinkage(np.array([0.75] * 100 + [0.25] * 100), np.full(200, 0.5), y) == pytest.approx(1.0)
+    noise = np.array([0.9, 0.1] * 100)  # says nothing about outcomes that split evenly each way
+    assert fit_shrinkage(noise, np.full(200, 0.5), np.array([1, 0, 0, 1] * 50)) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="as many"):
+        fit_shrinkage([0.5], [0.5, 0.5], [1])
+
+
+def test_cross_type_shrinkage_trains_without_each_type_in_turn() -> None:
+    by_type = {
+        "a": [s for g in play_samples(RULES, 6, seed=11) for s in g],
+        "b": [s for g in play_samples(RULES, 6, seed=12) for s in g],
+    }
+    alpha, per_type = cross_type_shrinkage(by_type, TrainConfig(encoder="hash:16", epochs=1, d_model=32, device="cpu"))
+    assert 0.0 <= alpha <= 1.0 and set(per_type) == {"a", "b"}
+    assert all(0.0 <= v <= 1.0 for v in per_type.values())
+    with pytest.raises(ValueError, match="at least two agent types"):
+        cross_type_shrinkage({"a": by_type["a"]}, TrainConfig(encoder="hash:16", epochs=1, device="cpu"))
 
 
 def test_train_save_load_round_trip(tmp_path: Path, games: list[list[Sample]]) -> None:

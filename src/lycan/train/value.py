@@ -146,16 +146,20 @@ class FrequencyBaseline:
 
     Args:
         strength: the pseudo-count each level borrows from the level above.
+        depth: how many of the levels to use: 3 (role, day, living), 2 (role, day) or 1 (the
+            role alone: the role-only baseline).
     """
 
-    def __init__(self, strength: float = 10.0) -> None:
+    def __init__(self, strength: float = 10.0, depth: int = 3) -> None:
+        if depth not in (1, 2, 3):
+            raise ValueError(f"depth must be 1, 2 or 3, not {depth}")
         self.strength = strength
+        self.depth = depth
         self._counts: dict[tuple[Any, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])
 
-    @staticmethod
-    def _keys(view: View) -> tuple[tuple[Role], tuple[Role, int], tuple[Role, int, int]]:
+    def _keys(self, view: View) -> tuple[tuple[Any, ...], ...]:
         alive = sum(view.alive)
-        return (view.role,), (view.role, view.day), (view.role, view.day, alive)
+        return ((view.role,), (view.role, view.day), (view.role, view.day, alive))[: self.depth]
 
     def fit(self, samples: Iterable[Any]) -> FrequencyBaseline:
         """Count wins per key over `samples`; returns self."""
@@ -178,6 +182,75 @@ class FrequencyBaseline:
     def score(self, view: View, request: Request, candidates: Sequence[Action]) -> list[float]:
         """The same probability for every candidate (the baseline ignores actions)."""
         return [self.prob(view)] * len(candidates)
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    q = np.clip(np.asarray(p, dtype=float), 1e-6, 1 - 1e-6)
+    return np.log(q) - np.log1p(-q)
+
+
+def shrink(probs: Sequence[float] | np.ndarray, anchor: Sequence[float] | np.ndarray, alpha: float) -> np.ndarray:
+    """P(win) pulled toward `anchor` on the logit scale: sigmoid(logit(a) + alpha * (logit(p) - logit(a))).
+
+    alpha 1 keeps `probs`, 0 gives `anchor`. The anchor does not depend on the candidate action,
+    so shrinking never changes which candidate a view's scores rank first.
+    """
+    a = _logit(np.asarray(anchor, dtype=float))
+    z = a + alpha * (_logit(np.asarray(probs, dtype=float)) - a)
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-z))
+    return out
+
+
+def fit_shrinkage(
+    probs: Sequence[float] | np.ndarray, anchor: Sequence[float] | np.ndarray, won: Sequence[bool] | np.ndarray
+) -> float:
+    """The alpha in [0, 1] (steps of 0.01) whose `shrink` has the least log-loss against `won`.
+
+    Fit it on predictions for games of agent types the network was not trained on (see
+    `cross_type_shrinkage`): on its own training types a network is trusted more than it should be
+    on players it never saw.
+
+    Raises:
+        ValueError: no samples, or arrays of different lengths.
+    """
+    p, a, y = (np.asarray(x, dtype=float) for x in (probs, anchor, won))
+    if not len(p) or not (len(p) == len(a) == len(y)):
+        raise ValueError(f"need as many predictions, anchors and outcomes (got {len(p)}, {len(a)}, {len(y)}), and some")
+    best, best_loss = 1.0, math.inf
+    for alpha in np.linspace(0.0, 1.0, 101):
+        q = np.clip(shrink(p, a, float(alpha)), _EPS, 1 - _EPS)
+        loss = float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+        if loss < best_loss - 1e-12:
+            best, best_loss = float(alpha), loss
+    return best
+
+
+def cross_type_shrinkage(by_type: dict[str, list[Sample]], config: TrainConfig) -> tuple[float, dict[str, float]]:
+    """How far to trust a network on players of a type it never saw: alpha for `shrink` toward the role-only rate.
+
+    Leave one type out inside `by_type` (at least two agent types): a network trained on the
+    other types' samples predicts the left-out type's, beside the role-only win rate of the same
+    training samples; alpha is fitted on all those predictions together (`fit_shrinkage`).
+    Returns alpha and, per type, the alpha its predictions alone would give.
+
+    Raises:
+        ValueError: fewer than two types.
+    """
+    if len(by_type) < 2:
+        raise ValueError(f"cross-type shrinkage needs games of at least two agent types, not {len(by_type)}")
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    per_type: dict[str, float] = {}
+    for held, test in by_type.items():
+        train = [s for kind, samples in by_type.items() if kind != held for s in samples]
+        model = train_value(train, config)
+        base = FrequencyBaseline(depth=1).fit(train)
+        p = model.predict(test)
+        a = np.array([base.prob(as_sample(s).view) for s in test])
+        y = np.array([float(as_sample(s).won) for s in test])
+        per_type[held] = fit_shrinkage(p, a, y)
+        parts.append((p, a, y))
+    p, a, y = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return fit_shrinkage(p, a, y), per_type
 
 
 @dataclass
@@ -384,9 +457,12 @@ __all__ = [
     "TrainConfig",
     "TrainReport",
     "TrainedValue",
+    "cross_type_shrinkage",
+    "fit_shrinkage",
     "load_value",
     "metrics",
     "resolve_device",
+    "shrink",
     "torch_threads",
     "train_value",
 ]
