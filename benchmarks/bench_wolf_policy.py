@@ -49,7 +49,10 @@ WOLF_POLICIES: dict[str, Policy] = {
     "no planned fake": {"wolf_fake": 0.0},
     "no fake, no counter-claim": {"wolf_fake": 0.0, "counter_claim": 0.0},
     "camwolf": {name: getattr(CAMWOLF, name) for name in PACK_ATTRIBUTES},
-    "camwolf, breaks its word": {**{name: getattr(CAMWOLF, name) for name in PACK_ATTRIBUTES}, "wolf_keeps_word": False},
+    "camwolf, breaks its word": {
+        **{name: getattr(CAMWOLF, name) for name in PACK_ATTRIBUTES},
+        "wolf_keeps_word": False,
+    },
     "heuristic, possessed calls a random player a werewolf": {"possessed_black": 0.25},
 }
 VILLAGE_POLICIES: dict[str, Policy] = {

@@ -96,6 +96,10 @@ def test_win_rates_come_per_setting_never_pooled(tmp_path: Path) -> None:
     assert [row[:3] for row in rows] == [["h-vs-r", "guardian7", "12"], ["r-vs-r", "aiwolf5", "6"]]
     assert "Team win rates" not in by_title and not any(t.startswith("Win rate by side") for t in by_title)
     assert "Faults (all settings pooled)" in by_title
+    ratings = next((h, r) for title, (h, r) in by_title.items() if title.startswith("Ratings (Bradley-Terry"))
+    column = ratings[0].index("Nash averaging (mixture weight)")
+    weights = [float(row[column].rsplit("(", 1)[1].rstrip(")")) for row in ratings[1] if row[column]]
+    assert weights and abs(sum(weights) - 1.0) < 0.02  # every rated agent has its share of the Nash mixture
     assert "Faults" in {t for t, _, _ in tables(h_vs_r, n_boot=10)}  # one setting: nothing is pooled over settings
     assert setting_tables(h_vs_r)[0][0] == "Team win rates per setting"
     page = build_report(recs, tmp_path / "rep", n_boot=10)

@@ -302,7 +302,7 @@ def test_a_fake_seer_possessed_calls_only_a_rival_claimant_a_werewolf() -> None:
             if not isinstance(e, Talk) or e.channel != "talk" or e.over or e.skip:
                 continue
             for st in parser.parse(e.text, e.actor):
-                if (st.kind == "claim" and st.role == "seer" or st.kind == "divined") and e.actor != possessed:
+                if ((st.kind == "claim" and st.role == "seer") or st.kind == "divined") and e.actor != possessed:
                     claimed.add(e.actor)
                 if e.actor == possessed and st.kind == "divined" and st.species is Species.WEREWOLF:
                     faked += 1

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from lycan.cli import app
 from lycan.engine.record import GameRecord
-from lycan.eval.leaderboard import leaderboard_html, pool_rating
+from lycan.eval.leaderboard import leaderboard_html, pool_nash, pool_rating
 from lycan.eval.ratings import ELO_PER_LOGIT, Match, relative_strength
 from lycan.rules import get_preset
 from lycan.rules.roles import Role
@@ -62,8 +62,14 @@ def test_the_rating_counts_sides_roles_and_cost_by_hand() -> None:
     assert (rating.by_role[Role.WEREWOLF].wins, rating.by_role[Role.WEREWOLF].n) == (2, 2)
     # per game: 3 village seats or 2 werewolf seats of 2 calls, 15 tokens and 0.5 s each -> (6+6+4+4)/4 calls
     assert math.isclose(rating.calls, 5.0) and math.isclose(rating.tokens, 37.5) and math.isclose(rating.seconds, 1.25)
-    page = leaderboard_html([rating], "p@1", ["a"])
-    assert "<td>E</td>" in page and "p@1" in page
+    # Nash averaging: E wins 1 of 2 as the village (the side wins 1 of 4) and 2 of 2 as the pack (3 of 4):
+    # 0.25 above its side either way, so E is the whole Nash mixture and the entry a is 0.25 below it
+    nash = pool_nash([*records, other], "p@1", n_boot=50)
+    assert set(nash) == {"E", "a"}
+    assert math.isclose(nash["E"].value, 0.0, abs_tol=1e-6) and math.isclose(nash["E"].weight, 1.0, abs_tol=1e-6)
+    assert math.isclose(nash["a"].value, -0.25, abs_tol=1e-6)
+    page = leaderboard_html([rating], "p@1", ["a"], nash)
+    assert "<td>E</td>" in page and "p@1" in page and "<td>+0.0 [" in page
 
 
 POOL = """name: small
@@ -110,6 +116,7 @@ def test_entrants_are_rated_one_after_another_and_the_page_is_drawn(tmp_path: Pa
             browser.close()
     assert "small@" in title
     assert sorted(row[0] for row in cells) == ["heuristic", "heuristic-beliefs"]
-    assert {row[3] for row in cells} == {"4", "8"}
+    assert {row[4] for row in cells} == {"4", "8"}
     for row in cells:  # half the games on each side
-        assert row[4].split("N=")[1] == row[5].split("N=")[1] == str(int(row[3]) // 2), row
+        assert row[5].split("N=")[1] == row[6].split("N=")[1] == str(int(row[4]) // 2), row
+        assert row[3].count("[") == 1 and row[3][0] in "+-", row  # Nash averaging with its interval

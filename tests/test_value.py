@@ -174,7 +174,7 @@ def test_shrinking_keeps_the_ends_and_the_ranking() -> None:
 
 
 def test_the_fitted_shrinkage_is_the_one_the_outcomes_call_for() -> None:
-    """A network twice as sure as the truth (on the logit scale) is shrunk by half; a right one is kept; noise is dropped."""
+    """A network twice as sure as the truth (on the logit scale) is shrunk by half, a right one kept, noise dropped."""
     # truth 0.75 / 0.25 around an anchor of 0.5; the network says 0.9 / 0.1 (logit 2 ln 3 for ln 3)
     p = np.array([0.9] * 100 + [0.1] * 100)
     y = np.array([1] * 75 + [0] * 25 + [1] * 25 + [0] * 75)

@@ -79,7 +79,10 @@ def test_a_repeated_point_is_led_into_not_announced_by_a_sentence_of_its_own() -
     """A repeat opens its own sentence ("Like I said I will vote for ..."), never a bare "Again." or "Once more."."""
     reader = reader_for(NAMES)
     seen: set[str] = set()
-    for act in (SpeechAct("vote", 4, again=True), SpeechAct("suspect", 4, reasons=(Reason(5, "they voted against me"),), again=True)):
+    for act in (
+        SpeechAct("vote", 4, again=True),
+        SpeechAct("suspect", 4, reasons=(Reason(5, "they voted against me"),), again=True),
+    ):
         template = act.template(NAMES, 2)
         for seed in range(40):
             persona = draw_persona(random.Random(seed))
@@ -96,10 +99,14 @@ def test_an_answer_to_a_question_names_who_asked_in_plain_words() -> None:
     texts = {
         text
         for seed in range(60)
-        for text in realise([act], names=NAMES, persona=draw_persona(random.Random(seed)), day=2, rng=random.Random(seed))
+        for text in realise(
+            [act], names=NAMES, persona=draw_persona(random.Random(seed)), day=2, rng=random.Random(seed)
+        )
     }
     assert not any(t.startswith("Player 3 to answer you. ") or "You asked Player 3" in t for t in texts)
-    assert any(t.startswith(("To answer Player 3: ", "In reply to Player 3: ", "Player 3 since you ask: ")) for t in texts)
+    assert any(
+        t.startswith(("To answer Player 3: ", "In reply to Player 3: ", "Player 3 since you ask: ")) for t in texts
+    )
 
 
 @pytest.mark.parametrize("act", ACTS, ids=lambda a: a.kind)

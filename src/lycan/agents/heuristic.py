@@ -223,7 +223,7 @@ class HeuristicAgent(SyncAgent):
         if doomed is not None and doomed in targets:
             return doomed
         said = mem.intents.get(view.day, {}).get(mem.seat)
-        if self.wolf_keeps_word and said in targets and said not in mem.pack:
+        if self.wolf_keeps_word and said is not None and said in targets and said not in mem.pack:
             return said
         others = [t for t in targets if t not in mem.pack]
         if not others:

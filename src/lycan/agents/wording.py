@@ -204,6 +204,7 @@ def _again(lead: str, sentence: str, names: Sequence[str]) -> str:
         return lead + sentence
     return lead + sentence[:1].lower() + sentence[1:]
 
+
 _OPENERS: dict[str, tuple[str, ...]] = {
     "calm": (
         "Let me think this through.",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol, cast
 
 from lycan.arena.config import AgentSpec, GameJob
 from lycan.engine import GameRecord, Player, SyncPlayer, run_async, run_sync
@@ -340,7 +340,7 @@ class RayExecutor:
     max_in_flight: int = 64
     shutdown: bool = False
     max_retries: int = 3
-    scheduling: str = "SPREAD"
+    scheduling: Literal["DEFAULT", "SPREAD"] = "SPREAD"
 
     def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
         """Play every job; see `Executor.run`.

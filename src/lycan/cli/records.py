@@ -231,7 +231,7 @@ def leaderboard(
     """
     from lycan.arena import run_tournament
     from lycan.arena.pool import pool_tournament
-    from lycan.eval.leaderboard import leaderboard_html, pool_rating, rows
+    from lycan.eval.leaderboard import leaderboard_html, pool_nash, pool_rating, rows
 
     with clear_errors(), open_store(db) as store:
         frozen, spec = _pool_and_entrant(pool, entrant)
@@ -255,12 +255,15 @@ def leaderboard(
         prefix = f"pool-{frozen.name}-{frozen.version}-"
         runs = sorted({g.run for g in store.list_games() if g.run and g.run.startswith(prefix)})
         ratings = []
+        everything = []
         for run in runs:
             records = list(store.iter_records(run=run))
             who = str(records[0].meta.get("entrant", run.removeprefix(prefix))) if records else ""
             if records:
                 ratings.append(pool_rating(records, who, frozen.label, names))
-    header, body = rows(ratings)
+                everything += records
+        nash = pool_nash(everything, frozen.label)
+    header, body = rows(ratings, nash)
     shown = [i for i, h in enumerate(header) if h != "per role"]  # per role: on the page
     table = Table(title=f"leaderboard against pool {frozen.label}", title_justify="left")
     for i in shown:
@@ -271,5 +274,5 @@ def leaderboard(
     folder = out or Path(f"leaderboard-{frozen.name}")
     folder.mkdir(parents=True, exist_ok=True)
     page = folder / "leaderboard.html"
-    page.write_text(leaderboard_html(ratings, frozen.label, names))
+    page.write_text(leaderboard_html(ratings, frozen.label, names, nash))
     console.print(f"leaderboard written to {page}")

@@ -6,7 +6,10 @@ with the side advantage fitted apart, in Elo points (400 points: 10 to 1 odds) w
 95% interval (`lycan.eval.ratings.relative_strength`). Beside it: its win rate as the village and
 as the werewolves and per role (Wilson intervals), the games, and what a game cost it (model
 calls, tokens and seconds of its seats). Entrants rated against the same pool version share the
-scale; records of another version never enter.
+scale; records of another version never enter. A game-theoretic rating stands beside the Elo one:
+Nash averaging over the meta-game of every entrant and entry of the pool version (`pool_nash`,
+`lycan.eval.ratings.nash_averaging`), an entrant's win rate above its side's against the mixture
+of agents no one can exploit, which copies of an agent or many weak opponents do not move.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 from lycan.engine.record import GameRecord
 from lycan.eval.metrics import seat_won
-from lycan.eval.ratings import ELO_PER_LOGIT, matches, relative_strength
+from lycan.eval.ratings import ELO_PER_LOGIT, NashRating, matches, nash_averaging, relative_strength
 from lycan.rules.roles import Role, Team, team_of
 from lycan.stats import Rate
 
@@ -91,6 +94,18 @@ def pool_rating(
     )
 
 
+def pool_nash(records: Sequence[GameRecord], pool: str, n_boot: int = 200) -> dict[str, NashRating]:
+    """Nash averaging of every agent in the records of pool version `pool` (entrants and entries), by label."""
+    mine = [r for r in records if r.meta.get("pool") == pool]
+    return {r.agent: r for r in nash_averaging(matches(mine), n_boot=n_boot)}
+
+
+def _nash(r: NashRating | None) -> str:
+    if r is None:
+        return "n/a"
+    return f"{r.value * 100:+.1f} [{r.lo * 100:+.1f}, {r.hi * 100:+.1f}]"
+
+
 def _rate(r: Rate) -> str:
     if not r.n:
         return "n/a"
@@ -98,10 +113,10 @@ def _rate(r: Rate) -> str:
     return f"{r.value:.0%} [{lo:.0%}, {hi:.0%}] N={r.n}"
 
 
-def rows(ratings: Sequence[PoolRating]) -> tuple[list[str], list[list[str]]]:
-    """The leaderboard as plain cells, best rating first."""
-    header = ["entrant", "rating (Elo vs pool average)", "95% interval", "games", "as village", "as werewolves",
-              "per role", "calls / game", "tokens / game", "seconds / game"]  # fmt: skip
+def rows(ratings: Sequence[PoolRating], nash: dict[str, NashRating] | None = None) -> tuple[list[str], list[list[str]]]:
+    """The leaderboard as plain cells, best rating first (`nash`: `pool_nash`'s ratings, a column beside Elo)."""
+    header = ["entrant", "rating (Elo vs pool average)", "95% interval", "Nash averaging (points)", "games",
+              "as village", "as werewolves", "per role", "calls / game", "tokens / game", "seconds / game"]  # fmt: skip
     out = []
     for p in sorted(ratings, key=lambda p: -p.elo if math.isfinite(p.elo) else math.inf):
         out.append(
@@ -109,6 +124,7 @@ def rows(ratings: Sequence[PoolRating]) -> tuple[list[str], list[list[str]]]:
                 p.entrant,
                 f"{p.elo:+.0f}" if math.isfinite(p.elo) else "n/a",
                 f"[{p.lo:+.0f}, {p.hi:+.0f}] (width {p.width:.0f})" if math.isfinite(p.width) else "n/a",
+                _nash((nash or {}).get(p.entrant)),
                 str(p.games),
                 _rate(p.village),
                 _rate(p.werewolf),
@@ -121,9 +137,11 @@ def rows(ratings: Sequence[PoolRating]) -> tuple[list[str], list[list[str]]]:
     return header, out
 
 
-def leaderboard_html(ratings: Sequence[PoolRating], pool: str, entries: Sequence[str]) -> str:
+def leaderboard_html(
+    ratings: Sequence[PoolRating], pool: str, entries: Sequence[str], nash: dict[str, NashRating] | None = None
+) -> str:
     """The leaderboard page: every entrant rated against `pool`, with the pool's entries named."""
-    header, body = rows(ratings)
+    header, body = rows(ratings, nash)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     lines = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body)
     return (
@@ -134,9 +152,11 @@ def leaderboard_html(ratings: Sequence[PoolRating], pool: str, entries: Sequence
         f"<h1>Leaderboard against pool {html.escape(pool)}</h1>"
         f"<p>Reference entries: {html.escape(', '.join(entries))}. Ratings are each entrant's Bradley-Terry "
         "edge over the pool's average entry in Elo points (400 points: 10 to 1 odds), side advantage fitted "
-        "apart, with bootstrap 95% intervals; win rates with Wilson 95% intervals.</p>"
+        "apart, with bootstrap 95% intervals; Nash averaging is the entrant's win rate above its side's, in "
+        "percentage points, against the maximum-entropy Nash mixture of every agent rated on this pool version "
+        "(0: in the mixture), with bootstrap 95% intervals; win rates with Wilson 95% intervals.</p>"
         f"<table id='leaderboard'><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table></body></html>"
     )
 
 
-__all__ = ["PoolRating", "leaderboard_html", "pool_rating", "rows"]
+__all__ = ["PoolRating", "leaderboard_html", "pool_nash", "pool_rating", "rows"]

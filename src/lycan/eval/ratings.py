@@ -1,4 +1,4 @@
-"""Ratings of agents from team games: OpenSkill (Plackett-Luce) and Bradley-Terry with bootstrap intervals.
+"""Ratings of agents from team games: OpenSkill (Plackett-Luce), Bradley-Terry and Nash averaging, with intervals.
 
 Every game is one match: the village team against the werewolf team, ranked by the winner (a draw
 ranks them equal). A team is the list of its seats' agent labels, so teams may differ in size and
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import linprog, minimize
 
 from lycan.engine.record import GameRecord
 from lycan.eval.metrics import seats_of
@@ -219,3 +219,127 @@ def relative_strength(
     lo, hi = np.percentile(boots, [2.5, 97.5]) if n_boot else (value, value)
     played = sum(1 for m in decided if agent in m.village or agent in m.werewolf)
     return Strength(agent, value, float(lo), float(hi), played)
+
+
+# ----------------------------------------------------------------------------- Nash averaging
+@dataclass(frozen=True, slots=True)
+class NashRating:
+    """An agent's payoff against the meta-game's maximum-entropy Nash mixture, with a bootstrap 95% interval.
+
+    `value` is 0 for an agent in the equilibrium's support and negative for one the mixture beats;
+    `weight` is the agent's share of the mixture. Payoffs are win rates above the side's own.
+    """
+
+    agent: str
+    value: float
+    lo: float
+    hi: float
+    weight: float
+    games: int
+
+
+def meta_game(games: Sequence[Match]) -> tuple[list[str], np.ndarray]:
+    """The agents and the antisymmetric payoff matrix of their meta-game.
+
+    Entry (a, b) is a's mean outcome against b above its side's: a game counts for each pair of
+    different agents on opposite teams (a mixed team shares it among its agents), a's outcome
+    being 1 for a win less the win rate of a's side over all `games`, so that a side that wins
+    more is no edge of its own. Where a and b met on both sides, each orientation counts half.
+    Pairs that never met pay 0. Draws are left out.
+    """
+    decided = [m for m in games if m.winner != "draw" and m.village and m.werewolf]
+    labels = sorted({label for m in decided for label in (*m.village, *m.werewolf)})
+    k = len(labels)
+    if not decided:
+        return labels, np.zeros((k, k))
+    index = {label: i for i, label in enumerate(labels)}
+    village_rate = sum(m.winner == "village" for m in decided) / len(decided)
+    total = np.zeros((2, k, k))  # [orientation: a in the village, a in the pack]
+    weight = np.zeros((2, k, k))
+    for m in decided:
+        village, pack = Counter(m.village), Counter(m.werewolf)
+        won = float(m.winner == "village") - village_rate  # the village's outcome above its side's
+        for a, na in village.items():
+            for b, nb in pack.items():
+                if a == b:
+                    continue
+                w = (na / len(m.village)) * (nb / len(m.werewolf))
+                i, j = index[a], index[b]
+                total[0, i, j] += w * won
+                weight[0, i, j] += w
+                total[1, j, i] -= w * won
+                weight[1, j, i] += w
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(weight > 0, total / np.maximum(weight, 1e-12), np.nan)
+    payoff = np.nanmean(np.where(np.isnan(mean).all(axis=0, keepdims=True), 0.0, mean), axis=0)
+    payoff = np.nan_to_num(payoff)
+    return labels, (payoff - payoff.T) / 2  # antisymmetric by construction; the mean keeps it exact
+
+
+def max_entropy_nash(payoff: np.ndarray) -> np.ndarray:
+    """The maximum-entropy Nash mixture of the symmetric zero-sum game whose row payoffs are `payoff`.
+
+    The game's value is 0, so a mixture p is an equilibrium exactly when no pure strategy gains
+    against it (p @ payoff >= 0 in every column). A linear program finds one such mixture; among
+    them the one of largest entropy is the one Nash averaging uses (Balduzzi et al., 2018,
+    "Re-evaluating evaluation"), which makes the ratings unmoved by copies of an agent.
+    """
+    k = payoff.shape[0]
+    if k == 1:
+        return np.ones(1)
+    # an equilibrium: maximise v subject to p @ payoff >= v, sum p = 1, p >= 0
+    c = np.zeros(k + 1)
+    c[-1] = -1.0
+    a_ub = np.hstack([-payoff.T, np.ones((k, 1))])
+    lp = linprog(c, A_ub=a_ub, b_ub=np.zeros(k), A_eq=[[1.0] * k + [0.0]], b_eq=[1.0],
+                 bounds=[(0, None)] * k + [(None, None)], method="highs")  # fmt: skip
+    start = np.clip(lp.x[:k], 0, None) if lp.success else np.full(k, 1 / k)
+    start /= start.sum()
+    tol = 1e-9
+
+    def neg_entropy(p: np.ndarray) -> tuple[float, np.ndarray]:
+        q = np.clip(p, 1e-12, None)
+        return float(np.sum(q * np.log(q))), np.log(q) + 1.0
+
+    res = minimize(
+        neg_entropy, start, jac=True, method="SLSQP", bounds=[(0.0, 1.0)] * k,
+        constraints=[
+            {"type": "eq", "fun": lambda p: np.sum(p) - 1.0, "jac": lambda p: np.ones(k)},
+            {"type": "ineq", "fun": lambda p: p @ payoff + tol, "jac": lambda p: payoff.T},
+        ],
+        options={"maxiter": 200, "ftol": 1e-12},
+    )  # fmt: skip
+    p = np.clip(res.x, 0.0, None) if res.success and np.min(res.x @ payoff) >= -1e-6 else start
+    return np.asarray(p / p.sum(), dtype=float)
+
+
+def nash_averaging(games: Sequence[Match], n_boot: int = 200, seed: int = 0) -> list[NashRating]:
+    """Nash averaging of the agents in `games`: each agent's payoff against the maximum-entropy Nash mixture.
+
+    A rating that does not reward beating many weak or copied opponents: an agent is rated by
+    how it does against the mixture no agent can exploit (`meta_game`, `max_entropy_nash`).
+    Percentile 95% intervals come from `n_boot` resamples of the games. Best first.
+    """
+    labels, payoff = meta_game(games)
+    if not labels:
+        return []
+    p = max_entropy_nash(payoff)
+    value = payoff @ p
+    rng = np.random.default_rng(seed)
+    decided = [m for m in games if m.winner != "draw" and m.village and m.werewolf]
+    boots = np.full((n_boot, len(labels)), np.nan)
+    index = {label: i for i, label in enumerate(labels)}
+    for b in range(n_boot):
+        sample = [decided[i] for i in rng.integers(0, len(decided), len(decided))]
+        names, pay = meta_game(sample)
+        v = pay @ max_entropy_nash(pay)
+        for name, x in zip(names, v, strict=True):
+            boots[b, index[name]] = x
+    played = Counter(label for m in decided for label in {*m.village, *m.werewolf})
+    out = []
+    for i, label in enumerate(labels):
+        column = boots[:, i][~np.isnan(boots[:, i])]
+        lo, hi = np.percentile(column, [2.5, 97.5]) if len(column) else (value[i], value[i])
+        out.append(NashRating(label, float(value[i]), float(lo), float(hi), float(p[i]), played[label]))
+    out.sort(key=lambda r: (r.value, r.weight), reverse=True)
+    return out

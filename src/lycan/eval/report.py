@@ -318,7 +318,7 @@ def tables(
     when the records hold more than one setting. `judgements` (of a judge model, `lycan judge`)
     add the judge's scores last, counting only those of games in `records`.
     """
-    from lycan.eval.ratings import bradley_terry, matches, openskill_ratings
+    from lycan.eval.ratings import bradley_terry, matches, nash_averaging, openskill_ratings
 
     out = setting_tables(records)
     pooled = " (all settings pooled)" if len(by_setting(records)) > 1 else ""
@@ -416,16 +416,24 @@ def tables(
     ms = matches(records)
     bt = bradley_terry(ms, n_boot=n_boot)
     skill = {r.agent: r for r in openskill_ratings(ms)}
+    nash = {r.agent: r for r in nash_averaging(ms, n_boot=n_boot)}
     out.append(
         (
-            f"Ratings (Bradley-Terry logits, village side advantage {bt.village_advantage:+.2f}; OpenSkill)",
-            ["agent", "Bradley-Terry", "OpenSkill mu ± sigma", "ordinal"],
+            f"Ratings (Bradley-Terry logits, village side advantage {bt.village_advantage:+.2f}; OpenSkill; "
+            "Nash averaging: win rate above the side's, in points, against the maximum-entropy Nash mixture)",
+            ["agent", "Bradley-Terry", "OpenSkill mu ± sigma", "ordinal", "Nash averaging (mixture weight)"],
             [
                 [
                     s.agent,
                     f"{s.value:+.2f} [{s.lo:+.2f}, {s.hi:+.2f}] N={s.games}",
                     f"{skill[s.agent].mu:.1f} ± {skill[s.agent].sigma:.1f}" if s.agent in skill else "",
                     f"{skill[s.agent].ordinal:.1f}" if s.agent in skill else "",
+                    (
+                        f"{nash[s.agent].value * 100:+.1f} [{nash[s.agent].lo * 100:+.1f}, "
+                        f"{nash[s.agent].hi * 100:+.1f}] ({nash[s.agent].weight:.2f})"
+                    )
+                    if s.agent in nash
+                    else "",
                 ]
                 for s in bt.strengths
             ],

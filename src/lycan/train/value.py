@@ -25,7 +25,6 @@ from torch import nn
 
 from lycan.engine.actions import Action, Request
 from lycan.engine.view import View
-from lycan.rules.roles import Role
 from lycan.value.base import Sample, as_sample, prepare
 from lycan.value.encoders import CachedEncoder, TextEncoder, make_encoder
 from lycan.value.features import (
@@ -186,7 +185,8 @@ class FrequencyBaseline:
 
 def _logit(p: np.ndarray) -> np.ndarray:
     q = np.clip(np.asarray(p, dtype=float), 1e-6, 1 - 1e-6)
-    return np.log(q) - np.log1p(-q)
+    out: np.ndarray = np.log(q) - np.log1p(-q)
+    return out
 
 
 def shrink(probs: Sequence[float] | np.ndarray, anchor: Sequence[float] | np.ndarray, alpha: float) -> np.ndarray:
