@@ -269,11 +269,10 @@ def meta_game(games: Sequence[Match]) -> tuple[list[str], np.ndarray]:
                 weight[0, i, j] += w
                 total[1, j, i] -= w * won
                 weight[1, j, i] += w
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(weight > 0, total / np.maximum(weight, 1e-12), np.nan)
-    payoff = np.nanmean(np.where(np.isnan(mean).all(axis=0, keepdims=True), 0.0, mean), axis=0)
-    payoff = np.nan_to_num(payoff)
-    return labels, (payoff - payoff.T) / 2  # antisymmetric by construction; the mean keeps it exact
+    met = weight > 0
+    mean = np.divide(total, weight, out=np.zeros_like(total), where=met)
+    # the mean of the orientations that happened; (a, b) in one is (b, a) negated in the other
+    return labels, mean.sum(axis=0) / np.maximum(met.sum(axis=0), 1)
 
 
 def max_entropy_nash(payoff: np.ndarray) -> np.ndarray:

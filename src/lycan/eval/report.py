@@ -482,6 +482,14 @@ def _plt() -> Any:
     return plt
 
 
+def _save(fig: Any, path: Path) -> Path:
+    """Lay out `fig`, write it to `path` and free it."""
+    fig.tight_layout()
+    fig.savefig(path)
+    _plt().close(fig)
+    return path
+
+
 def _err(r: Rate) -> tuple[float, float]:
     lo, hi = r.interval
     return max(0.0, r.value - lo), max(0.0, hi - r.value)
@@ -511,10 +519,7 @@ def plot_win_rates(records: Sequence[GameRecord], path: Path) -> Path:
     ax.set_title(f"Win rate by side, per setting ({len(records)} games)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def plot_ratings(records: Sequence[GameRecord], path: Path, n_boot: int = 200) -> Path:
@@ -539,10 +544,7 @@ def plot_ratings(records: Sequence[GameRecord], path: Path, n_boot: int = 200) -
     ax.set_xlabel("Bradley-Terry strength (logits, 95% bootstrap interval)")
     ax.set_title(f"Ratings; village side advantage {bt.village_advantage:+.2f}")
     ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def plot_calibration(records: Sequence[GameRecord], path: Path) -> Path | None:
@@ -567,10 +569,7 @@ def plot_calibration(records: Sequence[GameRecord], path: Path) -> Path | None:
     ax.set_title("Calibration of role probabilities")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def plot_cost_vs_win(records: Sequence[GameRecord], path: Path, prices: Prices | None = None) -> Path | None:
@@ -595,10 +594,7 @@ def plot_cost_vs_win(records: Sequence[GameRecord], path: Path, prices: Prices |
     ax.set_ylim(0, 1)
     ax.set_title("Cost against win rate")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 # ----------------------------------------------------------------------------- documents
@@ -626,10 +622,7 @@ def plot_paradigm_scores(answers: Sequence[QuestionnaireLike], path: Path) -> Pa
     ax.set_title(f"Interaction paradigms as ranked by {len(answers)} participants")
     ax.grid(axis="y", alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
