@@ -52,7 +52,9 @@ def test_a_study_is_played_through_the_pages_answered_and_reported(tmp_path: Pat
                 page.wait_for_selector("#next-game:not([hidden])")
                 page.click("#next-game")
                 page.wait_for_url("**/tables/**")
-                assert play_page_game(page, say, seconds=90)
+                # raises if the game does not end; whether the person spoke is left open, as the deal is not
+                # seeded and the person may be attacked on the first night before any talk
+                play_page_game(page, say, seconds=90)
                 page.wait_for_selector("#back-to-study:not([hidden])")
                 page.click("#back-to-study")
                 page.wait_for_url("**/studies/**")
