@@ -245,6 +245,13 @@ def test_tournament_resumes_and_reports(tmp_path: Path) -> None:
     assert code == 0, out
     assert (tmp_path / "rep" / "report.html").exists()
     assert list((tmp_path / "rep").glob("*.png"))
+    code, out = invoke("report", "smoke", "--out", str(tmp_path / "rep"), "--prices", str(tmp_path / "no.toml"), db=db)
+    assert code == 2 and "no price table" in out, out
+    (tmp_path / "prices.yaml").write_text("m: {prompt: 1.0, completion: 2.0}\n")
+    code, out = invoke(
+        "report", "smoke", "--out", str(tmp_path / "rep"), "--prices", str(tmp_path / "prices.yaml"), db=db
+    )
+    assert code == 0, out
     code, out = invoke("compare", "smoke", "smoke", db=db)
     assert code == 0, out
     code, out = invoke("report", "nosuchrun", db=db)

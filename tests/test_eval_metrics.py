@@ -1,5 +1,6 @@
 """Metrics on hand-built event logs, checked against values computed by hand (see comments)."""
 
+import dataclasses
 import math
 from typing import Any
 
@@ -21,17 +22,21 @@ from lycan.eval.estimates import bootstrap_mean, two_proportion_test
 from lycan.eval.metrics import (
     Price,
     calibration,
+    days_alive,
     fault_stats,
+    game_days,
     identification_precision,
     key_role_survival,
     matchups,
     probe_accuracy,
     side_win_rates,
+    survival,
     team_lineup,
     team_win_rates,
     usage_stats,
     vote_success,
     votes_received,
+    win_dominance,
     win_rates_by_role,
 )
 from lycan.rules import Role, Team, get_preset
@@ -215,14 +220,47 @@ def test_votes_received_first_round_and_from_humans() -> None:
     assert votes_received(GAMES, revotes=True)["A"].received.value == pytest.approx(8 / 6)
 
 
-def test_vote_success_and_identification_precision() -> None:
-    vss = vote_success(GAMES)
-    assert {k: rate(x) for k, x in vss.items()} == {"A": (2, 3), "B": (4, 7), "human": (2, 4)}
-    by_role = vote_success(GAMES, by_role=True)
+def test_kaggle_identification_precision_and_vote_success() -> None:
+    # IRP: every day vote of a village-team seat, 1 if at the werewolf
+    irp = identification_precision(GAMES)
+    assert {k: rate(x) for k, x in irp.items()} == {"A": (2, 3), "B": (4, 7), "human": (2, 4)}
+    by_role = identification_precision(GAMES, by_role=True)
     assert rate(by_role["A/werewolf"]) == (0, 3)  # g1 seat 0 twice, g3 seat 1 once
     assert rate(by_role["B/seer"]) == (3, 3)
-    irp = identification_precision(GAMES)
-    assert {k: rate(x) for k, x in irp.items()} == {"A": (2, 3), "B": (3, 6), "human": (2, 4)}
+    # VSS: on days the werewolf was executed (g1 by the revote, g3), village votes of the deciding round
+    vss = vote_success(GAMES)
+    assert {k: rate(x) for k, x in vss.items()} == {"A": (1, 1), "B": (3, 4), "human": (2, 2)}
+    # win-dependent forms: game 1's votes as if the village had lost score nothing
+    lost = [dataclasses.replace(game1(), winner="werewolf"), game3()]
+    assert {k: rate(x) for k, x in identification_precision(lost, win_dependent=True).items()} == {
+        "A": (0, 2),
+        "B": (2, 6),
+        "human": (1, 3),
+    }
+    assert {k: rate(x) for k, x in vote_success(lost, win_dependent=True).items()} == {
+        "A": (0, 1),
+        "B": (2, 4),
+        "human": (1, 2),
+    }
+
+
+def test_kaggle_survival_and_win_dominance() -> None:
+    ksr = survival(GAMES)
+    assert {k: rate(x) for k, x in ksr.items()} == {"A": (2, 6), "B": (5, 6), "human": (2, 3)}
+    assert rate(survival(GAMES, by_role=True)["A/werewolf"]) == (0, 2)
+    assert rate(survival(GAMES, by_role=True)["B/seer"]) == (2, 2)
+    wd = survival(GAMES, win_dependent=True)  # alive and on the winning side
+    assert {k: rate(x) for k, x in wd.items()} == {"A": (1, 6), "B": (5, 6), "human": (2, 3)}
+    dom = win_dominance(GAMES)
+    # margins: g1 4 of 4 village alive, g2 the lone werewolf alive, g3 3 of 4; speeds 1, 1/2, 1
+    assert dom["A"].margin.value == pytest.approx(0.875) and dom["A"].margin.n == 2
+    assert dom["B"].margin.value == pytest.approx(0.9) and dom["B"].margin.n == 5
+    assert dom["human"].margin.value == pytest.approx(0.875)
+    assert dom["B"].speed.value == pytest.approx(0.9) and dom["A"].speed.value == pytest.approx(1.0)
+    never = win_dominance([game2(["B", "A", "A", "A", "A"])])["A"]
+    assert never.margin.n == 0 and math.isnan(never.margin.value)
+    assert [game_days(g) for g in GAMES] == [1, 2, 1]
+    assert days_alive(GAMES[1]) == [2, 0, 1, 1, 2]  # seat 1 died the first night, 2 executed day 1, 3 died night 1
 
 
 def test_key_role_survival_per_day() -> None:
@@ -266,6 +304,7 @@ def test_faults_and_usage() -> None:
     assert a.cost.value == pytest.approx((140e-6 + 3300e-6) / 2)
     assert a.latency_s.value == pytest.approx(1.5)
     assert a.decisions == 1 and a.tokens_per_decision == pytest.approx(450)
+    assert a.days == 2 and a.cost_per_day == pytest.approx(3440e-6 / 2) and a.tokens_per_day == pytest.approx(225)
 
 
 def test_estimates() -> None:

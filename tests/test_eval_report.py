@@ -42,6 +42,9 @@ def test_report_renders(tmp_path: Path) -> None:
         _check_png(page.parent / f"{name}.png")
         assert f"{name}.png" in html and f"{name}.png" in md
     assert "Role-identification probe" in md and "majority baseline" in md and "N=" in md
+    assert "Arena metrics, as Kaggle's werewolf arena defines them" in md and "margin of win" in md
+    # beta:m1 seats: 400 prompt tokens at 1 and 50 completion tokens at 2 per million each seat-game
+    assert "cost / day alive" in md and "0.0005 [" in md
     console = Console(record=True, width=200)
     print_summary(recs, console, n_boot=20)
     text = console.export_text()

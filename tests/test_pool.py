@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -11,9 +12,9 @@ from typer.testing import CliRunner
 from _tiny_store import TinyStore
 from lycan.arena import run_tournament
 from lycan.arena.config import AgentSpec
-from lycan.arena.pool import POOLS, load_pool, pool_tournament
+from lycan.arena.pool import POOLS, changed_entries, entry_digests, load_pool, pool_baseline, pool_tournament
 from lycan.cli import app
-from lycan.rules import ConfigError
+from lycan.rules import ConfigError, get_preset
 from lycan.value.shipped import default_dir
 
 TWO = {"name": "two", "entries": [{"name": "r", "agent": "random"}, {"name": "h", "agent": "heuristic"}]}
@@ -105,6 +106,48 @@ def test_games_against_a_pool_say_which_version_they_were_played_against(tmp_pat
     same = pool_tournament(pool, AgentSpec(agent="heuristic"), ["guardian5"], games=1)
     sides = {(s.village.name, s.werewolf.name) for s in same.settings if s.village and s.werewolf}
     assert sides == {("heuristic", "two/r"), ("two/r", "heuristic"), ("heuristic", "two/h"), ("two/h", "heuristic")}
+
+
+def test_one_seat_rounds_rotate_the_roles_and_the_self_play_shares_the_deals(tmp_path: Path) -> None:
+    pool = load_pool(TWO)
+    entrant = AgentSpec(agent="heuristic")
+    config = pool_tournament(pool, entrant, ["guardian5"], games=1, seat_rounds=1)
+    base = pool_baseline(pool, ["guardian5"], games=1, seat_rounds=1)
+    store = TinyStore(tmp_path / "p.db")
+    try:
+        run_tournament(config, store=store, progress=False)
+        run_tournament(base, store=store, progress=False)
+        records = list(store.iter_records(config.run))
+        selfplay = list(store.iter_records(base.run))
+    finally:
+        store.close()
+    one_seat = [r for r in records if str(r.meta["setting"]).endswith("-one-seat")]
+    assert len(one_seat) == 2 * 5  # entries x a turn of guardian5's five seats
+    for entry in pool.entries:  # against each entry, the entrant held each role of the deck once
+        mine = [r for r in one_seat if entry.spec.name in r.agents]
+        held = sorted(r.roles[r.agents.index("heuristic")].value for r in mine)
+        assert held == sorted(role.value for role in get_preset("guardian5").deck())
+        assert all(r.agents.count("heuristic") == 1 for r in mine)
+    # every game the entrant played has its opponent's self-play on the same deal
+    deals = {(r.seed, r.agents[0]) for r in selfplay}
+    assert all(len(set(r.agents)) == 1 for r in selfplay) and {r.meta["baseline"] for r in selfplay} == {"1"}
+    for r in records:
+        opponent = next(a for a in r.agents if a != "heuristic")
+        assert (r.seed, opponent) in deals
+        same = next(b for b in selfplay if b.seed == r.seed and b.agents[0] == opponent)
+        assert same.roles == r.roles  # the same deal
+    assert json.loads(records[0].meta["pool_entries"]) == {e.name: e.digest for e in pool.entries}
+
+
+def test_what_changed_in_a_pool_is_named(tmp_path: Path) -> None:
+    pool = load_pool(TWO)
+    assert changed_entries(entry_digests(pool), pool) == []
+    assert changed_entries(None, pool) == ["the entries"]
+    r, h = {"name": "r", "agent": "random"}, {"name": "h", "agent": "heuristic"}  # TWO's entries
+    other = load_pool({"name": "two", "entries": [r, {"name": "z", "agent": "random"}]})
+    assert changed_entries(entry_digests(pool), other) == ["entry 'h' was removed", "entry 'z' was added"]
+    moved = load_pool({"name": "two", "entries": [{**r, "options": {"talk_probability": 0.5}}, h]})
+    assert changed_entries(entry_digests(pool), moved) == ["entry 'r' plays by other files or options"]
 
 
 def test_the_pool_commands(tmp_path: Path) -> None:

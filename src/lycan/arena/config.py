@@ -14,20 +14,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tomllib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from ulid import ULID
 
 from lycan.engine.game import Game
 from lycan.engine.seeds import stream
 from lycan.rules import ConfigError, RuleSet, resolve_rules
+from lycan.rules.files import read_data
 from lycan.rules.roles import Team, team_of
 
 
@@ -230,11 +229,7 @@ def load_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> Tournamen
     else:
         path = Path(source)
         if path.is_file():
-            try:
-                text = path.read_text()
-                data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
-            except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as err:
-                raise ConfigError(f"cannot read tournament config {path}: {err}") from None
+            data = read_data(path, "tournament config")
         elif str(source) in PRESETS:
             data = PRESETS[str(source)]
         else:

@@ -29,7 +29,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from lycan.arena.config import AgentSpec, TournamentConfig
-from lycan.rules import ConfigError
+from lycan.rules import ConfigError, resolve_rules
+from lycan.rules.files import read_data
 
 POOLS: dict[str, dict[str, Any]] = {
     "lycan-scripted": {
@@ -235,18 +236,7 @@ def load_pool(source: str | os.PathLike[str] | Mapping[str, Any]) -> FrozenPool:
             raise ConfigError(
                 f"no pool file {str(source)!r}; give a .yaml/.toml path or a built-in pool: {', '.join(POOLS)}"
             )
-        text = path.read_text()
-        try:
-            if path.suffix == ".toml":
-                import tomllib
-
-                data = tomllib.loads(text)
-            else:
-                import yaml
-
-                data = yaml.safe_load(text)
-        except Exception as err:  # a parser's own error, named with the file
-            raise ConfigError(f"{path} is not valid {path.suffix.lstrip('.') or 'YAML'}: {err}") from None
+        data = read_data(path, "pool file")
     try:
         pool = Pool.model_validate(data)
     except ValidationError as err:
@@ -258,14 +248,48 @@ def load_pool(source: str | os.PathLike[str] | Mapping[str, Any]) -> FrozenPool:
     return freeze(pool)
 
 
+def entry_digests(pool: FrozenPool) -> str:
+    """What each entry of `pool` plays by, as records carry it: a JSON object of entry name -> digest."""
+    return json.dumps({e.name: e.digest for e in pool.entries}, sort_keys=True)
+
+
+def changed_entries(stored: str | None, pool: FrozenPool) -> list[str]:
+    """What changed between the entries a record stored (`entry_digests`) and `pool`, one phrase each.
+
+    Empty when they are the same; `["the entries"]` when the record does not say (it predates `pool_entries`).
+    """
+    if not stored:
+        return ["the entries"]
+    try:
+        old = json.loads(stored)
+    except json.JSONDecodeError:
+        return ["the entries"]
+    new = {e.name: e.digest for e in pool.entries}
+    out = [f"entry {n!r} was removed" for n in sorted(set(old) - set(new))]
+    out += [f"entry {n!r} was added" for n in sorted(set(new) - set(old))]
+    out += [f"entry {n!r} plays by other files or options" for n in sorted(set(old) & set(new)) if old[n] != new[n]]
+    return out
+
+
 def pool_tournament(
-    pool: FrozenPool, entrant: AgentSpec, presets: Sequence[str], games: int, run: str | None = None, seed: int = 0
+    pool: FrozenPool,
+    entrant: AgentSpec,
+    presets: Sequence[str],
+    games: int,
+    run: str | None = None,
+    seed: int = 0,
+    seat_rounds: int = 0,
 ) -> TournamentConfig:
     """`entrant` against every entry of `pool` on each preset, each side, the deals paired across entries.
 
     Two settings per (entry, preset): the entrant as the village against the entry as the
-    werewolves, and the other way round, on the same deals. Every record says which pool version it
-    was played against (`meta["pool"]`) and who the entrant was (`meta["entrant"]`).
+    werewolves, and the other way round, on the same deals. With `seat_rounds`, a third: the
+    entrant in one seat and the entry in all the others, for `seat_rounds` turns of the deck (one
+    game per seat each turn), the roles rotating so the entrant holds each role of the deck in
+    turn; these tell the entrant's roles apart (`lycan.eval.leaderboard.pool_rating`). Every record says which
+    pool version it was played against (`meta["pool"]`), what each entry of that version played by
+    (`meta["pool_entries"]`: a JSON object of entry digests) and who the entrant was
+    (`meta["entrant"]`).
 
     Raises:
         ConfigError: no preset, or a preset that is not one.
@@ -289,12 +313,29 @@ def pool_tournament(
         for entry in pool.entries
         for entrant_village in (True, False)
     ]
+    if seat_rounds:
+        for preset in presets:
+            try:
+                n = resolve_rules(preset).n_players
+            except ConfigError as err:
+                raise ConfigError(f"cannot play the pool: {err}") from None
+            settings += [
+                {
+                    "name": f"{preset}-vs-{entry.name}-one-seat",
+                    "rules": preset,
+                    "seats": [entrant, *[entry.spec] * (n - 1)],
+                    "rotate": True,
+                    "games": seat_rounds * n,
+                    "deals": f"{preset}-one-seat",
+                }
+                for entry in pool.entries
+            ]
     data = {
         "run": run or f"pool-{pool.name}-{pool.version}-{name}",
         "games": games,
         "seed": seed,
         "settings": settings,
-        "meta": {"pool": pool.label, "entrant": entrant.name},
+        "meta": {"pool": pool.label, "entrant": entrant.name, "pool_entries": entry_digests(pool)},
     }
     try:
         return TournamentConfig.model_validate(data)
@@ -303,14 +344,67 @@ def pool_tournament(
         raise ConfigError(f"cannot play the pool: {first.get('msg', 'invalid')}") from None
 
 
+BASELINE = "-baseline"
+"""The suffix of a pool version's baseline run (`pool_baseline`); no entrant's run name ends in it."""
+
+
+def pool_baseline(
+    pool: FrozenPool, presets: Sequence[str], games: int, seat_rounds: int = 0, seed: int = 0
+) -> TournamentConfig:
+    """Every entry of `pool` against itself on the deals `pool_tournament` plays: how the pool's own sides fare.
+
+    Self-play says what each side and each role wins on a deal when the pool plays both sides;
+    an entrant's ratings per side and per role are its wins above those, deal by deal
+    (`lycan.eval.leaderboard`). One run per pool version, shared by every entrant; it grows as
+    entrants play more deals. Records carry `meta["pool"]` and `meta["baseline"] = "1"`.
+
+    Raises:
+        ConfigError: no preset, or a preset that is not one.
+    """
+    if not presets:
+        raise ConfigError("give at least one preset to play the pool on")
+    settings: list[dict[str, Any]] = []
+    for preset in presets:
+        try:
+            n = resolve_rules(preset).n_players
+        except ConfigError as err:
+            raise ConfigError(f"cannot play the pool: {err}") from None
+        for entry in pool.entries:
+            for deals, count in ((preset, games), (f"{preset}-one-seat", seat_rounds * n)):
+                if count:
+                    settings.append(
+                        {
+                            "name": f"{deals}-{entry.name}-self",
+                            "rules": preset,
+                            "village": entry.spec,
+                            "werewolf": entry.spec,
+                            "swap": False,
+                            "games": count,
+                            "deals": deals,
+                        }
+                    )
+    data = {
+        "run": f"pool-{pool.name}-{pool.version}{BASELINE}",
+        "games": games,
+        "seed": seed,
+        "settings": settings,
+        "meta": {"pool": pool.label, "baseline": "1", "pool_entries": entry_digests(pool)},
+    }
+    return TournamentConfig.model_validate(data)
+
+
 __all__ = [
+    "BASELINE",
     "POOLS",
     "FrozenEntry",
     "FrozenPool",
     "Pool",
     "PoolEntry",
+    "changed_entries",
+    "entry_digests",
     "entry_files",
     "freeze",
     "load_pool",
+    "pool_baseline",
     "pool_tournament",
 ]

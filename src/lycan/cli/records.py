@@ -121,21 +121,27 @@ def tournament(
 def report(
     run: Annotated[str, typer.Argument(help="run name (as given in the tournament file)")],
     out: Annotated[Path | None, typer.Option(help="folder for report.md, report.html and plots")] = None,
+    prices: Annotated[
+        Path | None, typer.Option(help="price table (TOML/YAML/JSON: MODEL = {prompt, completion} per 1M tokens)")
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Print a run's tables and write a Markdown + HTML report with plots."""
+    from lycan.eval.metrics import load_prices
     from lycan.eval.report import build_report, print_summary
 
     with clear_errors(), open_store(db) as store:
+        price_table = load_prices(prices) if prices else None
         records = run_records(store, run)
         judgements = store.judgements(game_ids={r.game_id for r in records})
         studies = {str(r.meta["study"]) for r in records if r.meta.get("study")}
         answers = store.questionnaires(studies) if studies else []
-        print_summary(records, console, judgements=judgements, questionnaires=answers)
+        print_summary(records, console, prices=price_table, judgements=judgements, questionnaires=answers)
         path = build_report(
             records,
             out or Path(f"report-{run}"),
             title=f"Lycan run {run}",
+            prices=price_table,
             judgements=judgements,
             questionnaires=answers,
         )
@@ -194,6 +200,9 @@ def pool_play(
     pool: Annotated[str, typer.Option(help="a pool file or a built-in pool's name")] = "lycan-scripted",
     preset: Annotated[list[str] | None, typer.Option(help="rules to play on (repeat for several)")] = None,
     games: Annotated[int, typer.Option(min=1, help="games per entry, preset and side")] = 4,
+    seat_rounds: Annotated[
+        int, typer.Option(min=0, help="turns with the entrant in one seat among an entry's (0: none)")
+    ] = 0,
     db: DbOpt = None,
 ) -> None:
     """Play an entrant against every entry of a pool (both sides, paired deals); resumes like a tournament."""
@@ -203,12 +212,41 @@ def pool_play(
 
     with clear_errors(), open_store(db) as store:
         frozen, spec = _pool_and_entrant(pool, entrant)
-        config = pool_tournament(frozen, spec, preset or ["guardian7", "aiwolf5"], games)
+        config = pool_tournament(frozen, spec, preset or ["guardian7", "aiwolf5"], games, seat_rounds=seat_rounds)
         result = run_tournament(config, store=store, progress=sys.stderr.isatty())
         records = list(store.iter_records(run=result.run))
     done = f"{result.played} played, {result.skipped} already done"
     console.print(f"run {result.run} against pool {frozen.label}: {done}")
     print_summary(records, console)
+
+
+def _pool_unchanged(store: Any, frozen: Any, new_version: bool) -> None:
+    """Stop (exit 2) when ratings are stored for another version of the pool and none for this one.
+
+    The pool's name then stands for other opponents than the stored ratings were made against;
+    `new_version` says that is meant (a new leaderboard starts for the new version).
+    """
+    from lycan.arena.pool import changed_entries
+
+    prefix = f"pool-{frozen.name}-"
+    ours = f"{prefix}{frozen.version}-"
+    runs = sorted({g.run for g in store.list_games() if g.run and g.run.startswith(prefix)})
+    if new_version or any(r.startswith(ours) for r in runs):
+        return  # the change was meant, or this version has ratings already
+    for run in runs:
+        (summary,) = store.list_games(run=run, limit=1)
+        old = store.get(summary.game_id).meta
+        if str(old.get("pool", "")).rsplit("@", 1)[0] == frozen.name:  # not another pool whose name extends ours
+            break
+    else:
+        return  # nothing stored for this pool
+    changes = changed_entries(old.get("pool_entries"), frozen)
+    was = str(old.get("pool", "?")).rsplit("@", 1)[-1]
+    fail(
+        f"pool {frozen.name} changed since its stored ratings (version {was}, now {frozen.version}: "
+        f"{', '.join(changes) or 'the entries'}); pass --new-version to rate against the new version, "
+        "or restore the pool"
+    )
 
 
 def leaderboard(
@@ -220,6 +258,15 @@ def leaderboard(
     width: Annotated[float, typer.Option(min=1, help="stop once the rating's 95% interval is narrower (Elo)")] = 100.0,
     budget: Annotated[int, typer.Option(min=1, help="the most games to play for this entrant")] = 2000,
     step: Annotated[int, typer.Option(min=1, help="games per entry, preset and side added each round")] = 2,
+    seat_rounds: Annotated[
+        int, typer.Option(min=0, help="then, turns with the entrant in one seat, for per-role ratings (0: none)")
+    ] = 1,
+    prices: Annotated[
+        Path | None, typer.Option(help="price table (TOML/YAML/JSON: MODEL = {prompt, completion} per 1M tokens)")
+    ] = None,
+    new_version: Annotated[
+        bool, typer.Option("--new-version", help="the pool changed on purpose: rate against its new version")
+    ] = False,
     out: Annotated[Path | None, typer.Option(help="folder for leaderboard.html")] = None,
     db: DbOpt = None,
 ) -> None:
@@ -227,14 +274,19 @@ def leaderboard(
 
     Each round plays `step` more games against every entry on each preset, both sides, on the same
     deals for every entry, until the rating's interval is narrower than `width` or `budget` games
-    are played. Games already stored are not played again: adding an entrant plays only its games.
+    are played; then `seat_rounds` turns with the entrant in one seat among an entry's, which rate
+    it per role. Games already stored are not played again: adding an entrant plays only its games.
+    A pool whose entries changed since ratings were stored is refused unless `--new-version`.
     """
     from lycan.arena import run_tournament
-    from lycan.arena.pool import pool_tournament
+    from lycan.arena.pool import pool_baseline, pool_tournament
     from lycan.eval.leaderboard import leaderboard_html, pool_nash, pool_rating, rows
+    from lycan.eval.metrics import load_prices
 
     with clear_errors(), open_store(db) as store:
         frozen, spec = _pool_and_entrant(pool, entrant)
+        price_table = load_prices(prices) if prices else None
+        _pool_unchanged(store, frozen, new_version)
         presets = preset or ["guardian7", "aiwolf5"]
         names = [e.spec.name for e in frozen.entries]  # as records label the entries: POOL/ENTRY
         per_round = 2 * len(frozen.entries) * len(presets)
@@ -243,6 +295,7 @@ def leaderboard(
             games += step
             config = pool_tournament(frozen, spec, presets, games)
             if games * per_round > budget and games > step:
+                games -= step
                 break
             run_tournament(config, store=store, progress=False)
             rating = pool_rating(list(store.iter_records(run=config.run)), spec.name, frozen.label, names)
@@ -252,19 +305,29 @@ def leaderboard(
             )
             if rating.width < width or games * per_round >= budget:
                 break
+        if seat_rounds:
+            config = pool_tournament(frozen, spec, presets, games, seat_rounds=seat_rounds)
+            played = run_tournament(config, store=store, progress=False).played
+            console.print(f"{played} games with {spec.name} in one seat, for its ratings per role")
+        base = pool_baseline(frozen, presets, games, seat_rounds)
+        played = run_tournament(base, store=store, progress=False).played
+        console.print(f"{played} games of the pool's self-play added, for the ratings per side and role")
+        baseline = list(store.iter_records(run=base.run))
         prefix = f"pool-{frozen.name}-{frozen.version}-"
-        runs = sorted({g.run for g in store.list_games() if g.run and g.run.startswith(prefix)})
+        runs = sorted({g.run for g in store.list_games() if g.run and g.run.startswith(prefix) and g.run != base.run})
         ratings = []
         everything = []
         for run in runs:
             records = list(store.iter_records(run=run))
             who = str(records[0].meta.get("entrant", run.removeprefix(prefix))) if records else ""
             if records:
-                ratings.append(pool_rating(records, who, frozen.label, names))
+                ratings.append(pool_rating(records, who, frozen.label, names, prices=price_table, baseline=baseline))
                 everything += records
         nash = pool_nash(everything, frozen.label)
     header, body = rows(ratings, nash)
-    shown = [i for i, h in enumerate(header) if h != "per role"]  # per role: on the page
+    terminal = {"entrant", "rating (Elo vs pool average)", "95% interval", "Nash averaging (points)", "games",
+                "as village (Elo)", "as werewolves (Elo)", "faults / 100 decisions", "cost / game"}  # fmt: skip
+    shown = [i for i, h in enumerate(header) if h in terminal]  # the rest: on the page
     table = Table(title=f"leaderboard against pool {frozen.label}", title_justify="left")
     for i in shown:
         table.add_column(header[i])

@@ -6,7 +6,10 @@ with the side advantage fitted apart, in Elo points (400 points: 10 to 1 odds) w
 95% interval (`lycan.eval.ratings.relative_strength`). Beside it: its win rate as the village and
 as the werewolves and per role (Wilson intervals), the games, and what a game cost it (model
 calls, tokens and seconds of its seats). Entrants rated against the same pool version share the
-scale; records of another version never enter. A game-theoretic rating stands beside the Elo one:
+scale; records of another version never enter. Per side and per role, the entrant is measured
+against the pool's own play on the same deals (each entry against itself, `pool_baseline`): its
+wins on a side, or in a role when it held one seat among an entry's, above the pool's there.
+A game-theoretic rating stands beside the Elo one:
 Nash averaging over the meta-game of every entrant and entry of the pool version (`pool_nash`,
 `lycan.eval.ratings.nash_averaging`), an entrant's win rate above its side's against the mixture
 of agents no one can exploit, which copies of an agent or many weak opponents do not move.
@@ -17,13 +20,52 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from lycan.engine.record import GameRecord
-from lycan.eval.metrics import seat_won
+from lycan.eval.metrics import Prices, fault_stats, seat_won, seats_of, usage_stats
 from lycan.eval.ratings import ELO_PER_LOGIT, NashRating, matches, nash_averaging, relative_strength
 from lycan.rules.roles import Role, Team, team_of
 from lycan.stats import Rate
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Wins above the pool's own on the same deals, in Elo points, with a paired bootstrap 95% interval.
+
+    `entrant` is the entrant's win rate (on a side, or in a role), `pool` the win rate of the same
+    side or role in the pool's self-play on the same deals (`lycan.arena.pool.pool_baseline`);
+    the edge is logit(entrant) - logit(pool), each smoothed by half a game, times 400/ln 10.
+    """
+
+    value: float
+    lo: float
+    hi: float
+    entrant: Rate
+    pool: Rate
+
+
+def _logit(wins: float, n: float) -> float:
+    p = (wins + 0.5) / (n + 1)
+    return math.log(p / (1 - p))
+
+
+def deal_edge(pairs: Sequence[tuple[bool, bool]], n_boot: int = 300, seed: int = 0) -> Edge:
+    """The `Edge` of (entrant won, pool won) pairs, one per deal; NaN without pairs."""
+    if not pairs:
+        return Edge(math.nan, math.nan, math.nan, Rate(0, 0), Rate(0, 0))
+    a = np.array(pairs, dtype=float)
+    n = len(a)
+
+    def edge(x: np.ndarray) -> float:
+        return ELO_PER_LOGIT * (_logit(x[:, 0].sum(), n) - _logit(x[:, 1].sum(), n))
+
+    rng = np.random.default_rng(seed)
+    boots = [edge(a[idx]) for idx in rng.integers(0, n, (n_boot, n))] if n_boot else [edge(a)]
+    lo, hi = np.percentile(boots, [2.5, 97.5])
+    return Edge(edge(a), float(lo), float(hi), Rate(int(a[:, 0].sum()), n), Rate(int(a[:, 1].sum()), n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +85,16 @@ class PoolRating:
     tokens: float
     seconds: float
     """Per game, over the entrant's seats."""
+    sides: dict[Team, Edge] = field(default_factory=dict)
+    """As each side (games where it held the whole side), its wins above the pool's self-play on the same deals."""
+    roles: dict[Role, Edge] = field(default_factory=dict)
+    """In each role (games where it held one seat), its wins above the pool's self-play on the same deals."""
+    cost: float = 0.0
+    """Money per game over the entrant's seats, at the prices given (0 without)."""
+    cost_per_day: float = math.nan
+    """Money per day alive of the entrant's seats (Kaggle's cost per turn)."""
+    faults: float = 0.0
+    """Faults (a decision retried to the end and replaced by a legal fallback) per 100 decisions."""
 
     @property
     def width(self) -> float:
@@ -50,27 +102,64 @@ class PoolRating:
         return self.hi - self.lo if math.isfinite(self.hi - self.lo) else math.inf
 
 
+def _deal_pairs(
+    mine: Sequence[GameRecord], baseline: Sequence[GameRecord], entrant: str
+) -> tuple[dict[Team, list[tuple[bool, bool]]], dict[Role, list[tuple[bool, bool]]]]:
+    """(entrant won, pool won) per game, by side where it held a whole side and by role where it held one seat.
+
+    Each game is paired with its opponent entry's self-play on the same deal (same rules and
+    seed); a game whose self-play is not stored is left out.
+    """
+    selfplay = {(r.rules.name, r.seed, r.agents[0]): r for r in baseline}
+    sides: dict[Team, list[tuple[bool, bool]]] = {}
+    roles: dict[Role, list[tuple[bool, bool]]] = {}
+    for r in mine:
+        seats = [s for s, a in enumerate(r.agents) if a == entrant]
+        entry = next((a for a in r.agents if a != entrant), None)
+        base = selfplay.get((r.rules.name, r.seed, entry)) if entry else None
+        if base is None:
+            continue
+        role = r.roles[seats[0]]
+        team = team_of(role)
+        pair = (seat_won(r, seats[0]), base.winner == team.value)
+        if len(seats) == 1:
+            roles.setdefault(role, []).append(pair)
+        if seats == seats_of(r, team):  # a lone werewolf's seat is its whole side too
+            sides.setdefault(team, []).append(pair)
+    return sides, roles
+
+
 def pool_rating(
-    records: Sequence[GameRecord], entrant: str, pool: str, entries: Sequence[str], n_boot: int = 300
+    records: Sequence[GameRecord],
+    entrant: str,
+    pool: str,
+    entries: Sequence[str],
+    n_boot: int = 300,
+    prices: Prices | None = None,
+    baseline: Sequence[GameRecord] = (),
 ) -> PoolRating:
     """`entrant`'s rating against `pool` (`NAME@VERSION`) from the records of that pool version among `records`.
 
-    `entries` are the pool's entry names (the reference the edge is measured from).
+    `entries` are the pool's entry names (the reference the edge is measured from); `baseline`
+    the pool's self-play records (`lycan.arena.pool.pool_baseline`), against which the ratings per
+    side and per role are measured deal by deal (none without them). An edge per side cannot come
+    from a Bradley-Terry fit of these games alone: an entrant that always holds a whole side
+    trades its side-specific strength off exactly against the side advantage.
     """
     mine = [r for r in records if r.meta.get("pool") == pool and entrant in r.agents]
     strength = relative_strength(matches(mine), entrant, entries, n_boot=n_boot)
-    sides: dict[Team, list[int]] = {Team.VILLAGE: [0, 0], Team.WEREWOLF: [0, 0]}
-    roles: dict[Role, list[int]] = {}
+    side_pairs, role_pairs = _deal_pairs(mine, [b for b in baseline if b.meta.get("pool") == pool], entrant)
+    side_rates: dict[Team, list[int]] = {Team.VILLAGE: [0, 0], Team.WEREWOLF: [0, 0]}
+    role_rates: dict[Role, list[int]] = {}
     calls = tokens = seconds = 0.0
     for r in mine:
         seats = [s for s, a in enumerate(r.agents) if a == entrant]
-        if not seats:
-            continue
         team = team_of(r.roles[seats[0]])
-        sides[team][0] += seat_won(r, seats[0])
-        sides[team][1] += 1
+        if seats == seats_of(r, team):  # it held the whole side
+            side_rates[team][0] += seat_won(r, seats[0])
+            side_rates[team][1] += 1
         for s in seats:
-            cell = roles.setdefault(r.roles[s], [0, 0])
+            cell = role_rates.setdefault(r.roles[s], [0, 0])
             cell[0] += seat_won(r, s)
             cell[1] += 1
             usage = r.usage.get(s, {})
@@ -78,6 +167,8 @@ def pool_rating(
             tokens += float(usage.get("prompt_tokens", 0) or 0) + float(usage.get("completion_tokens", 0) or 0)
             seconds += float(usage.get("latency_s", 0) or 0)
     n = max(1, len(mine))
+    use = usage_stats(mine, prices).get(entrant)
+    fault = fault_stats(mine).get(entrant)
     return PoolRating(
         entrant,
         pool,
@@ -85,12 +176,17 @@ def pool_rating(
         strength.lo * ELO_PER_LOGIT,
         strength.hi * ELO_PER_LOGIT,
         len(mine),
-        Rate(*sides[Team.VILLAGE]),
-        Rate(*sides[Team.WEREWOLF]),
-        {role: Rate(*cell) for role, cell in sorted(roles.items(), key=lambda kv: kv[0].value)},
+        Rate(*side_rates[Team.VILLAGE]),
+        Rate(*side_rates[Team.WEREWOLF]),
+        {role: Rate(*cell) for role, cell in sorted(role_rates.items(), key=lambda kv: kv[0].value)},
         calls / n,
         tokens / n,
         seconds / n,
+        sides={t: deal_edge(p, n_boot) for t, p in sorted(side_pairs.items(), key=lambda kv: kv[0].value)},
+        roles={role: deal_edge(p, n_boot) for role, p in sorted(role_pairs.items(), key=lambda kv: kv[0].value)},
+        cost=use.total_cost / n if use else 0.0,
+        cost_per_day=use.cost_per_day if use else math.nan,
+        faults=fault.per_100[0] if fault and fault.decisions else 0.0,
     )
 
 
@@ -113,12 +209,34 @@ def _rate(r: Rate) -> str:
     return f"{r.value:.0%} [{lo:.0%}, {hi:.0%}] N={r.n}"
 
 
+def _edge(e: Edge | None) -> str:
+    if e is None or not math.isfinite(e.value):
+        return "n/a"
+    return f"{e.value:+.0f} [{e.lo:+.0f}, {e.hi:+.0f}] ({e.entrant.value:.0%} vs {e.pool.value:.0%}, N={e.entrant.n})"
+
+
+def _money(x: float) -> str:
+    return f"{x:.4f}" if math.isfinite(x) else "n/a"
+
+
+HEADER = [
+    "entrant", "rating (Elo vs pool average)", "95% interval", "Nash averaging (points)", "games",
+    "as village (Elo vs pool self-play)", "as werewolves (Elo vs pool self-play)", "village wins", "werewolf wins",
+    "per role (Elo vs pool self-play)", "per role wins", "faults / 100 decisions", "calls / game", "tokens / game",
+    "seconds / game", "cost / game", "cost / day alive",
+]  # fmt: skip
+"""The leaderboard's columns (`rows`)."""
+
+
 def rows(ratings: Sequence[PoolRating], nash: dict[str, NashRating] | None = None) -> tuple[list[str], list[list[str]]]:
     """The leaderboard as plain cells, best rating first (`nash`: `pool_nash`'s ratings, a column beside Elo)."""
-    header = ["entrant", "rating (Elo vs pool average)", "95% interval", "Nash averaging (points)", "games",
-              "as village", "as werewolves", "per role", "calls / game", "tokens / game", "seconds / game"]  # fmt: skip
     out = []
     for p in sorted(ratings, key=lambda p: -p.elo if math.isfinite(p.elo) else math.inf):
+        per_role = (
+            "; ".join(f"{role.value} {_edge(e)}" for role, e in p.roles.items())
+            if p.roles
+            else "n/a (no one-seat games)"
+        )
         out.append(
             [
                 p.entrant,
@@ -126,15 +244,21 @@ def rows(ratings: Sequence[PoolRating], nash: dict[str, NashRating] | None = Non
                 f"[{p.lo:+.0f}, {p.hi:+.0f}] (width {p.width:.0f})" if math.isfinite(p.width) else "n/a",
                 _nash((nash or {}).get(p.entrant)),
                 str(p.games),
+                _edge(p.sides.get(Team.VILLAGE)),
+                _edge(p.sides.get(Team.WEREWOLF)),
                 _rate(p.village),
                 _rate(p.werewolf),
+                per_role,
                 "; ".join(f"{role.value} {_rate(rate)}" for role, rate in p.by_role.items()),
+                f"{p.faults:.2f}",
                 f"{p.calls:.1f}",
                 f"{p.tokens:.0f}",
                 f"{p.seconds:.2f}",
+                _money(p.cost),
+                _money(p.cost_per_day),
             ]
         )
-    return header, out
+    return list(HEADER), out
 
 
 def leaderboard_html(
@@ -154,9 +278,13 @@ def leaderboard_html(
         "edge over the pool's average entry in Elo points (400 points: 10 to 1 odds), side advantage fitted "
         "apart, with bootstrap 95% intervals; Nash averaging is the entrant's win rate above its side's, in "
         "percentage points, against the maximum-entropy Nash mixture of every agent rated on this pool version "
-        "(0: in the mixture), with bootstrap 95% intervals; win rates with Wilson 95% intervals.</p>"
+        "(0: in the mixture), with bootstrap 95% intervals. As village, as werewolves and per role: the "
+        "entrant's wins on that side (holding the whole side) or in that role (holding one seat among an "
+        "entry's) against the pool's own on the same deals (each entry playing itself), in Elo points "
+        "(logit difference), with paired bootstrap 95% intervals and both win rates. Win rates with Wilson "
+        "95% intervals; faults are decisions replaced by a legal fallback; cost at the prices given.</p>"
         f"<table id='leaderboard'><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table></body></html>"
     )
 
 
-__all__ = ["PoolRating", "leaderboard_html", "pool_nash", "pool_rating", "rows"]
+__all__ = ["HEADER", "Edge", "PoolRating", "deal_edge", "leaderboard_html", "pool_nash", "pool_rating", "rows"]

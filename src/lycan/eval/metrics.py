@@ -9,13 +9,20 @@ its role's team; a draw is a win for nobody.
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
 
-from lycan.engine.events import Died, PhaseStarted, ProbeAnswered, VoteCast
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+
+from lycan.engine.events import Died, Executed, PhaseStarted, ProbeAnswered, VoteCast
 from lycan.engine.record import GameRecord
 from lycan.eval.estimates import Mean, bootstrap_mean
+from lycan.rules import ConfigError
+from lycan.rules.files import read_data
 from lycan.rules.roles import KEY_ROLES, Role, Team, team_of
 from lycan.stats import Rate
 
@@ -191,14 +198,30 @@ def votes_received(records: Sequence[GameRecord], *, revotes: bool = False) -> d
     }
 
 
-def vote_success(records: Iterable[GameRecord], *, by_role: bool = False) -> dict[str, Rate]:
-    """Vote success (VSS): the share of votes an agent cast, on village-team seats, at werewolves.
+# Kaggle's Game Arena werewolf harness (kaggle-environments, `envs/werewolf/eval/loaders.py`,
+# `GameResult.iterate_voting_mini_game`, and `envs/werewolf/eval/metrics.py`, `GameSetEvaluator.evaluate`)
+# defines IRP, VSS, KSR, margin and speed of win, and their win-dependent (WD) forms; the functions
+# below follow those definitions on Lycan's records. Its "villagers" are the village team, its
+# "wolves" the werewolves (the possessed is neither a villager nor a wolf there: here it is on the
+# werewolf team, so its votes do not count, and a vote for it is not a vote for a werewolf).
+def _village_won(rec: GameRecord) -> bool:
+    return rec.winner == Team.VILLAGE.value
 
-    Every vote counts (revotes included). With `by_role`, keys are `agent/role` and every role
-    counts, werewolf-team roles included (for them a vote at a werewolf is a vote at a partner).
+
+def identification_precision(
+    records: Iterable[GameRecord], *, by_role: bool = False, win_dependent: bool = False
+) -> dict[str, Rate]:
+    """Identification precision (IRP), as Kaggle's werewolf arena defines it.
+
+    Kaggle: "for every day vote cast by a villager, score 1 if they voted for a werewolf, 0
+    otherwise", averaged over the agent's votes. Here every day vote by a village-team seat counts,
+    revotes included. With `by_role`, keys are `agent/role` and every role counts (for a
+    werewolf-team seat a vote at a werewolf is a vote at a partner). `win_dependent` is Kaggle's
+    WD-IRP: a vote scores only when the village won.
     """
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for rec in records:
+        scores = not win_dependent or _village_won(rec)
         for e in rec.events:
             if not isinstance(e, VoteCast):
                 continue
@@ -209,9 +232,98 @@ def vote_success(records: Iterable[GameRecord], *, by_role: bool = False) -> dic
                 key = rec.agents[e.actor]
             else:
                 continue
-            tally[key][0] += rec.roles[e.target] is Role.WEREWOLF
+            tally[key][0] += scores and rec.roles[e.target] is Role.WEREWOLF
             tally[key][1] += 1
     return {k: Rate(*v) for k, v in tally.items()}
+
+
+def vote_success(records: Iterable[GameRecord], *, win_dependent: bool = False) -> dict[str, Rate]:
+    """Vote success (VSS), as Kaggle's werewolf arena defines it.
+
+    Kaggle: "for villager votes on days a werewolf was exiled, score 1 if they voted for the
+    exiled werewolf, 0 otherwise". Here: on each day whose execution was a werewolf, the votes of
+    the round that executed it (a revote when the first round tied) cast by village-team seats.
+    `win_dependent` is Kaggle's WD-VSS: a vote scores only when the village won.
+    """
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        scores = not win_dependent or _village_won(rec)
+        day_votes: list[VoteCast] = []
+        for e in rec.events:
+            if isinstance(e, VoteCast):
+                if day_votes and (day_votes[-1].day, day_votes[-1].round) != (e.day, e.round):
+                    day_votes = []  # a new round (or day): only the round that executes counts
+                day_votes.append(e)
+            elif isinstance(e, Executed):
+                if rec.roles[e.target] is Role.WEREWOLF:
+                    for v in day_votes:
+                        if v.day == e.day and team_of(rec.roles[v.actor]) is Team.VILLAGE:
+                            cell = tally[rec.agents[v.actor]]
+                            cell[0] += scores and v.target == e.target
+                            cell[1] += 1
+                day_votes = []
+    return {k: Rate(*v) for k, v in tally.items()}
+
+
+def _alive_at_end(rec: GameRecord) -> set[int]:
+    dead = {e.target for e in rec.events if isinstance(e, Died)}
+    return set(range(len(rec.roles))) - dead
+
+
+def survival(records: Iterable[GameRecord], *, by_role: bool = False, win_dependent: bool = False) -> dict[str, Rate]:
+    """Survival (Kaggle's KSR): the share of an agent's seats alive at the end of the game.
+
+    Kaggle scores every player 1 if alive at the end, per agent and per role (`by_role`: keys
+    `agent/role`). `win_dependent` is Kaggle's WD-KSR, "the joint probability of winning and
+    surviving". (`key_role_survival` gives the key roles' survival day by day.)
+    """
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rec in records:
+        alive = _alive_at_end(rec)
+        for seat, agent in enumerate(rec.agents):
+            key = f"{agent}/{rec.roles[seat].value}" if by_role else agent
+            tally[key][0] += seat in alive and (not win_dependent or seat_won(rec, seat))
+            tally[key][1] += 1
+    return {k: Rate(*v) for k, v in tally.items()}
+
+
+def game_days(rec: GameRecord) -> int:
+    """The days a game lasted: the last day it reached (at least 1)."""
+    return max([1, *(e.day for e in rec.events)])
+
+
+@dataclass(frozen=True, slots=True)
+class WinDominance:
+    """How an agent's won games were won (Kaggle's dominance metrics), over the seats that won."""
+
+    agent: str
+    margin: Mean
+    """Margin of win: the share of the winning team alive at the end."""
+    speed: Mean
+    """Speed of win: 1 / the days the game lasted."""
+
+
+def win_dominance(records: Sequence[GameRecord]) -> dict[str, WinDominance]:
+    """Margin and speed of win, as Kaggle's werewolf arena defines them.
+
+    Kaggle: in a won game, "margin of win = living teammates / total team size" of the winning
+    team, and "speed of win = 1 / game duration" in days; each is averaged over the won games of
+    every seat an agent played (a seat that lost adds nothing). Agents that never won have NaN means.
+    """
+    margins: dict[str, list[float]] = defaultdict(list)
+    speeds: dict[str, list[float]] = defaultdict(list)
+    for rec in records:
+        alive = _alive_at_end(rec)
+        winners = [s for s in range(len(rec.roles)) if seat_won(rec, s)]
+        margin = sum(1 for s in winners if s in alive) / len(winners) if winners else math.nan
+        speed = 1 / game_days(rec)
+        for s in winners:
+            margins[rec.agents[s]].append(margin)
+            speeds[rec.agents[s]].append(speed)
+    return {
+        a: WinDominance(a, bootstrap_mean(margins.get(a, [])), bootstrap_mean(speeds.get(a, [])))
+        for a in _agents(records)
+    }
 
 
 # ----------------------------------------------------------------------------- survival
@@ -263,34 +375,6 @@ def _top_guesses(probe: ProbeAnswered) -> dict[int, tuple[Role, float | None]]:
         if old is None or (prob is not None and (old[1] is None or prob > old[1])):
             best[seat] = (role, prob)
     return best
-
-
-def identification_precision(records: Iterable[GameRecord]) -> dict[str, Rate]:
-    """Identification precision (IRP, as in the Kaggle werewolf arena), for village-team seats.
-
-    For each village-team seat in each game, the *accused* set is the distinct seats it voted for
-    (any day, any round) together with the seats its probe answers named werewolf (the top guess
-    per seat). IRP is the number of accused seats that were werewolves over the number accused,
-    pooled over all seats and games an agent played. (The Wilson interval treats accusations as
-    independent, which they are not quite.)
-    """
-    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for rec in records:
-        accused: dict[int, set[int]] = defaultdict(set)
-        for e in rec.events:
-            if isinstance(e, VoteCast):
-                accused[e.actor].add(e.target)
-            elif isinstance(e, ProbeAnswered):
-                for seat, (role, _) in _top_guesses(e).items():
-                    if role is Role.WEREWOLF:
-                        accused[e.seat].add(seat)
-        for seat, targets in accused.items():
-            if team_of(rec.roles[seat]) is not Team.VILLAGE:
-                continue
-            cell = tally[rec.agents[seat]]
-            cell[0] += sum(1 for t in targets if rec.roles[t] is Role.WEREWOLF)
-            cell[1] += len(targets)
-    return {k: Rate(*v) for k, v in tally.items()}
 
 
 def majority_role(record: GameRecord) -> Role:
@@ -451,11 +535,34 @@ def fault_stats(records: Sequence[GameRecord]) -> dict[str, FaultStats]:
 class Price:
     """Price of a model in currency units per million tokens."""
 
-    prompt: float = 0.0
-    completion: float = 0.0
+    __pydantic_config__ = ConfigDict(extra="forbid")  # a misspelt key is an error, not a free model
+
+    prompt: Annotated[float, Field(ge=0)] = 0.0
+    completion: Annotated[float, Field(ge=0)] = 0.0
 
 
 Prices = Mapping[str, Price]
+
+
+def load_prices(path: str | os.PathLike[str]) -> dict[str, Price]:
+    """A price table from a TOML, YAML or JSON file: `MODEL = {prompt = P, completion = C}` per million tokens.
+
+    The model is the name usage entries carry (else the agent label after `:`), e.g.
+    `[gpt-4o-mini]` / `prompt = 0.15` / `completion = 0.6`.
+
+    Raises:
+        ConfigError: no such file, not TOML/YAML/JSON, or an entry that is not two non-negative prices.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise ConfigError(f"no price table {str(path)!r}")
+    data = read_data(file, "price table")
+    try:
+        return TypeAdapter(dict[str, Price]).validate_python(data or {})
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise ConfigError(f"{file}: {where + ': ' if where else ''}{first.get('msg', 'invalid')}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +579,18 @@ class UsageStats:
     total_tokens: int
     total_latency_s: float
     total_cost: float
+    days: int = 0
+    """Days the agent's seats were alive, summed (Kaggle's turns: a seat's turns are the days it lived)."""
+
+    @property
+    def cost_per_day(self) -> float:
+        """Cost per day alive (Kaggle's cost per turn, pooled over seats rather than averaged per game)."""
+        return self.total_cost / self.days if self.days else math.nan
+
+    @property
+    def tokens_per_day(self) -> float:
+        """Prompt plus completion tokens per day alive."""
+        return self.total_tokens / self.days if self.days else math.nan
 
     @property
     def tokens_per_decision(self) -> float:
@@ -503,8 +622,21 @@ def _model_of(record: GameRecord, seat: int, entry: Mapping[str, object]) -> str
     return label.split(":", 1)[1] if ":" in label else label
 
 
+def days_alive(rec: GameRecord) -> list[int]:
+    """Per seat, the days it lived.
+
+    Up to the day it was executed or shot, up to the day before a night death announced at dawn,
+    else every day of the game.
+    """
+    out = [game_days(rec)] * len(rec.roles)
+    for e in rec.events:
+        if isinstance(e, Died):
+            out[e.target] = max(0, e.day - 1) if e.cause == "night" else e.day
+    return out
+
+
 def usage_stats(records: Sequence[GameRecord], prices: Prices | None = None) -> dict[str, UsageStats]:
-    """Calls, tokens, latency and cost per game and per decision for every agent with usage.
+    """Calls, tokens, latency and cost per game, per decision and per day alive for every agent with usage.
 
     Reads `record.usage`: `{seat: {"calls", "prompt_tokens", "completion_tokens",
     "latency_s", optional "model"}}`. The price of a seat's calls is looked up in `prices` by the
@@ -513,8 +645,10 @@ def usage_stats(records: Sequence[GameRecord], prices: Prices | None = None) -> 
     prices = prices or {}
     cols: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     decisions: dict[str, int] = defaultdict(int)
+    days: dict[str, int] = defaultdict(int)
     for rec in records:
         dec = decisions_by_seat(rec)
+        lived = days_alive(rec)
         for seat, agent in enumerate(rec.agents):
             entry = seat_usage(rec, seat)
             if entry is None:
@@ -528,6 +662,7 @@ def usage_stats(records: Sequence[GameRecord], prices: Prices | None = None) -> 
             c["latency"].append(float(entry.get("latency_s", 0.0) or 0.0))
             c["cost"].append((pt * price.prompt + ct * price.completion) / 1e6)
             decisions[agent] += dec[seat]
+            days[agent] += lived[seat]
     return {
         a: UsageStats(
             a,
@@ -540,6 +675,7 @@ def usage_stats(records: Sequence[GameRecord], prices: Prices | None = None) -> 
             int(sum(c["tokens"])),
             sum(c["latency"]),
             sum(c["cost"]),
+            days[a],
         )
         for a, c in cols.items()
     }

@@ -32,11 +32,13 @@ from lycan.eval.metrics import (
     matchups,
     probe_accuracy,
     seat_won,
+    survival,
     team_lineup,
     team_win_rates,
     usage_stats,
     vote_success,
     votes_received,
+    win_dominance,
     win_rates_by_role,
 )
 from lycan.eval.speech import BUDGETS, SpeechStats, speech
@@ -323,14 +325,40 @@ def tables(
     out = setting_tables(records)
     pooled = " (all settings pooled)" if len(by_setting(records)) > 1 else ""
     votes = votes_received(records)
-    vss, irp = vote_success(records), identification_precision(records)
     out.append(
         (
-            "Votes and identification" + pooled,
-            ["agent", "votes received / game", "from humans / game", "vote success (VSS)", "precision (IRP)"],
+            "Votes received" + pooled,
+            ["agent", "votes received / game", "from humans / game"],
+            [[a, _mean(v.received), _mean(v.from_humans)] for a, v in votes.items()],
+        )
+    )
+    irp, vss, ksr_all = identification_precision(records), vote_success(records), survival(records)
+    wd_irp = identification_precision(records, win_dependent=True)
+    wd_vss, wd_ksr = vote_success(records, win_dependent=True), survival(records, win_dependent=True)
+    dominance = win_dominance(records)
+    none = Rate(0, 0)
+    out.append(
+        (
+            "Arena metrics, as Kaggle's werewolf arena defines them" + pooled,
             [
-                [a, _mean(v.received), _mean(v.from_humans), _pct(vss.get(a, Rate(0, 0))), _pct(irp.get(a, Rate(0, 0)))]
-                for a, v in votes.items()
+                "agent",
+                "IRP",
+                "VSS",
+                "KSR (alive at end)",
+                "WD-IRP",
+                "WD-VSS",
+                "WD-KSR",
+                "margin of win",
+                "speed of win",
+            ],
+            [
+                [
+                    a,
+                    *(_pct(m.get(a, none)) for m in (irp, vss, ksr_all, wd_irp, wd_vss, wd_ksr)),
+                    _mean(d.margin),
+                    _mean(d.speed),
+                ]
+                for a, d in dominance.items()
             ],
         )
     )
@@ -381,7 +409,16 @@ def tables(
         out.append(
             (
                 "Model use per seat-game" + pooled,
-                ["agent", "calls", "tokens", "latency s", "cost", "tokens / decision"],
+                [
+                    "agent",
+                    "calls",
+                    "tokens",
+                    "latency s",
+                    "cost",
+                    "tokens / decision",
+                    "cost / decision",
+                    "cost / day alive",
+                ],
                 [
                     [
                         a,
@@ -390,6 +427,8 @@ def tables(
                         _mean(u.latency_s),
                         _mean(u.cost, ".4f"),
                         f"{u.tokens_per_decision:.0f}",
+                        f"{u.cost_per_decision:.5f}",
+                        f"{u.cost_per_day:.5f}",
                     ]
                     for a, u in usage.items()
                 ],

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from lycan.rules.files import read_data
 from lycan.rules.roles import Role
 from lycan.rules.ruleset import ConfigError, RuleOptions, RuleSet, TalkLimits
 
@@ -177,17 +176,7 @@ def load_rules_file(path: str | Path) -> RuleSet:
 
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot read rules file {p}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"cannot read rules file {p}: it is not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text) if p.suffix.lower() == ".toml" else yaml.safe_load(text)
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as err:
-        first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise ConfigError(f"{p} is not valid {'TOML' if p.suffix == '.toml' else 'YAML'}: {first}") from None
+    data = read_data(p, "rules file")
     if isinstance(data, dict) and isinstance(data.get("rules"), dict):
         data = data["rules"]
     return rules_from_dict({} if data is None else data, source=str(p))
