@@ -321,6 +321,32 @@ def play_on_ray_node(job: GameJob) -> GameRecord:
     return replace(record, meta={**record.meta, "ray_node": ray.get_runtime_context().get_node_id()})
 
 
+def warm_ray_node() -> str:
+    """Import what a game needs inside a Ray worker, so that the worker is ready when games come; its node's id."""
+    import ray
+
+    import lycan.agents
+    import lycan.engine
+
+    assert lycan.agents.__name__ and lycan.engine.__name__  # imported for their cost, now rather than at a game
+    return str(ray.get_runtime_context().get_node_id())
+
+
+def _warm_up(ray: Any, timeout: float) -> None:
+    """One `warm_ray_node` task per CPU of every live node, pinned to it; waits up to `timeout` seconds."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    warm = ray.remote(num_cpus=1, max_retries=0)(warm_ray_node)
+    refs = [
+        warm.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=node["NodeID"], soft=True)).remote()
+        for node in ray.nodes()
+        if node.get("Alive")
+        for _ in range(int(node.get("Resources", {}).get("CPU", 0)))
+    ]
+    if refs:
+        ray.wait(refs, num_returns=len(refs), timeout=timeout)
+
+
 @dataclass
 class RayExecutor:
     """Ray: one game per task, results streamed with `ray.wait`.
@@ -332,7 +358,10 @@ class RayExecutor:
     a finished game has been handed to `on_result` (and saved by the tournament) already, so a
     lost node costs only the games it was playing. Games are spread over the cluster's nodes
     (`scheduling="SPREAD"`): Ray's default keeps short tasks on the driver's node while it keeps
-    up, which leaves a cluster's other machines idle; pass "DEFAULT" for Ray's own policy.
+    up, which leaves a cluster's other machines idle; pass "DEFAULT" for Ray's own policy. Before
+    the first game, every CPU of every node imports what a game needs (`warm_up` seconds at most):
+    a node whose workers start slowly would otherwise get its share of games only after the
+    quicker nodes have played most of theirs.
     """
 
     address: str | None = None
@@ -341,6 +370,7 @@ class RayExecutor:
     shutdown: bool = False
     max_retries: int = 3
     scheduling: Literal["DEFAULT", "SPREAD"] = "SPREAD"
+    warm_up: float = 120.0
 
     def run(self, jobs: Sequence[GameJob], on_result: OnResult) -> None:
         """Play every job; see `Executor.run`.
@@ -367,6 +397,8 @@ class RayExecutor:
             except (ConnectionError, TimeoutError, RuntimeError, ValueError) as err:
                 first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                 raise ConfigError(f"cannot reach the Ray cluster at {address or 'a local instance'}: {first}") from None
+        if self.warm_up > 0 and jobs:
+            _warm_up(ray, self.warm_up)
         remote = ray.remote(max_retries=self.max_retries, scheduling_strategy=self.scheduling)(play_on_ray_node)
         queue = list(jobs)
         pending: list[Any] = []
