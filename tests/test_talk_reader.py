@@ -55,11 +55,16 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
     assert 0.25 < empty / len(rows) < 0.45  # lines that say nothing to read are part of the test
 
 
-@pytest.mark.parametrize(("name", "recall"), [("dev.jsonl", 0.93), ("dev2.jsonl", 0.87), ("dev3.jsonl", 0.8)])
-def test_the_reader_reads_the_development_corpora(name: str, recall: float) -> None:
+@pytest.mark.parametrize(
+    ("name", "precision", "recall"),
+    # dev4 was written by another hand, to conventions read off the others: a held-out set until
+    # it was measured (BENCHMARKS.md), a development set since
+    [("dev.jsonl", 0.95, 0.94), ("dev2.jsonl", 0.95, 0.89), ("dev3.jsonl", 0.95, 0.88), ("dev4.jsonl", 0.93, 0.85)],
+)
+def test_the_reader_reads_the_development_corpora(name: str, precision: float, recall: float) -> None:
     tp, fp, fn = counts(load_labelled(TALK / name))
     total_tp, total_fp, total_fn = sum(tp.values()), sum(fp.values()), sum(fn.values())
-    assert total_tp / (total_tp + total_fp) >= 0.95
+    assert total_tp / (total_tp + total_fp) >= precision
     assert total_tp / (total_tp + total_fn) >= recall
     claims = sum(tp[k] for k in ("claim", "divined", "identified"))
     assert claims / (claims + sum(fp[k] for k in ("claim", "divined", "identified"))) >= 0.95
@@ -102,6 +107,81 @@ def test_the_reader_reads_the_development_corpora(name: str, recall: float) -> N
 )
 def test_phrasings_of_real_games(text: str, expected: set[tuple[str, str | None, str]]) -> None:
     assert said(text) == expected
+
+
+MORE = (
+    "Kiprono Cheruiyot",
+    "Achieng Odhiambo",
+    "Baraka Otieno",
+    "Wanjiru Kamau",
+    "Fionnlagh Mackay",
+    "Rin",
+    "Njeri Wambui",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # seats called at the start are spoken to; "let's" and "help me" take no other subject
+        ("@Achieng @Baraka let's get Wanjiru out today.", {("will_vote", "Wanjiru Kamau", "")}),
+        ("@Achieng @Baraka help me lynch @Wanjiru.", {("will_vote", "Wanjiru Kamau", "")}),
+        # another's vote is reported speech only until the speaker speaks for themself again
+        (
+            "achieng is fine she voted the wolf yesterday im backing the wanjiru lynch",
+            {("defends", "Achieng Odhiambo", ""), ("will_vote", "Wanjiru Kamau", "")},
+        ),
+        ("I shall cast my vote for Mr Otieno.", {("will_vote", "Baraka Otieno", "")}),
+        (
+            "Kip is lying. Kip is a wolf. Vote Kip.",
+            {("accuses", "Kiprono Cheruiyot", ""), ("will_vote", "Kiprono Cheruiyot", "")},
+        ),
+        ("fionn's dodging again. he reads evil to me", {("accuses", "Fionnlagh Mackay", "")}),
+        # a vote with a reason against its seat accuses it; an accusation and "accordingly" votes
+        (
+            "Wanjiru slipped hard yesterday, a pure scum-tell. Hammer on Wanjiru.",
+            {("accuses", "Wanjiru Kamau", ""), ("will_vote", "Wanjiru Kamau", "")},
+        ),
+        (
+            "For the record, I believe Mr Otieno is a werewolf, and I intend to vote accordingly.",
+            {("accuses", "Baraka Otieno", ""), ("will_vote", "Baraka Otieno", "")},
+        ),
+        ("Baraka is scum, I'm hammering.", {("accuses", "Baraka Otieno", ""), ("will_vote", "Baraka Otieno", "")}),
+        ("Vote Baraka.", {("will_vote", "Baraka Otieno", "")}),  # no reason given, no accusation read into it
+        (
+            "Baraka is a fake seer. Vote Baraka.",
+            {("liar", "Baraka Otieno", "seer"), ("will_vote", "Baraka Otieno", "")},
+        ),
+        ("Karim. Is. A. Wolf.".replace("Karim", "Baraka"), {("accuses", "Baraka Otieno", "")}),
+        (
+            "I trust Rin. Baraka, on the other hand, is the wolf.",
+            {("defends", "Rin", ""), ("accuses", "Baraka Otieno", "")},
+        ),
+        (
+            "I protected Achieng, not Rin. Lynch Baraka.",
+            {("guarded", "Achieng Odhiambo", ""), ("will_vote", "Baraka Otieno", "")},
+        ),
+        # claims and results said the long way round
+        ("Baraka is not the seer. I am.", {("claim", None, "seer"), ("liar", "Baraka Otieno", "seer")}),
+        ("The real seer? Me. And Rin came up wolf.", {("claim", None, "seer"), ("divined", "Rin", "werewolf")}),
+        ("The medium is me, and Rin read human.", {("claim", None, "medium"), ("identified", "Rin", "human")}),
+        ("WANJIRU IS A WEREWOLF. I CHECKED HER.", {("divined", "Wanjiru Kamau", "werewolf")}),
+        ("Seer here. Rin showed up black in my vision.", {("claim", None, "seer"), ("divined", "Rin", "werewolf")}),
+        (
+            "I'm the seer, and Rin is the wolf I found last night.",
+            {("claim", None, "seer"), ("divined", "Rin", "werewolf")},
+        ),
+        # liar calls and protections
+        ("ppl plz rin is fakeing seer", {("liar", "Rin", "seer")}),
+        ("I'm the bodyguard. Rin had my shield last night.", {("claim", None, "guardian"), ("guarded", "Rin", "")}),
+        (
+            "I'm the guardian; Rin was under my protection last night.",
+            {("claim", None, "guardian"), ("guarded", "Rin", "")},
+        ),
+    ],
+)
+def test_phrasings_of_other_hands(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=6, names=MORE) == expected
 
 
 @pytest.mark.parametrize(

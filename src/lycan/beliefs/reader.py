@@ -115,6 +115,15 @@ _FIXES: dict[str, str] = {
     "definitly": "definitely",
     "checkd": "checked",
     "wolff": "wolf",
+    "smels": "smells",
+    "lik": "like",
+    "realy": "really",
+    "relly": "really",
+    "lookin": "looking",
+    "fakeing": "faking",
+    "honstly": "honestly",
+    "vot": "vote",
+    "med": "medium",
     "vanila": "vanilla",
     "lynchin": "lynching",
     "gaurdian": "guardian",
@@ -125,6 +134,7 @@ _FIXES: dict[str, str] = {
     "bein": "being",
     "voteing": "voting",
     "votng": "voting",
+    "goin": "going",
     "cleard": "cleared",
     "protcted": "protected",
     "proteced": "protected",
@@ -132,6 +142,8 @@ _FIXES: dict[str, str] = {
     "defnitely": "definitely",
     "definately": "definitely",
     "deffo": "definitely",
+    "defo": "definitely",
+    "fkaing": "faking",
     "teh": "the",
     "beleive": "believe",
     "belive": "believe",
@@ -184,6 +196,7 @@ _NEGATION = re.compile(
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
     r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to)\b"
+    r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
 _REPORTED = re.compile(
     r"(?:⟨\d+⟩|\b(?:he|she|they|someone|somebody|people|everyone|others?))(?:'s)?\s+(?:(?!i\b|i'm\b|we\b)\w+\s+){0,2}?"
@@ -417,13 +430,32 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
+_WORDS3 = frozenset(
+    """the and but not yes are was can its let did has had how who why all any our out now off too two she her
+    his him you may man day one new old see saw say get got put set for nor yet use way far few big bad own per
+    try ask lie lied sus bet ago due end act add age aim air art bag bed bit box boy buy car cut dog ear eat egg
+    eye fan fat fit fix fly fun gap gas god gun guy hat hit hot ice ill job joy key kid lay led leg lot low mad
+    map mix mom mum net nod oil pay pen pet pie pin pop pot raw red rid row run sad sat sea sex sit six sky son
+    sum sun tax tea ten tie tip top toy van war wet win won yep yup nah lol omg wtf btw imo fyi idk tbh ugh hmm
+    hey wow aye ayy nay okk sir mrs dad bro sis fam pal mod dev bot vet vot vil med sea kin ton tom dan ana rob
+    bob pat mel val art ray jay kay may""".split()  # noqa: SIM905 (a word list reads best as words)
+)
+"""Three-letter words too common to take for the start of a name ("Mel" is a name, but also a word here)."""
+
+
 def _short_forms(names: Sequence[str], aliases: dict[str, int]) -> dict[str, int]:
-    """Short forms of names one seat alone has: a prefix or suffix of 4+ letters of a part of its name."""
+    """Short forms of names one seat alone has: a prefix or suffix of 4+ letters of a part of its name.
+
+    A three-letter prefix ("Kip" for Kiprono) counts too, unless it is a common word (`_WORDS3`);
+    like every short form it is read only capitalised or after `@`.
+    """
     found: dict[str, set[int]] = {}
     for seat, name in enumerate(names):
         for part in re.split(r"[\s\[\]_-]+", fold(name).lower()):
             if len(part) < 5 or not part.isalpha():
                 continue
+            if part[:3] not in _WORDS3:
+                found.setdefault(part[:3], set()).add(seat)
             for n in range(4, len(part)):
                 found.setdefault(part[:n], set()).add(seat)
                 found.setdefault(part[-n:], set()).add(seat)
@@ -507,7 +539,19 @@ class TalkReader:
             seats.append(seat)
             return f"{m.group(1)}⟨{seat}⟩"
 
-        text = re.sub(r"(^|[^\w@⟨])@?([A-Z][a-z][\w-]{2,}|(?<=@)[a-z][\w-]{3,})(?![\w⟩])", short, text)
+        text = re.sub(r"(^|[^\w@⟨])@?([A-Z][a-z][\w-]{1,}|(?<=@)[a-z][\w-]{2,})(?![\w⟩])", short, text)
+
+        def lower(m: re.Match[str]) -> str:  # "fionn" for Fionnlagh: in lower case, the start of a part, 5+ letters
+            word = m.group(2)
+            seat = self._short.get(word)
+            if seat is None or word in _NOT_NAMES or word in _FIXES:
+                return m.group(0)
+            if not any(part.startswith(word) for part, s in self._parts if s == seat):
+                return m.group(0)
+            seats.append(seat)
+            return f"{m.group(1)}⟨{seat}⟩"
+
+        text = re.sub(r"(^|[^\w@⟨])([a-z]{5,})(?![\w⟩])", lower, text)
 
         def misspelt(m: re.Match[str]) -> str:  # "ibrahm" for Ibrahim: one letter off a name one seat has
             word = m.group(2).lower()
@@ -532,13 +576,38 @@ class TalkReader:
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
         s = _pronouns(s, speaker)
         s = _strip_planted(s)
+        # a claim or a result said across two sentences: "Yaw is not the seer. I am.", "The real seer? Me.",
+        # "NAYRA IS A WEREWOLF. I CHECKED HER."
+        s = re.sub(rf"((?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE})\s*[.!]+\s+(i\s+am\s*[.!])", r"\1 - \3", s)
+        s = re.sub(rf"\b(the\s+(?:real|true)\s+{_ROLE})\s*\?\s*me\b", r"\1 is me", s)
+        s = re.sub(
+            r"(⟨(\d+)⟩\s+(?:is|was)\s+(?:an?\s+)?(?:werewolf|wolf|human))[.!]+\s+(i\s+(?:checked|divined|inspected|scanned)\s+⟨\2⟩)",
+            r"\1, \3",
+            s,
+        )
+        # "Karim. Is. A. Wolf.": words set apart for weight, one sentence
+        s = re.sub(
+            r"(?:(?<=^)|(?<=[.!?]\s))(?:(?:⟨\d+⟩|[a-z']+)[.!]+\s+){2,}(?:⟨\d+⟩|[a-z']+)[.!]+",
+            lambda m: re.sub(r"[.!]+\s+", " ", m.group(0)),
+            s,
+        )
+        # an aside between commas ("Dimi, on the other hand, is the wolf") is no clause of its own
+        s = re.sub(
+            r",\s*(?:on the other hand|though|however|honestly|frankly|in my opinion|imo|tbh|to be honest|i think|"
+            r"i'd say|i reckon|if you ask me|for sure)\s*,\s*",
+            " ",
+            s,
+        )
         s = re.sub(
             r"(⟨\d+⟩)\?\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\b)", r"\1: ", s
         )  # "Ken? Human."
         # "Ken. Final answer." "KEN. That's my vote.": a seat named alone, then what it is named for
         s = re.sub(
-            r"(⟨\d+⟩)[.!]+\s+(?=(?:final answer|voting|lynch|vote|hammer|that's my vote|that is my vote)\b)", r"\1, ", s
-        )
+            r"(⟨\d+⟩)[.!]+\s+(?=(?:final answer|voting|lynch|vote|hammer|that's my vote|that is my vote)\b[^.!?⟨]*(?:[.!?]|$))",
+            r"\1, ",
+            s,
+        )  # (not when the next sentence names its own seat: "..., not Siwan. Lynch Bethan.")
+        s = re.sub(r"\b(?:mr|mrs|ms|miss|mx|dr|sir|madam)\.?\s+(?=⟨)", "", s)  # "Mr Kairys": the seat alone
         found: list[ReadStatement] = []
         unread: list[str] = []
         doubts = False
@@ -587,6 +656,7 @@ class TalkReader:
                 unread.append(clause.strip())
                 if re.search(rf"{_ROLE}|\b(?:{_HUMAN_WORDS}|{_WOLF_WORDS})\b", clause):
                     doubts = True
+        found += _reasoned(found, [b.rstrip() for b in _sentences(s) if not _injected(b)])
         for r in protocol:
             if all(f.statement != r.statement for f in found):
                 found.append(r)
@@ -698,7 +768,13 @@ class TalkReader:
         ):
             return True
         since = re.split(r"\b(?:but|however|though|anyway|anyways)\b", earlier)[-1]
-        if _REPORTED.search(since) or re.match(r"\s*(?:thinks|says|claims|believes|said|claimed|wants)\b", before):
+        reported = _REPORTED.search(since)
+        acted = reported and re.search(
+            r"\b(?:voted|votes|wants|wanted|asked|asks|agrees|agreed)\s*$", reported.group(0)
+        )
+        if reported and acted and re.search(r"\bi(?:'m|'ll| am| will)\b", since[reported.end() :]):
+            reported = None  # an act, not speech: its reach ends where the speaker speaks for themself again
+        if reported or re.match(r"\s*(?:thinks|says|claims|believes|said|claimed|wants)\b", before):
             return True
         if m.kind == "liar":
             return bool(_NEGATION.search(before))
@@ -736,6 +812,18 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (rf"\bi\s+(?:remain|am still|'m still)\s+(?:the\s+)?{_ROLE}\b", 0.9),
+            # "the seer is me", "The real seer? Me.", "the seer role belongs to me"
+            (
+                rf"\bthe\s+(?:real\s+|true\s+|actual\s+)?{_ROLE}(?:\s+role)?(?:\s+is|\?|\s+belongs to|\s*[-:=])\s*(?:me|mine)\b",
+                0.9,
+            ),
+            (rf"\bi\s+stand\s+(?:before\s+you\s+|here\s+)?as\s+(?:the|a|your)\s+{_ROLE}\b", 0.9),
+            (rf"^\s*{_ROLE}\s+(?:again|speaking|reporting|here again)\b", 0.85),
+            (rf"^\s*(?:as\s+(?:the\s+)?)?{_ROLE}\s*:", 0.85),
+            (rf"\(\s*{_ROLE}\s*\)\s*[.!]?\s*$", 0.85),
+            (rf"^\s*{_ROLE}\s*(?:n\d|night\s*\d|d\d)\s*:", 0.85),
+            (rf"{_ROLE}\b[^.?!]{{0,40}}\bi(?:'m|\s+am)\s+the\s+(?:real|true|actual)\s+one\b", 0.85),
+            (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[.!]+\s*i\s+am\s*[.!]", 0.9),
             (rf"^\s*(?:c|co|claim)\s+{_ROLE}\b", 0.85),
             (
                 rf"\b(?:hard\s*claim(?:ing)?|i(?:'ll| will)?\s+claim|i\s+(?:hereby\s+)?claim(?:\s+the\s+role\s+of)?|outing myself as|outing myself\s*[:,]|"
@@ -772,6 +860,28 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"\b(?:yesterday's|our|the)\s+(?:lynch|execution|hang|exile|elimination)\s*,\s*{_WHO}\s*,\s*(?:was|is|flipped)\s+(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
+            (
+                rf"{_WHO}\s+(?:is|was)\s+(?:an?\s+)?{_SPECIES}\s*,\s+i\s+(?:checked|divined|inspected|scanned)\s+⟨(?P=t)⟩",
+                0.9,
+            ),
+            (
+                rf"\b(?:vision|divination|check|reading|seance)\w*\s+(?:of|on|upon|fell upon|fell on|landed on)\s+(?:the late\s+)?"
+                rf"{_WHO}[^.⟨]{{0,30}}?\b(?:revealed|reveals|showed|shows|was|is|came back)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (rf"{_WHO}'s\s+(?:spirit|flip|soul|ghost)\b[^.⟨]{{0,40}}?\s*(?:[:,]|\s-)\s*(?:an?\s+)?{_SPECIES}\b", 0.85),
+            (
+                rf"{_WHO},?\s+(?:showed up|showed|turned up|read|registered)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\s+"
+                rf"(?:in|on|to)\s+(?:my|me)\b",
+                0.9,
+            ),
+            (rf"{_WHO}\s+is\s+the\s+(?P<sp>wolf|werewolf)\s+i\s+(?:found|saw|caught|checked|divined)\b", 0.9),
+            (
+                rf"{_WHO}\s+was\s+the\s+(?:subject|target)\s+of\s+my\s+(?:\w+\s+)?(?:divination|check|vision|reading)"
+                rf"[^.]{{0,20}}?result\s+(?:was|is)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (rf"\b(?:report|result|reading)\s*:\s*{_WHO}\s*[,:=-]\s*(?:an?\s+)?{_SPECIES}\b", 0.9),
             # colours and flips: "X flipped green on my check", "X came up red"
             (rf"{_WHO}\s+(?:flipped|came up|came back|showed up|showed|is|was|=)\s+(?P<sp>green|red)\b", 0.9),
             (
@@ -824,7 +934,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             # a medium's reading: "Pablo, who we hanged yesterday, was a werewolf"
             (
                 rf"{_WHO},?\s+(?:who|whom)\s+(?:we\s+|was\s+|got\s+|were\s+)?(?:\w+\s+){{0,3}}?"
-                rf"(?:executed|lynched|hanged|hung|voted out|exiled|eliminated|voted)(?:\s+\w+){{0,2}},?\s+"
+                rf"(?:executed|lynched|hanged|hung|voted out|exiled|eliminated|voted|lost)(?:\s+\w+){{0,4}},?\s+"
                 rf"(?:was|is|turned out|came back)\s+(?:to be\s+)?(?:an?\s+)?{_SPECIES}\b",
                 0.95,
             ),
@@ -844,6 +954,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (rf"{_WHO}\s*(?:\([^)]{{0,20}}\)\s*)?=\s*(?P<sp>w|h|ww)\b", 0.85),
+            (rf"(?:^|:\s*|[.,;]\s*){_WHO}\s+(?P<sp>h|w)\s*(?:[.,;!]|$)", 0.85),
+            (rf"{_WHO}\s+read\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b", 0.85),
             # shorthand and bare results, read as results only beside a claim or words of seeing
             (
                 rf"(?:\bn\d+\b\s*(?:result)?\s*:?\s*)?{_WHO}(?:'s)?\s*(?:\([^)]{{0,15}}\)\s*)?(?:=|:|is:)\s*(?:an?\s+)?\"?{_SPECIES}\b",
@@ -874,6 +986,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (rf"\bmy\s+(?:protect|save|guard|shield)\s+(?:went|was|is|goes)\s+(?:on|to)\s+{_WHO}", 0.9),
+            (rf"{_WHO}\s+(?:had|got)\s+my\s+(?:shield|protection|guard)\b", 0.9),
+            (rf"\bstood\s+guard\s+over\s+{_WHO}", 0.9),
+            (
+                rf"{_WHO}\s+was\s+(?:the\s+one\s+i\s+(?:protected|guarded|shielded|saved)|under\s+my\s+(?:protection|guard|shield))",
+                0.9,
+            ),
+            (rf"{_WHO}\s+my\s+pick\s+to\s+(?:guard|protect|shield)\b", 0.85),
             (
                 rf"\b(?:protected|guarded|shielded|covered|defended|saved|prot|guard(?:ed)? on|kept)\s+{_WHO}"
                 rf"(?!\s+(?:from being|would|will))",
@@ -888,7 +1007,17 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"{_WHO}\s+will\s+(?:receive|get|have)\s+my\s+(?:vote|ballot)", 0.9),
             (rf"\bput(?:ting)?\s+forward\s+{_WHO}", 0.85),
             (rf"\bhelp\s+me\s+(?:lynch|vote out|eliminate|execute)\s+{_WHO}", 0.85),
-            (rf"{_WHO}\s+(?:has|gets)\s+my\s+(?:vote|ballot)", 0.9),
+            (rf"{_WHO}\s+(?:has|have|gets|'ve got|have got|has got)\s+my\s+(?:vote|ballot)", 0.9),
+            (rf"{_WHO}\s+is\s+where\s+my\s+(?:vote|ballot)\s+(?:lands|goes|is going|sits|stays)", 0.9),
+            (rf"\bmy\s+(?:vote|ballot)\s+(?:is|was|will be)\s+cast\s+(?:for|on|against)\s+{_WHO}", 0.9),
+            (rf"\bmy\s+(?:vote|ballot)\s+(?:today|tonight|now)\s*[:=]\s*{_WHO}", 0.9),
+            (rf"\b(?:moving|moved|switching)\s+my\s+vote\b[^.]{{0,30}}[.!]\s*{_WHO}\s+gets\s+it\b", 0.85),
+            (
+                rf"\b(?:toss|tossing|throw|throwing|drop|dropping|slap|slapping|place|placing|lay|laying|putting)\s+"
+                rf"my\s+(?:vote|ballot)\s+(?:on|onto|to|for|against)\s+{_WHO}",
+                0.9,
+            ),
+            (rf"\b(?:to|should|must|shall)\s+(?:eliminate|lynch|execute|exile|hang|vote out|get rid of)\s+{_WHO}", 0.8),
             (
                 rf"{_WHO}\s+(?:needs|has|must|should|ought)\s+(?:to\s+)?(?:go|be\s+(?:lynched|eliminated|executed|voted out|hanged|removed|gone))\b",
                 0.85,
@@ -957,6 +1086,9 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (rf"(?:^|[,.;:]\s*)(?:lynch|execute|hang)\s+{_WHO}", 0.85),
+            (rf"\bi(?:'m|\s+am)\s+(?:lynching|hanging|executing|eliminating|exiling|hammering)\s+{_WHO}", 0.9),
+            (rf"\b(?:wolf|wolves|scum)\s+(?:lynch|vote|hang)\s+{_WHO}", 0.8),
+            (rf"\bmy\s+vote\s+puts\s+{_WHO}\s+(?:at|to|on)\b", 0.85),
         ],
         "liar": [
             (rf"{_WHO}(?:'s|\s+is)\s*(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
@@ -988,6 +1120,14 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"{_WHO}'s\s+{_ROLE}\s+(?:claim\s+)?(?:is|was)\s+(?:a\s+)?(?:fake|false|lie|bs|bogus)\b", 0.9),
             (rf"\bfake\s+{_ROLE}\s+{_WHO}", 0.9),
+            (
+                rf"{_WHO}(?:'s|\s+is)?\s+(?:faking|fake\s*claiming|pretending to be)\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b",
+                0.9,
+            ),
+            (rf"{_WHO}\s+(?:is\s+)?(?:lie|lies)\s+about\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
+            (rf"{_WHO}\s*[=:,]\s*(?:a\s+|the\s+)?(?:fake|bogus|false|lying|fraud)\s+{_ROLE}\b", 0.9),
+            (rf"{_ROLE}\b[^.?!⟨]{{0,40}}?{_WHO}(?:'s|\s+is)\s+the\s+(?:fake|false|lying|bogus)\s+one\b", 0.85),
+            (rf"{_WHO}'s\s+{_ROLE}\s+claim\s*(?:-|,|:)\s*it(?:'s|\s+is)\s+(?:false|fake|a lie|bogus|made up)\b", 0.9),
             (rf"{_WHO}\s+(?:can't|cannot|can not|couldn't)\s+be\s+(?:the\s+)?(?:real\s+)?{_ROLE}\b", 0.85),
             (
                 rf"{_WHO}'s\s+\"?(?:claim|result|check|reading|story|co|vision)\"?(?:\s+on\s+(?:me|⟨\d+⟩))?\s+(?:is|was)\s+(?:a\s+|totally\s+|completely\s+)?"
@@ -998,6 +1138,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bi(?:'m| am)\s+(?:the\s+)?(?:real\s+|true\s+)?{_ROLE},?\s+not\s+{_WHO}", 0.9),
             (rf"{_WHO}(?:'s|\s+is)\s+(?:not|n't)\s+(?:the\s+)?{_ROLE},?\s+i\s+am\b", 0.9),
             # a rival called a fake with no role named: the speaker's own claimed role (or an accusation)
+            (rf"{_WHO}\s+(?:has\s+)?(?:stole|stolen|steals|is stealing|took|has taken)\s+my\s+(?:role|claim)\b", 0.85),
             (
                 rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|impostor|imposter|liar|fraud|lying|lies|lied|lie|pretending)\b"
                 rf"(?!\s+(?:about|to|that))",
@@ -1055,7 +1196,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.8,
             ),
             (
-                rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+feels|\s+must be|\s+has to be|\s+might be|\s+could be|\s+sounds|"
+                rf"{_WHO}(?:\s+(?:just|really|totally|definitely|so|also|still|honestly|clearly|obviously))?"
+                rf"(?:'s|\s+is|\s+seems|\s+looks|\s+feels|\s+must be|\s+has to be|\s+might be|\s+could be|\s+sounds|"
                 rf"\s+smells|\s+reads|\s+'s gotta be|'s got to be|\s+is gotta be|\s+gotta be|\s+got to be|\s+na|\s+be|\s*=|\s+are)"
                 rf"(?:\s+(?:so|very|really|kinda|kind of|pretty|super|definitely|def|probably|clearly|totally|likely|both|all|"
                 rf"obviously|surely|100%|for sure|most likely|like|almost certainly|also|too|just|more|the most))*\s+"
@@ -1149,7 +1291,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (
-                rf"{_WHO}(?:'s|\s+is|\s+are|\s*=)?\s+(?:both\s+|all\s+)?(?:the\s+)?(?:true|real|legit|genuine)(?:\s+{_ROLE})?\b(?:\s+imo)?(?=\s*(?:[.,;!]|$|imo|to me|for me))",
+                rf"{_WHO}(?:'s|\s+is|\s+are|\s*=)?\s+(?:both\s+|all\s+)?(?:the\s+)?(?:true|real|legit|genuine|correct|right)"
+                rf"(?:\s+{_ROLE}|\s+one)?\b(?:\s+imo)?(?=\s*(?:[.,;!]|$|imo|to me|for me|in my view|in my book|⟨))",
                 0.8,
             ),
         ],
@@ -1279,6 +1422,10 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
         return False
     if m.kind == "claim":
         return bool(re.search(r"⟨\d+⟩\s*(?:,|:)?\s*$", before))
+    if re.fullmatch(r"\s*(?:⟨\d+⟩\s*,?\s*){2,}", before) or (
+        re.fullmatch(r"\s*(?:⟨\d+⟩\s*,?\s*)+", before) and re.match(r"(?:let's|let us|help me|join me)\b", words)
+    ):
+        return False  # seats called at the start ("@Rithy @Bopha let's get Vibol out"): spoken to, not subjects
     return bool(
         re.search(
             r"(?:⟨\d+⟩|\b(?:he|she|they|who|everyone else|others|people))\s+"
@@ -1294,6 +1441,56 @@ def _quoted(body: str, at: int) -> bool:
         if q.start() < at < q.end() and re.search(r"\b(?:i|i'm|my|me)\b", q.group(1)):
             return True
     return False
+
+
+_VOTE_NO_SEAT = re.compile(
+    r"\bvot(?:e|ing)\s+(?:accordingly|that way|on that basis)\b|\b(?:i'm|i am|i'll|i will)\s+hammering\b(?!\s+⟨)"
+    r"|\bput(?:ting)?\s+the\s+hammer\s+down\b|,\s*hammering\s*[.!]*$"
+)
+"""A vote that names no seat ("Nomvula is scum, I'm hammering"): for the one seat the line accuses."""
+
+_REASON = re.compile(
+    r"\b(?:(?:were)?wol(?:f|ves|fy|fish)|scum\w*|sus|suss|sussy|suspicious|suspect|shady|sketchy|fishy|dodgy|"
+    r"liar|lying|lied|evil|mislynch\w*)\b"
+)
+"""Words that give a vote a reason against its seat ("a pure scum-tell. Hammer on Zukauskas")."""
+
+
+def _reasoned(found: list[ReadStatement], sentences: list[str]) -> list[ReadStatement]:
+    """Accusations a line makes by a vote and a reason for it, and votes it makes by a reason and "vote accordingly".
+
+    One vote, no seat accused, called a liar or found a werewolf, and a plain sentence with a
+    wolf word that names the voted seat or no seat at all: the vote accuses its seat ("Sush has
+    been way too calm. Wolf. Sushmita, you have my vote."). One seat accused and a vote that
+    names no seat ("I will vote accordingly", "I'm hammering"): a vote for it.
+    """
+    kinds = [r.statement.kind for r in found]
+    against = {
+        r.statement.target
+        for r in found
+        if r.statement.kind in ("accuses", "liar")
+        or (r.statement.kind == "divined" and r.statement.species == "werewolf")
+    }
+    defended = {r.statement.target for r in found if r.statement.kind == "defends"}
+    if kinds.count("will_vote") == 0 and len(against) == 1 and "accuses" in kinds:
+        (seat,) = against
+        for sentence in sentences:
+            if _VOTE_NO_SEAT.search(sentence) and not (_NEGATION.search(sentence) or _HYPOTHETICAL.search(sentence)):
+                return [ReadStatement(Statement("will_vote", seat), 0.8, sentence)]
+    if kinds.count("will_vote") != 1 or against:
+        return []
+    seat = next(r.statement.target for r in found if r.statement.kind == "will_vote")
+    if seat in defended:
+        return []
+    for sentence in sentences:
+        if sentence.endswith("?") or not _REASON.search(sentence):
+            continue
+        if _NEGATION.search(sentence) or _HYPOTHETICAL.search(sentence) or _REPORTED.search(sentence):
+            continue
+        named = {int(t) for t in re.findall(r"⟨(\d+)⟩", sentence)}
+        if named <= {seat}:
+            return [ReadStatement(Statement("accuses", seat), 0.75, sentence)]
+    return []
 
 
 def _lists(body: str, matches: list[_Match]) -> list[_Match]:
