@@ -332,3 +332,27 @@ def test_paired_difference_of_outcomes_on_the_same_deals() -> None:
     assert str(d).startswith("+37.5% [")
     with pytest.raises(ValueError, match="same length"):
         paired_difference([1], [1, 0])
+
+
+def test_a_price_table_is_read_and_bad_ones_are_one_sentence(tmp_path: Any) -> None:
+    from lycan.eval.metrics import load_prices
+    from lycan.rules import ConfigError
+
+    good = tmp_path / "p.toml"
+    good.write_text('["claude-3.5-sonnet"]\nprompt = 3\ncompletion = 15\n[m1]\nprompt = 0.5\n')
+    assert load_prices(good) == {"claude-3.5-sonnet": Price(3.0, 15.0), "m1": Price(0.5, 0.0)}
+    (tmp_path / "p.json").write_text('{"m": {"completion": 2}}')
+    assert load_prices(tmp_path / "p.json") == {"m": Price(0.0, 2.0)}
+    bad = {
+        "dots.toml": ("[gpt-4.1]\nprompt = 1\n", "split at its dots"),
+        "neg.yaml": ("m: {prompt: -1}\n", "greater than or equal to 0"),
+        "key.yaml": ("m: {prompt: 1, cost: 2}\n", "cost"),
+        "inf.toml": ("[m]\ncompletion = inf\n", "finite"),
+        "broken.yaml": ("m: [1,\n", "is not valid YAML"),
+    }
+    for name, (text, words) in bad.items():
+        (tmp_path / name).write_text(text)
+        with pytest.raises(ConfigError, match=words):
+            load_prices(tmp_path / name)
+    with pytest.raises(ConfigError, match="no price table"):
+        load_prices(tmp_path / "missing.toml")

@@ -226,6 +226,10 @@ def test_a_pool_changed_under_its_ratings_is_refused_until_asked_for(tmp_path: P
     fresh = runner.invoke(app, [*base, "--new-version"])
     assert fresh.exit_code == 0, fresh.output
     assert runner.invoke(app, base).exit_code == 0  # the new version has its ratings now
-    restored = POOL
-    pool.write_text(restored)
-    assert runner.invoke(app, base).exit_code == 0  # back to a version with ratings stored
+    pool.write_text(POOL)
+    back = runner.invoke(app, [*base[:-2], "--seat-rounds", "1", "--budget", "4"])
+    assert back.exit_code == 0, back.output  # back to a version with ratings stored
+    # 4 rating games spent the budget: no room for a turn of 5 one-seat games against each entry
+    assert (
+        "the budget leaves room for 0 of 1 turns in one seat" in back.output and "in one seat, for" not in back.output
+    )

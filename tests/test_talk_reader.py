@@ -314,3 +314,35 @@ def test_short_forms_of_names_that_one_seat_has() -> None:
         ("defends", "Oluwaseun Adeyemi", ""),
     }
     assert said("More info please, then I vote @meena", speaker=4, names=names) == {("will_vote", "Meenakshi Iyer", "")}
+
+
+VOCAB = ("Ken", "Blackwell Jones", "Whitehead Amos", "Greenwood Ray", "Trustram Lee", "Defne Kaya", "Imani Obi",
+         "Guthrie Moss", "Rin")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # words the reader reads are never the start of a name at the table
+        ("I checked Ken, he came up black.", {("divined", "Ken", "werewolf")}),
+        ("Ken is white, I checked him.", {("divined", "Ken", "human")}),
+        ("I checked Ken: green.", {("divined", "Ken", "human")}),
+        ("I trust Ken.", {("defends", "Ken", "")}),
+        ("Def wolf.", set()),
+        ("Ima vote Ken.", {("will_vote", "Ken", "")}),
+        # ordinary talk that only looks like a vote, a result, a protection or a claim
+        ("It's way too early to lynch Ken.", set()),
+        ("The wolves want to eliminate Ken tonight, protect him.", set()),
+        ("The wolves vote Ken every single day.", set()),
+        ("Lynching Ken is right.", set()),
+        ("Ken got my guard up with that claim.", set()),
+        ("Ken read as a wolf to me yesterday.", set()),
+        ("Ken's flip: wolf", set()),
+        ("The seer is mine to protect tonight.", set()),
+        ("Ken is the wolf I saw lying.", {("accuses", "Ken", "")}),
+    ],
+)
+def test_words_and_phrases_that_only_look_like_statements(
+    text: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    assert said(text, speaker=8, names=VOCAB) == expected

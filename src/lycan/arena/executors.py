@@ -344,7 +344,9 @@ def _warm_up(ray: Any, timeout: float) -> None:
         for _ in range(int(node.get("Resources", {}).get("CPU", 0)))
     ]
     if refs:
-        ray.wait(refs, num_returns=len(refs), timeout=timeout)
+        _, late = ray.wait(refs, num_returns=len(refs), timeout=timeout)
+        for ref in late:  # a node still starting after `timeout`: its games will wait for it instead
+            ray.cancel(ref, force=True)
 
 
 @dataclass

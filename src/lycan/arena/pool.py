@@ -390,7 +390,10 @@ def pool_baseline(
         "settings": settings,
         "meta": {"pool": pool.label, "baseline": "1", "pool_entries": entry_digests(pool)},
     }
-    return TournamentConfig.model_validate(data)
+    try:
+        return TournamentConfig.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(f"cannot play the pool: {err.errors()[0].get('msg', 'invalid')}") from None
 
 
 __all__ = [

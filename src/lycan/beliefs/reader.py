@@ -438,9 +438,19 @@ _WORDS3 = frozenset(
     map mix mom mum net nod oil pay pen pet pie pin pop pot raw red rid row run sad sat sea sex sit six sky son
     sum sun tax tea ten tie tip top toy van war wet win won yep yup nah lol omg wtf btw imo fyi idk tbh ugh hmm
     hey wow aye ayy nay okk sir mrs dad bro sis fam pal mod dev bot vet vot vil med sea kin ton tom dan ana rob
-    bob pat mel val art ray jay kay may""".split()  # noqa: SIM905 (a word list reads best as words)
+    bob pat mel val art ray jay kay may def ima gut tho hes yea ofc pls cuz wan gon abt sho nvm tbf ngl""".split()  # noqa: SIM905
 )
 """Three-letter words too common to take for the start of a name ("Mel" is a name, but also a word here)."""
+
+
+_READER_WORDS = frozenset(
+    """black white green human clean clear innocent trust trusted trusting truth honest believe protect protected
+    guard guarded guarding shield lying liars fake faking fakes check checked checks vision voting lynch
+    lynching hammer wagon suspect suspicious scummy townie villager village confirmed result results smells
+    reads looks think pretty really again today first never maybe evil werewolf wolves defend defended
+    defending innocent cleared seers mediums hunter witch claim claimed claiming""".split()  # noqa: SIM905
+)
+"""Words the reader reads for what they say: never taken for the start of a name ("black" with Blackwell)."""
 
 
 def _short_forms(names: Sequence[str], aliases: dict[str, int]) -> dict[str, int]:
@@ -534,7 +544,7 @@ class TalkReader:
         def short(m: re.Match[str]) -> str:  # "Xabi" for Xabier, "Seun" for Oluwaseun: capitalised or @-named
             word = m.group(2).lower()
             seat = self._short.get(word)
-            if seat is None or word in _NOT_NAMES:
+            if seat is None or word in _NOT_NAMES or word in _READER_WORDS:
                 return m.group(0)
             seats.append(seat)
             return f"{m.group(1)}⟨{seat}⟩"
@@ -544,7 +554,7 @@ class TalkReader:
         def lower(m: re.Match[str]) -> str:  # "fionn" for Fionnlagh: in lower case, the start of a part, 5+ letters
             word = m.group(2)
             seat = self._short.get(word)
-            if seat is None or word in _NOT_NAMES or word in _FIXES:
+            if seat is None or word in _NOT_NAMES or word in _FIXES or word in _READER_WORDS:
                 return m.group(0)
             if not any(part.startswith(word) for part, s in self._parts if s == seat):
                 return m.group(0)
@@ -814,13 +824,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bi\s+(?:remain|am still|'m still)\s+(?:the\s+)?{_ROLE}\b", 0.9),
             # "the seer is me", "The real seer? Me.", "the seer role belongs to me"
             (
-                rf"\bthe\s+(?:real\s+|true\s+|actual\s+)?{_ROLE}(?:\s+role)?(?:\s+is|\?|\s+belongs to|\s*[-:=])\s*(?:me|mine)\b",
+                rf"\bthe\s+(?:real\s+|true\s+|actual\s+)?{_ROLE}(?:\s+role)?(?:\s+is|\?|\s+belongs to|\s*[-:=])\s*(?:me|mine)\s*(?:[.!,;]|$)",
                 0.9,
             ),
             (rf"\bi\s+stand\s+(?:before\s+you\s+|here\s+)?as\s+(?:the|a|your)\s+{_ROLE}\b", 0.9),
             (rf"^\s*{_ROLE}\s+(?:again|speaking|reporting|here again)\b", 0.85),
             (rf"^\s*(?:as\s+(?:the\s+)?)?{_ROLE}\s*:", 0.85),
-            (rf"\(\s*{_ROLE}\s*\)\s*[.!]?\s*$", 0.85),
+            (rf"^\s*\(\s*{_ROLE}\s*\)\s*[.!]?\s*$", 0.85),
             (rf"^\s*{_ROLE}\s*(?:n\d|night\s*\d|d\d)\s*:", 0.85),
             (rf"{_ROLE}\b[^.?!]{{0,40}}\bi(?:'m|\s+am)\s+the\s+(?:real|true|actual)\s+one\b", 0.85),
             (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[.!]+\s*i\s+am\s*[.!]", 0.9),
@@ -869,13 +879,20 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"{_WHO}[^.⟨]{{0,30}}?\b(?:revealed|reveals|showed|shows|was|is|came back)\s+(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
-            (rf"{_WHO}'s\s+(?:spirit|flip|soul|ghost)\b[^.⟨]{{0,40}}?\s*(?:[:,]|\s-)\s*(?:an?\s+)?{_SPECIES}\b", 0.85),
             (
-                rf"{_WHO},?\s+(?:showed up|showed|turned up|read|registered)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\s+"
+                rf"{_WHO}'s\s+(?:spirit|soul|ghost|flip\s+came\s+(?:through|back)\s+(?:for|to)\s+me)\b[^.⟨]{{0,40}}?\s*(?:[:,]|\s-)\s*(?:an?\s+)?{_SPECIES}\b",
+                0.85,
+            ),
+            (
+                rf"{_WHO},?\s+(?:showed up|showed|turned up|registered)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\s+"
                 rf"(?:in|on|to)\s+(?:my|me)\b",
                 0.9,
             ),
-            (rf"{_WHO}\s+is\s+the\s+(?P<sp>wolf|werewolf)\s+i\s+(?:found|saw|caught|checked|divined)\b", 0.9),
+            (
+                rf"{_WHO}\s+is\s+the\s+(?P<sp>wolf|werewolf)\s+i\s+(?:found|checked|divined)"
+                rf"(?:\s+last night|\s+on night \w+|\s+n\d)?\s*(?:[.,;!]|$)",
+                0.9,
+            ),
             (
                 rf"{_WHO}\s+was\s+the\s+(?:subject|target)\s+of\s+my\s+(?:\w+\s+)?(?:divination|check|vision|reading)"
                 rf"[^.]{{0,20}}?result\s+(?:was|is)\s+(?:an?\s+)?{_SPECIES}\b",
@@ -986,7 +1003,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (rf"\bmy\s+(?:protect|save|guard|shield)\s+(?:went|was|is|goes)\s+(?:on|to)\s+{_WHO}", 0.9),
-            (rf"{_WHO}\s+(?:had|got)\s+my\s+(?:shield|protection|guard)\b", 0.9),
+            (rf"{_WHO}\s+(?:had|got)\s+my\s+(?:shield|protection|guard)\b(?!\s+up)", 0.9),
             (rf"\bstood\s+guard\s+over\s+{_WHO}", 0.9),
             (
                 rf"{_WHO}\s+was\s+(?:the\s+one\s+i\s+(?:protected|guarded|shielded|saved)|under\s+my\s+(?:protection|guard|shield))",
@@ -1017,7 +1034,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"my\s+(?:vote|ballot)\s+(?:on|onto|to|for|against)\s+{_WHO}",
                 0.9,
             ),
-            (rf"\b(?:to|should|must|shall)\s+(?:eliminate|lynch|execute|exile|hang|vote out|get rid of)\s+{_WHO}", 0.8),
+            (
+                rf"\b(?:i|we)\b[^.,;⟨]{{0,30}}?\b(?:to|should|must|shall)\s+(?:eliminate|lynch|execute|exile|hang|vote out|"
+                rf"get rid of)\s+{_WHO}",
+                0.8,
+            ),
             (
                 rf"{_WHO}\s+(?:needs|has|must|should|ought)\s+(?:to\s+)?(?:go|be\s+(?:lynched|eliminated|executed|voted out|hanged|removed|gone))\b",
                 0.85,
@@ -1087,7 +1108,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"(?:^|[,.;:]\s*)(?:lynch|execute|hang)\s+{_WHO}", 0.85),
             (rf"\bi(?:'m|\s+am)\s+(?:lynching|hanging|executing|eliminating|exiling|hammering)\s+{_WHO}", 0.9),
-            (rf"\b(?:wolf|wolves|scum)\s+(?:lynch|vote|hang)\s+{_WHO}", 0.8),
+            (rf"\b(?:is|'s)\s+(?:the\s+|a\s+)?(?:wolf|scum)\s+(?:lynch|vote)\s+{_WHO}", 0.8),
             (rf"\bmy\s+vote\s+puts\s+{_WHO}\s+(?:at|to|on)\b", 0.85),
         ],
         "liar": [
@@ -1291,7 +1312,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (
-                rf"{_WHO}(?:'s|\s+is|\s+are|\s*=)?\s+(?:both\s+|all\s+)?(?:the\s+)?(?:true|real|legit|genuine|correct|right)"
+                rf"{_WHO}(?:'s|\s+is|\s+are|\s*=)?\s+(?:both\s+|all\s+)?(?:the\s+)?(?:true|real|legit|genuine|correct(?=\s+(?:one|seer|medium)))"
                 rf"(?:\s+{_ROLE}|\s+one)?\b(?:\s+imo)?(?=\s*(?:[.,;!]|$|imo|to me|for me|in my view|in my book|⟨))",
                 0.8,
             ),
@@ -1428,7 +1449,7 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
         return False  # seats called at the start ("@Rithy @Bopha let's get Vibol out"): spoken to, not subjects
     return bool(
         re.search(
-            r"(?:⟨\d+⟩|\b(?:he|she|they|who|everyone else|others|people))\s+"
+            r"(?:⟨\d+⟩|\b(?:he|she|they|who|everyone else|others|people|(?:the\s+)?(?:were)?wolves))\s+"
             r"(?:(?:are|is|was|were|also|both|all|will|would|have|has|had|keep|kept|just|then|still|already)\s+){0,2}$",
             before,
         )

@@ -230,7 +230,7 @@ def _pool_unchanged(store: Any, frozen: Any, new_version: bool) -> None:
 
     prefix = f"pool-{frozen.name}-"
     ours = f"{prefix}{frozen.version}-"
-    runs = sorted({g.run for g in store.list_games() if g.run and g.run.startswith(prefix)})
+    runs = list(dict.fromkeys(g.run for g in store.list_games() if g.run and g.run.startswith(prefix)))
     if new_version or any(r.startswith(ours) for r in runs):
         return  # the change was meant, or this version has ratings already
     for run in runs:
@@ -256,7 +256,9 @@ def leaderboard(
         list[str] | None, typer.Option(help="rules to play on (repeat; default guardian7, aiwolf5)")
     ] = None,
     width: Annotated[float, typer.Option(min=1, help="stop once the rating's 95% interval is narrower (Elo)")] = 100.0,
-    budget: Annotated[int, typer.Option(min=1, help="the most games to play for this entrant")] = 2000,
+    budget: Annotated[
+        int, typer.Option(min=1, help="the most games to play for this entrant, one-seat games included")
+    ] = 2000,
     step: Annotated[int, typer.Option(min=1, help="games per entry, preset and side added each round")] = 2,
     seat_rounds: Annotated[
         int, typer.Option(min=0, help="then, turns with the entrant in one seat, for per-role ratings (0: none)")
@@ -282,6 +284,7 @@ def leaderboard(
     from lycan.arena.pool import pool_baseline, pool_tournament
     from lycan.eval.leaderboard import leaderboard_html, pool_nash, pool_rating, rows
     from lycan.eval.metrics import load_prices
+    from lycan.rules import resolve_rules
 
     with clear_errors(), open_store(db) as store:
         frozen, spec = _pool_and_entrant(pool, entrant)
@@ -290,11 +293,14 @@ def leaderboard(
         presets = preset or ["guardian7", "aiwolf5"]
         names = [e.spec.name for e in frozen.entries]  # as records label the entries: POOL/ENTRY
         per_round = 2 * len(frozen.entries) * len(presets)
+        # a turn of one-seat games: one game per seat of each preset against each entry, inside the budget
+        per_turn = len(frozen.entries) * sum(resolve_rules(p).n_players for p in presets)
+        team_budget = max(budget - seat_rounds * per_turn, per_round * step)  # the rating's rounds come first
         games = 0
         while True:
             games += step
             config = pool_tournament(frozen, spec, presets, games)
-            if games * per_round > budget and games > step:
+            if games * per_round > team_budget and games > step:
                 games -= step
                 break
             run_tournament(config, store=store, progress=False)
@@ -303,8 +309,12 @@ def leaderboard(
                 f"{rating.games} games: {spec.name} {rating.elo:+.0f} Elo [{rating.lo:+.0f}, {rating.hi:+.0f}], "
                 f"width {rating.width:.0f}"
             )
-            if rating.width < width or games * per_round >= budget:
+            if rating.width < width or games * per_round >= team_budget:
                 break
+        fits = min(seat_rounds, max(0, budget - games * per_round) // per_turn)
+        if fits < seat_rounds:
+            console.print(f"the budget leaves room for {fits} of {seat_rounds} turns in one seat")
+            seat_rounds = fits
         if seat_rounds:
             config = pool_tournament(frozen, spec, presets, games, seat_rounds=seat_rounds)
             played = run_tournament(config, store=store, progress=False).played
@@ -325,9 +335,8 @@ def leaderboard(
                 everything += records
         nash = pool_nash(everything, frozen.label)
     header, body = rows(ratings, nash)
-    terminal = {"entrant", "rating (Elo vs pool average)", "95% interval", "Nash averaging (points)", "games",
-                "as village (Elo)", "as werewolves (Elo)", "faults / 100 decisions", "cost / game"}  # fmt: skip
-    shown = [i for i, h in enumerate(header) if h in terminal]  # the rest: on the page
+    wanted = (*header[:7], "faults / 100 decisions", "cost / game")  # the rest: on the page
+    shown = [i for i, h in enumerate(header) if h in wanted]
     table = Table(title=f"leaderboard against pool {frozen.label}", title_justify="left")
     for i in shown:
         table.add_column(header[i])

@@ -535,7 +535,9 @@ def fault_stats(records: Sequence[GameRecord]) -> dict[str, FaultStats]:
 class Price:
     """Price of a model in currency units per million tokens."""
 
-    __pydantic_config__ = ConfigDict(extra="forbid")  # a misspelt key is an error, not a free model
+    __pydantic_config__ = ConfigDict(
+        extra="forbid", allow_inf_nan=False
+    )  # a misspelt key is an error, not a free model
 
     prompt: Annotated[float, Field(ge=0)] = 0.0
     completion: Annotated[float, Field(ge=0)] = 0.0
@@ -557,6 +559,14 @@ def load_prices(path: str | os.PathLike[str]) -> dict[str, Price]:
     if not file.is_file():
         raise ConfigError(f"no price table {str(path)!r}")
     data = read_data(file, "price table")
+    if isinstance(data, dict):
+        nested = next(
+            (k for k, v in data.items() if isinstance(v, dict) and any(isinstance(x, dict) for x in v.values())), None
+        )
+        if nested is not None:
+            raise ConfigError(
+                f'{file}: the model name {nested!r} was split at its dots; quote it, as in ["{nested}.…"]'
+            )
     try:
         return TypeAdapter(dict[str, Price]).validate_python(data or {})
     except ValidationError as err:
