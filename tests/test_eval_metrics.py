@@ -261,6 +261,18 @@ def test_kaggle_survival_and_win_dominance() -> None:
     assert never.margin.n == 0 and math.isnan(never.margin.value)
     assert [game_days(g) for g in GAMES] == [1, 2, 1]
     assert days_alive(GAMES[1]) == [2, 0, 1, 1, 2]  # seat 1 died the first night, 2 executed day 1, 3 died night 1
+    # a hunter shot at dawn lived the day before; one shot after the day's vote lived that day
+    log = Log()
+    log.start("night", 0, (0, 1, 2, 3, 4))
+    log.start("day", 1, (1, 2, 3, 4))
+    log.add(Died, target=0, cause="night")
+    log.add(Died, target=1, cause="shot")
+    log.votes([(2, 3), (3, 2), (4, 3)])
+    log.add(Executed, target=3, votes=2)
+    log.add(Died, target=3, cause="executed")
+    log.add(Died, target=4, cause="shot")
+    shot = record("g4", [V, W, S, G, V], ["A"] * 5, "village", log, [])
+    assert days_alive(shot) == [0, 0, 1, 1, 1]
 
 
 def test_key_role_survival_per_day() -> None:

@@ -18,7 +18,7 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
-from lycan.engine.events import Died, Executed, PhaseStarted, ProbeAnswered, VoteCast
+from lycan.engine.events import Died, Executed, PhaseStarted, ProbeAnswered, Talk, VoteCast
 from lycan.engine.record import GameRecord
 from lycan.eval.estimates import Mean, bootstrap_mean
 from lycan.rules import ConfigError
@@ -635,13 +635,18 @@ def _model_of(record: GameRecord, seat: int, entry: Mapping[str, object]) -> str
 def days_alive(rec: GameRecord) -> list[int]:
     """Per seat, the days it lived.
 
-    Up to the day it was executed or shot, up to the day before a night death announced at dawn,
-    else every day of the game.
+    Up to the day it was executed or shot, up to the day before a death announced at dawn (a
+    night death, or a hunter's shot before the day's first talk or vote), else every day of the game.
     """
     out = [game_days(rec)] * len(rec.roles)
+    dawn = False  # between a day's start and its first talk or vote
     for e in rec.events:
-        if isinstance(e, Died):
-            out[e.target] = max(0, e.day - 1) if e.cause == "night" else e.day
+        if isinstance(e, PhaseStarted):
+            dawn = e.phase == "day"
+        elif isinstance(e, (Talk, VoteCast)):
+            dawn = False
+        elif isinstance(e, Died):
+            out[e.target] = max(0, e.day - 1) if e.cause == "night" or dawn else e.day
     return out
 
 
