@@ -271,6 +271,18 @@ def changed_entries(stored: str | None, pool: FrozenPool) -> list[str]:
     return out
 
 
+def _seats(preset: str) -> int:
+    """How many seats `preset` has.
+
+    Raises:
+        ConfigError: it is not a preset.
+    """
+    try:
+        return resolve_rules(preset).n_players
+    except ConfigError as err:
+        raise ConfigError(f"cannot play the pool: {err}") from None
+
+
 def pool_tournament(
     pool: FrozenPool,
     entrant: AgentSpec,
@@ -315,10 +327,7 @@ def pool_tournament(
     ]
     if seat_rounds:
         for preset in presets:
-            try:
-                n = resolve_rules(preset).n_players
-            except ConfigError as err:
-                raise ConfigError(f"cannot play the pool: {err}") from None
+            n = _seats(preset)
             settings += [
                 {
                     "name": f"{preset}-vs-{entry.name}-one-seat",
@@ -365,10 +374,7 @@ def pool_baseline(
         raise ConfigError("give at least one preset to play the pool on")
     settings: list[dict[str, Any]] = []
     for preset in presets:
-        try:
-            n = resolve_rules(preset).n_players
-        except ConfigError as err:
-            raise ConfigError(f"cannot play the pool: {err}") from None
+        n = _seats(preset)
         for entry in pool.entries:
             for deals, count in ((preset, games), (f"{preset}-one-seat", seat_rounds * n)):
                 if count:

@@ -47,11 +47,6 @@ class Edge:
     pool: Rate
 
 
-def _logit(wins: float, n: float) -> float:
-    p = (wins + 0.5) / (n + 1)
-    return math.log(p / (1 - p))
-
-
 def deal_edge(pairs: Sequence[tuple[bool, bool]], n_boot: int = 300, seed: int = 0) -> Edge:
     """The `Edge` of (entrant won, pool won) pairs, one per deal; NaN without pairs."""
     if not pairs:
@@ -59,13 +54,16 @@ def deal_edge(pairs: Sequence[tuple[bool, bool]], n_boot: int = 300, seed: int =
     a = np.array(pairs, dtype=float)
     n = len(a)
 
-    def edge(x: np.ndarray) -> float:
-        return ELO_PER_LOGIT * (_logit(x[:, 0].sum(), n) - _logit(x[:, 1].sum(), n))
+    def edges(wins: np.ndarray) -> np.ndarray:  # wins: (..., 2) sums of entrant and pool wins
+        p = (wins + 0.5) / (n + 1)
+        logit = np.log(p) - np.log1p(-p)
+        out: np.ndarray = ELO_PER_LOGIT * (logit[..., 0] - logit[..., 1])
+        return out
 
-    rng = np.random.default_rng(seed)
-    boots = [edge(a[idx]) for idx in rng.integers(0, n, (n_boot, n))] if n_boot else [edge(a)]
-    lo, hi = np.percentile(boots, [2.5, 97.5])
-    return Edge(edge(a), float(lo), float(hi), Rate(int(a[:, 0].sum()), n), Rate(int(a[:, 1].sum()), n))
+    total = a.sum(axis=0)
+    idx = np.random.default_rng(seed).integers(0, n, (n_boot, n))
+    lo, hi = np.percentile(edges(a[idx].sum(axis=1)), [2.5, 97.5]) if n_boot else (edges(total),) * 2
+    return Edge(float(edges(total)), float(lo), float(hi), Rate(int(total[0]), n), Rate(int(total[1]), n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +149,6 @@ def pool_rating(
     side_pairs, role_pairs = _deal_pairs(mine, [b for b in baseline if b.meta.get("pool") == pool], entrant)
     side_rates: dict[Team, list[int]] = {Team.VILLAGE: [0, 0], Team.WEREWOLF: [0, 0]}
     role_rates: dict[Role, list[int]] = {}
-    calls = tokens = seconds = 0.0
     for r in mine:
         seats = [s for s, a in enumerate(r.agents) if a == entrant]
         team = team_of(r.roles[seats[0]])
@@ -162,10 +159,6 @@ def pool_rating(
             cell = role_rates.setdefault(r.roles[s], [0, 0])
             cell[0] += seat_won(r, s)
             cell[1] += 1
-            usage = r.usage.get(s, {})
-            calls += float(usage.get("calls", 0) or 0)
-            tokens += float(usage.get("prompt_tokens", 0) or 0) + float(usage.get("completion_tokens", 0) or 0)
-            seconds += float(usage.get("latency_s", 0) or 0)
     n = max(1, len(mine))
     use = usage_stats(mine, prices).get(entrant)
     fault = fault_stats(mine).get(entrant)
@@ -179,9 +172,9 @@ def pool_rating(
         Rate(*side_rates[Team.VILLAGE]),
         Rate(*side_rates[Team.WEREWOLF]),
         {role: Rate(*cell) for role, cell in sorted(role_rates.items(), key=lambda kv: kv[0].value)},
-        calls / n,
-        tokens / n,
-        seconds / n,
+        use.total_calls / n if use else 0.0,
+        use.total_tokens / n if use else 0.0,
+        use.total_latency_s / n if use else 0.0,
         sides={t: deal_edge(p, n_boot) for t, p in sorted(side_pairs.items(), key=lambda kv: kv[0].value)},
         roles={role: deal_edge(p, n_boot) for role, p in sorted(role_pairs.items(), key=lambda kv: kv[0].value)},
         cost=use.total_cost / n if use else 0.0,
