@@ -185,11 +185,11 @@ def test_export_to_a_missing_folder_or_a_folder_is_refused(tmp_path: Path, jsonl
 def test_check_takes_a_custom_deal_and_a_rules_file(tmp_path: Path) -> None:
     code, out = invoke("check", "--preset", "werewolf=1,seer=1,villager=3", "--games", "20", "--jobs", "1")
     assert code == 0, out
-    assert "20 games" in out and "0 violation(s)" in out
+    assert ": 20 games in" in out and "0 violation(s)" in out
     rules = tmp_path / "rules.yaml"
     rules.write_text("preset: guardian7\noptions:\n  reveal_role_on_death: true\n")
     code, out = invoke("check", "--preset", f"aiwolf5,{rules}", "--games", "20", "--jobs", "2")
     assert code == 0, out
-    assert out.count("20 games") == 2
+    assert out.count(": 20 games in") == 2  # not "(320 games/s)"
     line = one_sentence(*invoke("check", "--preset", "werewolf=1,dragon=1,villager=3", "--games", "5"))
     assert "unknown role" in line
