@@ -58,8 +58,15 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
 @pytest.mark.parametrize(
     ("name", "precision", "recall"),
     # dev4 was written by another hand, to conventions read off the others: a held-out set until
-    # it was measured (BENCHMARKS.md), a development set since
-    [("dev.jsonl", 0.95, 0.94), ("dev2.jsonl", 0.95, 0.89), ("dev3.jsonl", 0.95, 0.88), ("dev4.jsonl", 0.93, 0.85)],
+    # it was measured (BENCHMARKS.md), a development set since; dev5 and dev6 by two more hands
+    [
+        ("dev.jsonl", 0.95, 0.94),
+        ("dev2.jsonl", 0.95, 0.89),
+        ("dev3.jsonl", 0.95, 0.88),
+        ("dev4.jsonl", 0.93, 0.85),
+        ("dev5.jsonl", 0.93, 0.80),
+        ("dev6.jsonl", 0.95, 0.82),
+    ],
 )
 def test_the_reader_reads_the_development_corpora(name: str, precision: float, recall: float) -> None:
     tp, fp, fn = counts(load_labelled(TALK / name))
@@ -185,6 +192,56 @@ def test_phrasings_of_other_hands(text: str, expected: set[tuple[str, str | None
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a vote corrected at once: only the correction stands
+        ("ok ok I vote Rin. no, sorry, I change - I vote Wanjiru.", {("will_vote", "Wanjiru Kamau", "")}),
+        ("Fine, vote Rin then. Actually no - vote Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Voting Rin. ...no, sorry, I mean Baraka. Voting Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("I vote Rin. No one else makes sense.", {("will_vote", "Rin", "")}),
+        ("I'm voting Rin. Wait, did Baraka claim?", {("will_vote", "Rin", "")}),
+        # shorthand and plain votes
+        ("D2 tally: Rin x3. me->Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Wanjiru->vote. Rin=real.", {("will_vote", "Wanjiru Kamau", ""), ("defends", "Rin", "")}),
+        ("Rin's scummy. Vote stays on her.", {("accuses", "Rin", ""), ("will_vote", "Rin", "")}),
+        ("EVERYONE ON WANJIRU.", {("will_vote", "Wanjiru Kamau", "")}),
+        ("Thanks Baraka. On Rin.", {("will_vote", "Rin", "")}),
+        ("Rin's our lynch today.", {("will_vote", "Rin", "")}),
+        # accusations, defences and liar calls in more words
+        ("I find Rin suspicious.", {("accuses", "Rin", "")}),
+        ("Rin worries me.", {("accuses", "Rin", "")}),
+        ("My suspicion sits on Rin.", {("accuses", "Rin", "")}),
+        ("Rin is my wolf pick.", {("accuses", "Rin", "")}),
+        ("Rin has been shifty since the first night.", {("accuses", "Rin", "")}),
+        (
+            "Rin has agreed with whoever spoke last for two days. That is textbook wolf behaviour.",
+            {("accuses", "Rin", "")},
+        ),
+        ("Rin has voted against the village every day, she's my wolf.", {("accuses", "Rin", "")}),
+        ("Rin has my trust.", {("defends", "Rin", "")}),
+        ("I'm trusting Rin.", {("defends", "Rin", "")}),
+        ("Rin is a wolf faking seer.", {("liar", "Rin", "seer")}),
+        ("I'm not buying Rin's seer claim.", {("liar", "Rin", "seer")}),
+        ("Rin isn't the hunter, I am. She's lying.", {("claim", None, "hunter"), ("liar", "Rin", "hunter")}),
+        # claims, results and protections
+        ("I'm the actual seer.", {("claim", None, "seer")}),
+        (
+            "I shielded Rin last night. Yes, that makes me the guardian.",
+            {("guarded", "Rin", ""), ("claim", None, "guardian")},
+        ),
+        ("Guardian claim: I was on Rin last night.", {("claim", None, "guardian"), ("guarded", "Rin", "")}),
+        ("I'm the seer. Night two check: Rin. Werewolf.", {("claim", None, "seer"), ("divined", "Rin", "werewolf")}),
+        ("Medium reporting in: Rin came back... human.", {("claim", None, "medium"), ("identified", "Rin", "human")}),
+        ("Medium. Rin, executed yesterday: human.", {("claim", None, "medium"), ("identified", "Rin", "human")}),
+        ("Wanjiru, seer. Rin is human.", {("claim", None, "seer"), ("divined", "Rin", "human")}),
+    ],
+)
+def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    speaker = 3 if text.startswith("Wanjiru, seer") else 6
+    assert said(text, speaker=speaker, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Rin said she is the seer",  # reported: Rin's claim, not the speaker's
@@ -194,6 +251,10 @@ def test_phrasings_of_other_hands(text: str, expected: set[tuple[str, str | None
         "I don't think Ken is a wolf",
         "if I were the seer I'd check Ken",
         "If Mio is the seer then Ken is a wolf",
+        "Look, if Mio is real then I'm cleared, and if Rin is real then Ken is a wolf.",
+        "Hypothetically, if Ken were the wolf and Mio the real seer, who would his partner be?",
+        "So I think Ken or Mio is the wolf.",
+        "So one of Ken and Mio is lying.",
         "Who is the seer? Ken, are you the medium?",
         "I take back my vote on Ken.",
         "The seer should check Minako tonight.",

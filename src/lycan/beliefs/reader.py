@@ -138,6 +138,11 @@ _FIXES: dict[str, str] = {
     "cleard": "cleared",
     "protcted": "protected",
     "proteced": "protected",
+    "trsut": "trust",
+    "votign": "voting",
+    "faek": "fake",
+    "wiat": "wait",
+    "abuot": "about",
     "protectd": "protected",
     "defnitely": "definitely",
     "definately": "definitely",
@@ -211,6 +216,15 @@ _RETRACTION = re.compile(
     r"changed my mind|change my vote|forget what i said|was going to|earlier i said|i said i'd|"
     r"no longer|anymore|instead of|was wrong|misread|nvm|never ?mind)\b"
 )
+_CORRECTED_VOTE = re.compile(
+    r"[^.!?]*?\b(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*)\b[^.!?⟨]{0,20}⟨\d+⟩[^.!?⟨]{0,20}?"
+    r"(?=\s*(?:[.!?]+|\.\.\.|[,;:—–-])\s*(?:\.\.\.)?\s*(?:(?:ok|okay|hm+|uh+|um+|oh|fine)\s*,?\s*)*"
+    r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|no\s*,?\s*(?:sorry|actually|forget|scratch|hold on|i mean|i change)|"
+    r"scratch that|forget (?:it|that)|never ?mind|nvm|hm+\s*,?\s*no\b|make (?:that|it)\s+⟨|correction\b|i mean\s+⟨))"
+)
+"""A vote the speaker corrects at once ("I vote Ken. No wait, scratch that: Ann"): only the correction stands."""
+_WOLFISH = re.compile(r"\b(?:were)?wol(?:f|ves|fy)\b|\b(?:scum\w*|evil|sus\w*|shady|sketchy|fishy|black)\b")
+"""Words that call a seat a werewolf (a liar call that has none is not also an accusation)."""
 _INJECTION = re.compile(
     r"\b(?:ignore|override|system|assistant|parser|parse|extract\w*|log reader|the log|logs?|summari[sz]er|"
     r"bots?|ai|output|label|records|moderator|narrator|game ?master|gm|update your|instruction\w*|"
@@ -584,6 +598,7 @@ class TalkReader:
         s = _fix_words(s)
         if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
+            s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
         s = _pronouns(s, speaker)
         s = _strip_planted(s)
         # a claim or a result said across two sentences: "Yaw is not the seer. I am.", "The real seer? Me.",
@@ -609,8 +624,10 @@ class TalkReader:
             s,
         )
         s = re.sub(
-            r"(⟨\d+⟩)\?\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\b)", r"\1: ", s
-        )  # "Ken? Human."
+            r"(⟨\d+⟩)[?.!]\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\s*[.!]*\s*(?:$|[a-z⟨]))",
+            r"\1: ",
+            s,
+        )  # "Ken? Human.", "Night two check: Karim. Werewolf."
         # "Ken. Final answer." "KEN. That's my vote.": a seat named alone, then what it is named for
         s = re.sub(
             r"(⟨\d+⟩)[.!]+\s+(?=(?:final answer|voting|lynch|vote|hammer|that's my vote|that is my vote)\b[^.!?⟨]*(?:[.!?]|$))",
@@ -618,6 +635,11 @@ class TalkReader:
             s,
         )  # (not when the next sentence names its own seat: "..., not Siwan. Lynch Bethan.")
         s = re.sub(r"\b(?:mr|mrs|ms|miss|mx|dr|sir|madam)\.?\s+(?=⟨)", "", s)  # "Mr Kairys": the seat alone
+        s = re.sub(r"\b(came back|came up|flipped)\s*(?:\.\.\.|…)\s*", r"\1 ", s)  # "Rin came back... human"
+        s = _CORRECTED_VOTE.sub(" ", s)
+        # "Ken or Ann is the wolf", "one of Ken and Ann is lying": a choice between seats says nothing of either
+        s = re.sub(r"(?:\beither\s+)?⟨\d+⟩\s+or\s+⟨\d+⟩(?:\s+or\s+⟨\d+⟩)*", "one of them", s)
+        s = re.sub(r"\b(?:one|either)\s+of\s+⟨\d+⟩\s+(?:and|or)\s+⟨\d+⟩", "one of them", s)
         found: list[ReadStatement] = []
         unread: list[str] = []
         doubts = False
@@ -666,7 +688,15 @@ class TalkReader:
                 unread.append(clause.strip())
                 if re.search(rf"{_ROLE}|\b(?:{_HUMAN_WORDS}|{_WOLF_WORDS})\b", clause):
                     doubts = True
-        found += _reasoned(found, [b.rstrip() for b in _sentences(s) if not _injected(b)])
+        kept_sentences = [b.rstrip() for b in _sentences(s) if not _injected(b)]
+        found += _verdicts(found, kept_sentences, speaker)
+        found += _reasoned(found, kept_sentences)
+        liars = {r.statement.target for r in found if r.statement.kind == "liar"}
+        found = [
+            r
+            for r in found
+            if not (r.statement.kind == "accuses" and r.statement.target in liars and not _WOLFISH.search(r.clause))
+        ]
         for r in protocol:
             if all(f.statement != r.statement for f in found):
                 found.append(r)
@@ -774,16 +804,19 @@ class TalkReader:
         if m.kind == "fake_plan":
             return False  # "I will pretend to be the seer" is a plan, said as one
         if _HYPOTHETICAL.search(clause) or re.match(
-            r"\s*(?:if|suppose|supposing|assuming|what if|imagine|say)\b", earlier
+            r"\s*(?:(?:look|so|ok|okay|well|now)\s*,?\s*)?(?:if|suppose|supposing|assuming|what if|imagine|say|hypothetically)\b",
+            earlier,
         ):
             return True
+        if re.search(r"\bif\b(?!\s+you\s+ask\s+me)[^.;!?]*\bthen\b[^.;!?,]*$", earlier):
+            return True  # the consequent of a conditional: "if Ken is real then Ann is a wolf"
         since = re.split(r"\b(?:but|however|though|anyway|anyways)\b", earlier)[-1]
         reported = _REPORTED.search(since)
         acted = reported and re.search(
             r"\b(?:voted|votes|wants|wanted|asked|asks|agrees|agreed)\s*$", reported.group(0)
         )
-        if reported and acted and re.search(r"\bi(?:'m|'ll| am| will)\b", since[reported.end() :]):
-            reported = None  # an act, not speech: its reach ends where the speaker speaks for themself again
+        if reported and acted and re.search(r"\bi(?:'m|'ll| am| will)\b|[,;]", since[reported.end() :]):
+            reported = None  # an act, not speech: its reach ends at the clause's end or where the speaker speaks again
         if reported or re.match(r"\s*(?:thinks|says|claims|believes|said|claimed|wants)\b", before):
             return True
         if m.kind == "liar":
@@ -808,11 +841,19 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
     mods = (
         r"(?:(?:the|a|an|your|our|really|actually|just|only|simply|also|definitely|indeed|truly|honestly|"
         r"confirmed|real|true|genuine|plain|old|humble|simple|lowly|one|village|humble|legit|"
-        r"too|here|the real|the true|the one and only|absolutely|ordinary|totally|100%|obviously|clearly|still)\s+)*"
+        r"too|here|the real|the true|the one and only|absolutely|ordinary|totally|100%|obviously|clearly|still|"
+        r"literally|genuinely|the actual|the genuine|the only)\s+)*"
     )
     i_am = r"\b(?:i'm|i am|i m|me is|me be|na me be|i be|am)"
     p = {
         "claim": [
+            (rf"\bthat\s+makes\s+me\s+(?:the\s+|a\s+|your\s+)?{_ROLE}\b", 0.9),
+            (rf"\b(?:like|want|have|wish|need)\s+to\s+come\s+out\s+as\s+(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
+            (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[.;!]+\s*i\s+am\b", 0.9),
+            (
+                r"^\s*(?:just|only|simply)\s+(?:a\s+)?(?:plain\s+|simple\s+|humble\s+)?(?P<role>villager)\s*(?:[.!]|$)",
+                0.85,
+            ),
             # "Ken isn't the seer - I am": the speaker's own claim, said against another's
             (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
             (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}(?:'s|\s+is)\s+me\b", 0.9),
@@ -858,7 +899,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "result": [
             (
-                rf"{_WHO}\s*(?:\([^)]{{0,20}}\)\s*)?,?\s+(?:flipped|came up|came back)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
+                rf"{_WHO}\s*(?:\([^)]{{0,20}}\)\s*)?,?\s+(?:flipped|came up|came back)(?:\s*(?:\.\.\.|…)\s*|\s+)(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
             (rf"\bresult\s+(?:n\d|night \d|d\d)?\s*[-:,]?\s*{_WHO}\s*[,:=-]\s*(?:an?\s+)?{_SPECIES}\b", 0.9),
@@ -965,6 +1006,14 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "context_result": [
+            (
+                rf"\b(?:n\d+|night\s+(?:\d|one|two|three|four|five))\s*(?:check|result)?\s*[:,]?\s*{_WHO}\s*[,:=.-]\s*(?:an?\s+)?{_SPECIES}\b",
+                0.85,
+            ),
+            (
+                rf"{_WHO}\s*,\s*(?:executed|lynched|voted out|exiled|hanged)(?:\s+(?:yesterday|today|last night|on day \w+))?\s*[:,=-]\s*(?:an?\s+)?{_SPECIES}\b",
+                0.85,
+            ),
             (rf"\bn\d+\s*[:,]?\s*{_WHO}\s+(?P<sp>h|w|human|wolf|werewolf|white|black)\b", 0.85),
             (
                 rf"{_WHO}\s+(?:is\s+|was\s+)?(?:confirmed\s+)?{_SPECIES}\s+(?:by|from)\s+my\s+(?:check|vision|divination|reading|result)",
@@ -997,6 +1046,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "guarded": [
+            (
+                rf"\b(?:i\s+was|i\s+stayed|i\s+sat)\s+on\s+{_WHO}\s+(?:last\s+night|that\s+night|on\s+night\s+\w+|n\d)\b",
+                0.8,
+            ),
+            (rf"\blast\s+night\s+i\s+was\s+on\s+{_WHO}", 0.8),
             (rf"\b(?:prot|protect(?:ed)?|guard(?:ed)?|save(?:d)?)\s*(?:n\d\s*)?[:=]\s*{_WHO}", 0.85),
             (
                 rf"\b(?:last night|night (?:one|two|\d)|on (?:the )?(?:first|second|last) night|n\d)\s*,?\s*i\s+(?:protect|guard|save|shield)\w*\s+{_WHO}",
@@ -1019,6 +1073,15 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:guarding|protect|guard|protecting)\s+{_WHO}\s+(?:last night|n\d|night \d|on night)", 0.85),
         ],
         "will_vote": [
+            (rf"\bme\s*=\s*{_WHO}", 0.85),
+            (rf"{_WHO}\s*=\s*vote\b", 0.85),
+            (rf"\bvote\s+stays\s+(?:on|with)\s+{_WHO}", 0.9),
+            (rf"(?:^|[.,;:!]\s*)(?:so\s+)?{_WHO}\s+(?:vote|vote from me|for me|it is)\s*[.!]?\s*$", 0.8),
+            (rf"\beveryone\s+(?:on|vote|votes|onto)\s+{_WHO}", 0.85),
+            (rf"\bi(?:'m| am)\s+(?:also\s+|now\s+|staying\s+)?on\s+{_WHO}(?!'s|\s+(?:side|team))", 0.8),
+            (rf"(?:^|[.,;:!]\s*)(?:and\s+)?on\s+{_WHO}\s*[.!]?\s*$", 0.8),
+            (rf"\bgonna\s+go\s+(?:with\s+)?{_WHO}", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:our|my|the)\s+(?:lynch|execution|vote|hang)(?:\s+today)?\s*(?:[.!]|$)", 0.85),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:today|for today|it is|then)\s*[.!]?\s*$", 0.8),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s*,\s*(?:that's|that is)\s+my\s+vote", 0.85),
             (rf"{_WHO}\s+will\s+(?:receive|get|have)\s+my\s+(?:vote|ballot)", 0.9),
@@ -1112,6 +1175,9 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bmy\s+vote\s+puts\s+{_WHO}\s+(?:at|to|on)\b", 0.85),
         ],
         "liar": [
+            (rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+)?(?:wolf\s+)?faking\s+(?:the\s+|as\s+)?{_ROLE}\b", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)?\s+(?:\w+\s+){{0,2}}fake[- ]?claim(?:ing|ed|s)?\s+(?:the\s+|as\s+)?{_ROLE}\b", 0.85),
+            (rf"\bnot\s+buying\s+{_WHO}'s\s+{_ROLE}\s+claim", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s*(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
             (
                 rf"{_WHO}\s+(?:is\s+)?claim(?:ing|s|ed)?\s+{_ROLE}\s*,?\s+but\s+i(?:'m|\s+am)\s+(?:the\s+)?(?:real\s+|true\s+)?(?P=role)\b",
@@ -1167,10 +1233,33 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            (rf"\bi\s+(?:am\s+|'m\s+)?not\s+(?:a\s+|the\s+)?(?:were)?wolf\s*[.!;,]+\s*{_WHO}\s+is\s*[.!]", 0.85),
+            (rf"\bmy\s+gut\s+(?:says|tells me|is on|points to|points at)\s+{_WHO}", 0.8),
+            (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+(?:hiding|lying|hiding something)\b", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i'?d\s+(?:look at|poison|lynch|execute|vote out)\b", 0.85),
+            (rf"\blook\s+at\s+{_WHO}\s+instead\b", 0.8),
+            (
+                rf"{_WHO}(?:\s+on the other hand)?\s+(?:smells|reeks|stinks)\s+(?:like|of)\s+(?:a\s+)?(?:were)?(?:wolf|scum)",
+                0.85,
+            ),
+            (
+                rf"{_WHO}'s\s+(?:pushes|votes|reads|posts|logic|questions|answers)\s+(?:are|look|seem|feel|read)\s+(?:\w+\s+){{0,2}}"
+                rf"(?:wolfy|scummy|shady|suspicious|off|fishy|sketchy)\b",
+                0.8,
+            ),
             (
                 rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:very|so|really|too|super|kinda)\s+(?:suspicious|sus|shady|sketchy|scummy|wolfy)",
                 0.8,
             ),
+            (rf"\bi\s+find\s+{_WHO}\s+(?:\w+\s+)?(?:suspicious|shady|sketchy|scummy|wolfy|fishy)\b", 0.85),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:really\s+)?(?:worries|bothers|troubles)\s+me\b", 0.8),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+has\s+me\s+(?:worried|nervous|suspicious)\b", 0.8),
+            (rf"\b(?:have|got|having)\s+(?:my\s+|serious\s+|real\s+)?(?:doubts|suspicions)\s+about\s+{_WHO}", 0.85),
+            (rf"\bmy\s+suspicion\s+(?:falls|rests|lands|sits|is)\s+on\s+{_WHO}", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+my\s+(?:wolf|wolf pick|top wolf|main wolf|number one wolf)\b", 0.85),
+            (rf"{_WHO}(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+(?:\w+\s+)?(?:shifty|slippery)\b", 0.8),
+            (rf"\bmy\s+eyes?\s+(?:is|are|stays?)\s+on\s+{_WHO}", 0.85),
+            (rf"{_WHO}\s+strikes\s+me\s+as\s+(?:a\s+)?(?:wolf|werewolf|suspicious|shady|evil|scum|scummy)\b", 0.85),
             (rf"\bi\s+(?:no)\s+trust\s+{_WHO}", 0.8),
             (rf"\bi\s+consider\s+{_WHO}\s+(?:to\s+be\s+)?(?:a\s+)?(?:wolf|werewolf|scum|suspicious|evil)", 0.85),
             (rf"\bmakes?\s+{_WHO}(?:,[^,]{{0,50}},)?\s+my\s+(?:prime\s+|top\s+|main\s+|biggest\s+)?suspect", 0.85),
@@ -1259,6 +1348,17 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
+            (rf"{_WHO}\s*=\s*real\b", 0.8),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+real\s*(?:[,.!]|$)", 0.75),
+            (rf"\bi(?:'m| am)\s+trusting\s+{_WHO}", 0.85),
+            (
+                rf"\btreat(?:ing)?\s+{_WHO}\s+as\s+(?:confirmed\s+|cleared\s+)?(?:village|town|human|innocent|clear|cleared)\b",
+                0.85,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i\s+(?:actually\s+|really\s+|do\s+)?trust\b", 0.85),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+has\s+my\s+(?:full\s+)?trust\b", 0.85),
+            (rf"\bi\s+take\s+{_WHO}\s+at\s+(?:their|his|her)\s+word\b", 0.85),
+            (rf"\bi\s+(?:believe|think|feel)\s+{_WHO}\s+is\s+telling\s+the\s+truth\b", 0.85),
             (
                 rf"{_WHO}(?:'s|\s+is|\s+seems)\s+(?:\w+\s+)?(?:fine|ok|okay|alright|good|a good guy|one of the good (?:guys|ones)|a reliable villager|townie|confident village)\b(?!\s+(?:at|with))",
                 0.75,
@@ -1475,6 +1575,41 @@ _REASON = re.compile(
     r"liar|lying|lied|evil|mislynch\w*)\b"
 )
 """Words that give a vote a reason against its seat ("a pure scum-tell. Hammer on Zukauskas")."""
+
+
+_VERDICT = re.compile(
+    r"^\s*(?:(?:and|so|honestly|imo|tbh|yeah|like)\s*,?\s*)*(?:that'?s|that\s+is|this\s+is|it'?s|classic|textbook|total|pure|such)\s+"
+    r"(?:\w+\s+){0,3}?(?:(?:were)?wolf(?:y|ish)?|scum\w*|sus|suspicious|shady|sketchy|fishy)"
+    r"(?:\s+(?:behaviou?r|play|move|tell|logic|energy|vibes?|stuff))?\b"
+    r"|^\s*(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus)\s+(?:behaviou?r|play|move|af|as hell|tell)\b"
+)
+"""A sentence that names no seat and calls what was just said of one wolfish ("That's textbook wolf behaviour.")."""
+
+
+def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | None) -> list[ReadStatement]:
+    """Accusations made by a verdict on the sentence before ("Ale follows whoever speaks last. Wolfy behaviour.").
+
+    The sentence before must name exactly one seat (not the speaker, not one the line defends) and be
+    no question or hypothesis (what it says the seat did or said is the evidence judged); the verdict
+    names no seat and is not negated.
+    """
+    defended = {r.statement.target for r in found if r.statement.kind == "defends"}
+    accused = {r.statement.target for r in found if r.statement.kind == "accuses"}
+    out: list[ReadStatement] = []
+    for before, sentence in itertools.pairwise(sentences):
+        if "⟨" in sentence or not _VERDICT.search(sentence) or _NEGATION.search(sentence):
+            continue
+        if before.endswith("?") or _HYPOTHETICAL.search(before):
+            continue
+        named = {int(t) for t in re.findall(r"⟨(\d+)⟩", before)}
+        if len(named) != 1:
+            continue
+        (seat,) = named
+        if seat == speaker or seat in defended or seat in accused:
+            continue
+        accused.add(seat)
+        out.append(ReadStatement(Statement("accuses", seat), 0.75, sentence))
+    return out
 
 
 def _reasoned(found: list[ReadStatement], sentences: list[str]) -> list[ReadStatement]:
