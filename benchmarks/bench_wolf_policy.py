@@ -35,6 +35,7 @@ from lycan.agents.camwolf import CamWolfAgent
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.engine import run_sync
 from lycan.engine.game import Game
+from lycan.eval.coherence import game_coherence
 from lycan.rules import Team, get_preset, team_of
 from lycan.stats import Rate, paired_difference
 
@@ -42,6 +43,8 @@ Policy = dict[str, object]
 """Attributes of `BeliefHeuristicAgent` set on every seat of the side."""
 
 CAMWOLF = CamWolfAgent.planner_type
+SIDE_LABEL = "policy"
+"""The agent label of the side's seats in the records (for their votes as said)."""
 PACK_ATTRIBUTES = ("wolf_fake", "counter_claim", "wolf_reasons", "wolf_keeps_word")
 WOLF_POLICIES: dict[str, Policy] = {
     "heuristic": {},
@@ -58,6 +61,10 @@ WOLF_POLICIES: dict[str, Policy] = {
 VILLAGE_POLICIES: dict[str, Policy] = {
     "heuristic-beliefs": {},
     "camwolf": {"trust_lone_seer": CAMWOLF.trust_lone_seer},
+    **{
+        f"camwolf, keeps its word by {w:g}": {"trust_lone_seer": CAMWOLF.trust_lone_seer, "word_weight": w}
+        for w in (0.1, 0.3)
+    },
 }
 
 
@@ -68,25 +75,31 @@ def describe(side: str, policy: Policy) -> str:
         yes = {True: "yes", False: "no"}
         return f"fake {fake:g}, counter-claim {counter:g}, argues: {yes[reasons]}, keeps its word: {yes[word]}"
     trust = policy.get("trust_lone_seer", BeliefHeuristicAgent.trust_lone_seer)
-    return f"spares a lone seer claimant: {'yes' if trust else 'no'}"
+    word = policy.get("word_weight", BeliefHeuristicAgent.word_weight)
+    return f"spares a lone seer claimant: {'yes' if trust else 'no'}, weight of its own word: {word:g}"
 
 
-def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[list[int], float]:
-    """Wins of `side` (1 or 0) per seed and seconds spent (one worker)."""
+def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[list[int], tuple[int, int], float]:
+    """Wins of `side` (1 or 0) per seed, the side's votes as said (kept, promised) and seconds spent (one worker)."""
     rules = get_preset(preset)
     team = Team(side)
     out: list[int] = []
+    kept = promised = 0
     start = time.perf_counter()
     for seed in seeds:
         roles = Game(rules, seed).roles
         agents = lineup(["heuristic-beliefs"] * len(roles), seed)
         for seat, role in enumerate(roles):
             if team_of(role) is team:
+                agents[seat].label = SIDE_LABEL  # the record names the side's seats apart
                 for name, value in policy.items():
                     setattr(agents[seat], name, value)
         rec = run_sync(rules, agents, seed)
         out.append(int(rec.winner == side))
-    return out, time.perf_counter() - start
+        words = game_coherence(rec).get(SIDE_LABEL)
+        if words is not None:
+            kept, promised = kept + words.promises_kept, promised + words.promises
+    return out, (kept, promised), time.perf_counter() - start
 
 
 def main() -> None:
@@ -108,13 +121,14 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         for side in sides:
             print()
-            print(f"| {side} side policy | N | {side} wins [95%] | vs first row | games/s per core |")
-            print("|---|---|---|---|---|")
+            print(f"| {side} side policy | N | {side} wins [95%] | vs first row | votes as said | games/s per core |")
+            print("|---|---|---|---|---|---|")
             first: list[int] | None = None
             for name, policy in (WOLF_POLICIES if side == "werewolf" else VILLAGE_POLICIES).items():
                 n = len(chunks)
                 done = list(pool.map(play_chunk, [args.preset] * n, [side] * n, [policy] * n, chunks))
-                wins = [w for chunk, _ in done for w in chunk]
+                wins = [w for chunk, _, _ in done for w in chunk]
+                said = Rate(sum(k for _, (k, _), _ in done), sum(p for _, (_, p), _ in done))
                 rate = Rate(sum(wins), len(wins))
                 lo, hi = rate.interval
                 if first is None:
@@ -124,7 +138,7 @@ def main() -> None:
                     diff = f"{d.mean * 100:+.1f} [{d.low * 100:+.1f}, {d.high * 100:+.1f}]"
                 print(
                     f"| {name} ({describe(side, policy)}) | {rate.n} | {rate.value:.1%} [{lo:.1%}, {hi:.1%}] "
-                    f"| {diff} | {rate.n / sum(t for _, t in done):,.1f} |",
+                    f"| {diff} | {said.value:.1%} N={said.n} | {rate.n / sum(t for _, _, t in done):,.1f} |",
                     flush=True,
                 )
 

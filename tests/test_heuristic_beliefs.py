@@ -195,3 +195,30 @@ def test_a_seat_never_names_itself_in_its_reasons() -> None:
                 spoken += 1
                 assert not narrates_self(e.text, record.names[e.actor]), e.text
     assert spoken > 100
+
+
+def _village_votes_as_said(word_weight: float, seeds: range) -> tuple[int, int]:
+    """(kept, promised) first-round votes of village seats that said whom they would vote for."""
+    from lycan.eval.coherence import game_coherence
+
+    rules = get_preset("guardian7")
+    kept = promised = 0
+    for seed in seeds:
+        roles = Game(rules, seed).roles
+        agents = lineup([BELIEFS] * len(roles), seed)
+        for seat, role in enumerate(roles):
+            if team_of(role) is Team.VILLAGE:
+                agents[seat].label = "village"  # type: ignore[misc]
+                agents[seat].word_weight = word_weight  # type: ignore[attr-defined]
+        tally = game_coherence(run_sync(rules, agents, seed)).get("village")
+        if tally is not None:
+            kept, promised = kept + tally.promises_kept, promised + tally.promises
+    return kept, promised
+
+
+def test_a_village_seat_with_a_word_weight_keeps_the_word_of_its_last_turn() -> None:
+    free_kept, free_promised = _village_votes_as_said(0.0, range(40))
+    kept, promised = _village_votes_as_said(5.0, range(40))
+    assert promised > 100 and free_promised > 100
+    assert kept / promised > free_kept / free_promised
+    assert kept / promised >= 0.97  # only a word given before the last turn (and not repeated) may still change

@@ -485,6 +485,7 @@ class HeuristicAgent(SyncAgent):
                 items.append((("nothing", day), SpeechAct("nothing")))
                 return self._conversation(mem, view, items) if self.converse else items
             items.append((("vote", day, target), SpeechAct("vote", target)))
+            mem.planned_vote = (day, target)
         if self.converse:
             items = self._conversation(mem, view, items)
         return items

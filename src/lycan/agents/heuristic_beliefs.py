@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lycan.agents.heuristic import HeuristicAgent, best_seat
 from lycan.agents.knowledge import Belief, Memory
 from lycan.agents.speech import Reason
-from lycan.engine.actions import PASS, Action, Request
+from lycan.engine.actions import PASS, Action, Request, TalkInfo
 from lycan.engine.view import View
 from lycan.render import about_suspect, explain_influence
 from lycan.rules.roles import ROLE_INDEX as INDEX
@@ -44,6 +44,16 @@ ROLE_VALUE = {Role.SEER: 1.0, Role.MEDIUM: 0.6, Role.WITCH: 0.5, Role.GUARDIAN: 
 _P_WOLF = INDEX[Role.WEREWOLF]
 
 
+def _last_turn(request: Request) -> bool:
+    """Whether a talk request is the seat's last of the day (the last round, or its last utterance)."""
+    info = request.info
+    if not isinstance(info, TalkInfo):
+        return False
+    if info.round is not None and info.rounds:
+        return info.round >= info.rounds - 1
+    return info.remain_count is not None and info.remain_count <= 1
+
+
 class BeliefHeuristicAgent(HeuristicAgent):
     """The heuristic agent acting on the exact belief engine (`lycan.beliefs`), talking as before.
 
@@ -65,6 +75,11 @@ class BeliefHeuristicAgent(HeuristicAgent):
     label = "heuristic-beliefs"
     trust_lone_seer = False
     """Whether a village seat spares the one player who has claimed seer (see `_lone_seer`)."""
+    word_weight = 0.0
+    """Added to the vote score of the player a village seat said, at its last talk turn of the day,
+    that it will vote for: how much talk after that turn must move its mind before it votes
+    against its own last words (0: no weight). Earlier turns bind nothing: a seat changes its
+    mind in the open at a later turn."""
 
     # ------------------------------------------------------------------ the posterior
     def posterior(self, view: View) -> Posterior | None:
@@ -119,6 +134,9 @@ class BeliefHeuristicAgent(HeuristicAgent):
             scores[t] += (t in b.known_wolf) - (t in b.known_human) + 0.3 * (t in b.hard_fakes)
         if self.trust_lone_seer and (lone := self._lone_seer(mem, view)) in scores:
             scores[lone] -= LONE_SEER_TRUST
+        word = mem.last_word.get(day)
+        if self.word_weight and word in scores and word == mem.intents.get(day, {}).get(mem.seat):
+            scores[word] += self.word_weight
         return scores
 
     def lone_seer(self, view: View) -> int | None:
@@ -139,6 +157,14 @@ class BeliefHeuristicAgent(HeuristicAgent):
         if claimant == mem.seat or claimant in self._own_belief(mem, view).hard_fakes:
             return None
         return claimant
+
+    def _talk(self, mem: Memory, view: View, request: Request) -> Action:
+        mem.planned_vote = None
+        action = super()._talk(mem, view, request)
+        planned = mem.planned_vote
+        if self.word_weight and planned is not None and planned[0] == view.day and _last_turn(request):
+            mem.last_word[view.day] = planned[1]
+        return action
 
     # ------------------------------------------------------------------ votes and night actions
     def _vote(self, mem: Memory, view: View, targets: Sequence[int]) -> int:

@@ -129,6 +129,10 @@ class Memory:
     heard_targets: list[tuple[int, int, int]] = field(default_factory=list)
     """(day, seat, target) of every vote intention and accusation heard in public talk."""
     decided: set[Key] = field(default_factory=set)
+    planned_vote: tuple[int, int] | None = None
+    """(day, seat) of the vote the last public talk turn planned (`_agenda`)."""
+    last_word: dict[int, int] = field(default_factory=dict)
+    """Per day, the vote this seat planned, and so had said, at its last talk turn of the day."""
     faking: bool = False
     fake_results: list[tuple[int, int, Species]] = field(default_factory=list)
     # cached beliefs

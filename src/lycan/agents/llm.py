@@ -510,6 +510,7 @@ class LLMAgent:
         if self._planner is None:
             self._planner = BeliefHeuristicAgent(self.seed)
             self._planner.converse = True
+            self._planner.wolf_keeps_word = True  # a werewolf seat votes as it said it would (see camwolf's Planner)
         return self._planner
 
     async def _phrase(
