@@ -327,19 +327,11 @@ _REPLIES = (
 )
 """How an opinion given in answer to a question starts (and `{to} ` before an opinion that starts with "I")."""
 
-_AGAIN = (
-    "Like I said ",
-    "Again: ",
-    "As I said before ",
-    "To repeat: ",
-    "I'll say it again: ",
-    "Once more: ",
-    "I still stand by it: ",
-    "Nothing has changed: ",
-    "Same as before: ",
-)
+_AGAIN = ("Like I said ", "Again: ", "As I said before ", "To repeat: ", "I'll say it again: ", "Once more: ")
 """How a repeated act's sentence starts (the sentence goes on after it, see `_again`; no commas: AIWolf
 servers refuse them in talk)."""
+_AGAIN_OPINION = ("I still stand by it: ", "Nothing has changed: ", "Same as before: ")
+"""More leads for a repeated opinion (a question asked again is not a view one stands by)."""
 
 
 def _again(lead: str, sentence: str, names: Sequence[str]) -> str:
@@ -767,7 +759,8 @@ def realise(
         for a in acts:
             sentence = _sentence(a, names, day, rng, used)
             if a.again and flagged:
-                sentence = _again(rng.choice(_AGAIN), sentence, names)
+                leads = (*_AGAIN, *_AGAIN_OPINION) if a.kind in OPINIONS else _AGAIN
+                sentence = _again(rng.choice(leads), sentence, names)
                 flagged = False
             parts.append(sentence)
         if chatty and not whisper and rng.random() < 0.6:
