@@ -222,3 +222,29 @@ def test_a_village_seat_with_a_word_weight_keeps_the_word_of_its_last_turn() -> 
     assert promised > 100 and free_promised > 100
     assert kept / promised > free_kept / free_promised
     assert kept / promised >= 0.97  # only a word given before the last turn (and not repeated) may still change
+
+
+def test_every_wording_of_a_cited_reason_reads_as_the_one_accusation_and_names_the_same_players() -> None:
+    from lycan.agents.phrasing import names_in
+    from lycan.beliefs.reader import reader_for
+
+    rules = get_preset("guardian7")
+    names = tuple(f"Player {i}" for i in range(1, 8))
+    reader = reader_for(names)
+    wordings = 0
+    for seed in range(8):
+        _, wrapped = play(rules, seed, BELIEFS, BELIEFS)
+        for w in wrapped:
+            assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
+            mem = w.agent._memory(w.spoken[-1][0]) if w.spoken else None
+            if mem is None:
+                continue
+            for (event, seat, _), others in mem.cite_words.items():
+                text = next(t for (_, s, _), cited in mem.cites.items() if s == seat for e, t in cited if e == event)
+                plain = f"I suspect {names[seat]} because {text}."
+                for other in others:
+                    worded = f"I suspect {names[seat]} because {other}."
+                    assert reader.parse(worded, mem.seat) == reader.parse(plain, mem.seat) == (Statement("accuses", seat),)
+                    assert names_in(worded, names) == names_in(plain, names)
+                    wordings += 1
+    assert wordings >= 30

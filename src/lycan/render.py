@@ -489,11 +489,23 @@ def explain_influence(events: Sequence[Event], influence: Influence, by: Explain
 
     The third register, for explanations: the seat whose suspicion moved is "they"/"them", the
     explaining seat "I"/"me" (never its own name), everyone else by name. The wording avoids every
-    pattern of the speech parser, so a sentence built on it still reads as one accusation.
+    pattern of the speech parser, so a sentence built on it still reads as one accusation. Other
+    wordings of the same reason: `explanations`.
+    """
+    said = explanations(events, influence, by)
+    return said[0] if said else ""
+
+
+def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -> tuple[str, ...]:
+    """Every wording of the reason `explain_influence` gives, its own first (none if no reason fits).
+
+    The others say the same event with the same names in other words ("Player 6 died in the night",
+    "we lost Player 6 in the night"), for a speaker who should not repeat the table's sentences; a
+    listener checks any of them against the record alike.
     """
     at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
     if at is None:
-        return ""
+        return ()
     e = events[at]
     seat, names = influence.seat, by.names
 
@@ -504,50 +516,63 @@ def explain_influence(events: Sequence[Event], influence: Influence, by: Explain
         return "them" if s == seat else "me" if s == by.seat else names[s]
 
     if isinstance(e, VoteCast):
-        return f"{subject(e.actor)} voted against {obj(e.target)}"
+        who, whom = subject(e.actor), obj(e.target)
+        return (f"{who} voted against {whom}", f"{who} cast a vote against {whom}", f"{who} put a vote on {whom}")
     if isinstance(e, Talk):
         said = by.parse(e.text, e.actor)
         if influence.kind == "claim":
             role = next((st.role or _CLAIM_KINDS[st.kind] for st in said if st.kind in _CLAIM_KINDS), "")
             if not role:
-                return ""
+                return ()
             before = _first_claimant(events[:at], role, e.actor, by)
             if e.actor == seat:
                 if before is None:
-                    return f"they claimed {role}"
-                return f"they claimed {role} after {'I' if before == by.seat else names[before]} did"
-            return (
-                f"{subject(e.actor)} also claimed {role}"
-                if by.claimed(seat, role)
-                else f"{subject(e.actor)} claimed {role}"
-            )
+                    return (f"they claimed {role}", f"they came forward as the {role}", f"of their {role} claim")
+                first = "I" if before == by.seat else names[before]
+                return (f"they claimed {role} after {first} did", f"they claimed {role} only once {first} had")
+            who = subject(e.actor)
+            if by.claimed(seat, role):
+                return (f"{who} also claimed {role}", f"{who} claimed {role} as well")
+            return (f"{who} claimed {role}", f"{who} came forward as the {role}")
         kinds = ("divined", "identified") if influence.kind == "report" else ("will_vote", "accuses", "defends", "liar")
         acts = [st for st in said if st.kind in kinds and st.target is not None]
         if not acts:
-            return ""
+            return ()
         wolf = Species.WEREWOLF
         st = next((x for x in acts if x.target == seat), None) or next((x for x in acts if x.species is wolf), acts[0])
         assert st.target is not None
         who, whom = subject(e.actor), obj(st.target)
+        what = "a werewolf" if st.species is wolf else "human"
         if st.kind == "divined":
-            return f"{who} called {whom} {'a werewolf' if st.species is wolf else 'human'}"
+            return (f"{who} called {whom} {what}", f"{who} said {whom} came up {what}")
         if st.kind == "identified":
-            return f"{who} read {whom} as {'a werewolf' if st.species is wolf else 'human'}"
-        verb = {"will_vote": "wanted to execute", "accuses": "accused", "defends": "defended", "liar": "called"}
-        return f"{who} {verb[st.kind]} {whom}" + (" a liar" if st.kind == "liar" else "")
+            return (f"{who} read {whom} as {what}", f"{who} said {whom} was {what}")
+        return {
+            "will_vote": (
+                f"{who} wanted to execute {whom}",
+                f"{who} pushed to execute {whom}",
+                f"{who} wanted {whom} gone",
+            ),
+            "accuses": (f"{who} accused {whom}", f"{who} pointed at {whom}", f"{who} went after {whom}"),
+            "defends": (f"{who} defended {whom}", f"{who} stood up for {whom}", f"{who} spoke up for {whom}"),
+            "liar": (f"{who} called {whom} a liar", f"{who} said {whom} was lying"),
+        }[st.kind]
     if isinstance(e, Divined | MediumResult):
         what = "a werewolf" if e.result is Species.WEREWOLF else "human"
         how = "my divination" if isinstance(e, Divined) else "my reading"
-        return f"{how} showed {'they are' if e.target == seat else f'{names[e.target]} is'} {what}"
+        return (f"{how} showed {'they are' if e.target == seat else f'{names[e.target]} is'} {what}",)
     if isinstance(e, Died | Executed) and e.role is not None:
-        return f"{subject(e.target)} turned out to be the {e.role.value}"
+        x = subject(e.target)
+        return (f"{x} turned out to be the {e.role.value}", f"{x} was revealed as the {e.role.value}")
     if isinstance(e, Died) and e.cause == "night":
-        return f"{subject(e.target)} died in the night"
+        x = subject(e.target)
+        lost = "we lost them" if e.target == seat else f"we lost {obj(e.target)}"
+        return (f"{x} died in the night", f"{lost} in the night", f"{x} was killed in the night")
     if isinstance(e, WitchWoken) and e.attacked is not None:
-        return f"the werewolves went for {obj(e.attacked)}"
+        return (f"the werewolves went for {obj(e.attacked)}", f"the wolves attacked {obj(e.attacked)}")
     if isinstance(e, AttackChosen):
-        return f"we attacked {obj(e.target)}"
-    return ""
+        return (f"we attacked {obj(e.target)}",)
+    return ()
 
 
 def about_suspect(reason: str) -> bool:

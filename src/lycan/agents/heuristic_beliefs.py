@@ -16,7 +16,7 @@ from lycan.agents.knowledge import Belief, Memory
 from lycan.agents.speech import Reason
 from lycan.engine.actions import PASS, Action, Request, TalkInfo
 from lycan.engine.view import View
-from lycan.render import about_suspect, explain_influence
+from lycan.render import about_suspect, explanations
 from lycan.rules.roles import ROLE_INDEX as INDEX
 from lycan.rules.roles import Role
 
@@ -246,7 +246,10 @@ class BeliefHeuristicAgent(HeuristicAgent):
             return super()._accusation_reasons(mem, view, b, target)
         if post.probabilities[target, _P_WOLF] < ACCUSE_FROM:
             return None
-        return tuple(Reason(event, text) for event, text in self._reasons(mem, view, target, public=public))
+        return tuple(
+            Reason(event, text, mem.cite_words.get((event, target, public), ()))
+            for event, text in self._reasons(mem, view, target, public=public)
+        )
 
     def reasons(self, view: View, seat: int) -> list[tuple[int, str]]:
         """The events of `view` that most raised `seat`'s P(werewolf side), as (event id, English reason).
@@ -275,12 +278,16 @@ class BeliefHeuristicAgent(HeuristicAgent):
             except ValueError:
                 found = []
             by = mem.explainer
-            said = [(inf.event_id, explain_influence(events, inf, by)) for inf in found if inf.delta >= CITE_FROM]
-            said.sort(key=lambda item: not about_suspect(item[1]))  # what the seat itself did or met first
-            for event_id, text in said:
-                if text and all(text != t for _, t in out):
-                    out.append((event_id, text))
+            said = [(inf.event_id, explanations(events, inf, by)) for inf in found if inf.delta >= CITE_FROM]
+            said.sort(key=lambda item: not (item[1] and about_suspect(item[1][0])))  # what the seat did or met first
+            others: dict[int, tuple[str, ...]] = {}
+            for event_id, texts in said:
+                if texts and all(texts[0] != t for _, t in out):
+                    out.append((event_id, texts[0]))
+                    others[event_id] = texts[1:]
             out = out[:2]
+            for event_id, _ in out:
+                mem.cite_words[event_id, seat, public] = others[event_id]
         mem.cites[key] = out
         return out
 

@@ -150,6 +150,8 @@ class Memory:
     posteriors: dict[bool, tuple[int, Posterior | None]] = field(default_factory=dict)
     broken: set[bool] = field(default_factory=set)
     cites: dict[tuple[int, int, bool], list[tuple[int, str]]] = field(default_factory=dict)
+    cite_words: dict[tuple[int, int, bool], tuple[str, ...]] = field(default_factory=dict)
+    """Other wordings of a cited reason, by (event id, suspect, public) (`lycan.render.explanations`)."""
 
     def noise(self, seat: int, day: int) -> float:
         """`noise` of `seat`'s name on `day`, computed once per day."""

@@ -102,11 +102,13 @@ class Reason:
 
     `event` is the id of an event of the speaker's view (None for a reason drawn from the plain
     heuristic's reckoning, which keeps no event); `text` reads after "because", in the explanation
-    register of `lycan.render` ("they voted against me").
+    register of `lycan.render` ("they voted against me"); `others` words it otherwise.
     """
 
     event: int | None
     text: str
+    others: tuple[str, ...] = ()
+    """Other wordings of the same reason, same names (`lycan.render.explanations`), for variety."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,9 @@ self-narration, a werewolf admitting its side, a stammer); and `choose` speaks t
 like what was already said in the game (no sentence said before at the table, then the fewest word
 pairs already heard), so seats do not repeat each other and a seat does not repeat itself.
 
-Reasons are spoken in the words `lycan.render.explain_influence` wrote for the event they cite
-("they voted against me"), so a listener, and `lycan.eval.speech`, can check them against the record.
+Reasons are spoken in one of the wordings `lycan.render.explanations` gives for the event they cite
+("they voted against me", "they cast a vote against me"), so a listener, and `lycan.eval.speech`,
+can check them against the record.
 No realisation uses an ASCII comma, which AIWolf NLP servers reject in utterances.
 """
 
@@ -701,7 +702,7 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
         return act.template(tuple(names), day)
     night = act.night if act.night >= 0 else day - 1
     when = "last night" if night == day - 1 else f"on night {night}"
-    why = " and ".join(r.text for r in act.reasons)
+    why = " and ".join(rng.choice((r.text, *r.others)) for r in act.reasons)
     slots = {
         "t": names[act.target] if act.target is not None else "",
         "to": names[act.to] if act.to is not None else "",

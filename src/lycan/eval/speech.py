@@ -9,7 +9,7 @@ per agent type (`record.agents[seat]`):
 - words per utterance;
 - cited reasons: of the utterances that accuse or suspect a player (as the talk reader reads them),
   the share that give a reason citing a public event of the speaker's view, checked against the
-  record: the reason is the words `lycan.render.explain_influence` gives for an event the speaker
+  record: the reason is in one of the wordings `lycan.render.explanations` gives for an event the speaker
   had seen, about that player. A reason that fits an event the speaker could not have seen (a night
   attack, another seat's divination) is a false citation;
 - answers: of the day talk turns after the day's first, the share that answer something said
@@ -34,7 +34,7 @@ from lycan.beliefs.reader import reader_for
 from lycan.beliefs.tracker import Influence
 from lycan.engine.events import AttackChosen, Died, Divined, Event, Executed, MediumResult, Talk, VoteCast, WitchWoken
 from lycan.engine.record import GameRecord
-from lycan.render import Explainer, explain_influence
+from lycan.render import Explainer, explanations
 
 BUDGETS = (1_000, 17_000)
 """Word budgets over which distinct word pairs are reported."""
@@ -136,7 +136,7 @@ def _claims(events: Iterable[Event], parse: object) -> dict[int, set[str]]:
 
 
 def _reasons(events: Sequence[Event], target: int, by: Explainer) -> set[str]:
-    """Every reason `explain_influence` gives about `target` for the events of `events`, normalised."""
+    """Every wording of every reason `lycan.render.explanations` gives about `target` for `events`, normalised."""
     out: set[str] = set()
     for at, e in enumerate(events):
         if not isinstance(e, _CITABLE):
@@ -144,9 +144,9 @@ def _reasons(events: Sequence[Event], target: int, by: Explainer) -> set[str]:
         for kind in _KINDS if isinstance(e, Talk) else ("fact",):
             # a claim's reason may name who claimed first, so it is given the events before it
             context = events[: at + 1] if kind == "claim" else (e,)
-            text = explain_influence(context, Influence(e.id, target, 1.0, kind), by)
-            if text and len(words(text)) >= 3:
-                out.add(_norm(text))
+            for text in explanations(context, Influence(e.id, target, 1.0, kind), by):
+                if len(words(text)) >= 3:
+                    out.add(_norm(text))
     return out
 
 
