@@ -244,7 +244,8 @@ def test_every_wording_of_a_cited_reason_reads_as_the_one_accusation_and_names_t
                 plain = f"I suspect {names[seat]} because {text}."
                 for other in others:
                     worded = f"I suspect {names[seat]} because {other}."
-                    assert reader.parse(worded, mem.seat) == reader.parse(plain, mem.seat) == (Statement("accuses", seat),)
+                    accusation = (Statement("accuses", seat),)
+                    assert reader.parse(worded, mem.seat) == reader.parse(plain, mem.seat) == accusation
                     assert names_in(worded, names) == names_in(plain, names)
                     wordings += 1
     assert wordings >= 30

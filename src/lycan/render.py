@@ -515,9 +515,15 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
     def obj(s: int) -> str:
         return "them" if s == seat else "me" if s == by.seat else names[s]
 
+    def was(s: int) -> str:  # "they were", "I was", "Ken was"
+        return f"{subject(s)} {'were' if s == seat else 'was'}"
+
     if isinstance(e, VoteCast):
         who, whom = subject(e.actor), obj(e.target)
-        return (f"{who} voted against {whom}", f"{who} cast a vote against {whom}", f"{who} put a vote on {whom}")
+        if e.actor == by.seat:  # "my vote went to Ken" would read as the speaker's vote today
+            return (f"{who} voted against {whom}",)
+        whose = "their" if e.actor == seat else f"{names[e.actor]}'s"
+        return (f"{who} voted against {whom}", f"{whose} vote went to {whom}", f"{whose} vote fell on {whom}")
     if isinstance(e, Talk):
         said = by.parse(e.text, e.actor)
         if influence.kind == "claim":
@@ -527,7 +533,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
             before = _first_claimant(events[:at], role, e.actor, by)
             if e.actor == seat:
                 if before is None:
-                    return (f"they claimed {role}", f"they came forward as the {role}", f"of their {role} claim")
+                    return (f"they claimed {role}", f"they came forward as the {role}")
                 first = "I" if before == by.seat else names[before]
                 return (f"they claimed {role} after {first} did", f"they claimed {role} only once {first} had")
             who = subject(e.actor)
@@ -544,9 +550,9 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
         who, whom = subject(e.actor), obj(st.target)
         what = "a werewolf" if st.species is wolf else "human"
         if st.kind == "divined":
-            return (f"{who} called {whom} {what}", f"{who} said {whom} came up {what}")
+            return (f"{who} called {whom} {what}", f"{who} said {subject(st.target)} came up {what}")
         if st.kind == "identified":
-            return (f"{who} read {whom} as {what}", f"{who} said {whom} was {what}")
+            return (f"{who} read {whom} as {what}", f"{who} said {was(st.target)} {what}")
         return {
             "will_vote": (
                 f"{who} wanted to execute {whom}",
@@ -555,7 +561,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
             ),
             "accuses": (f"{who} accused {whom}", f"{who} pointed at {whom}", f"{who} went after {whom}"),
             "defends": (f"{who} defended {whom}", f"{who} stood up for {whom}", f"{who} spoke up for {whom}"),
-            "liar": (f"{who} called {whom} a liar", f"{who} said {whom} was lying"),
+            "liar": (f"{who} called {whom} a liar", f"{who} said {was(st.target)} lying"),
         }[st.kind]
     if isinstance(e, Divined | MediumResult):
         what = "a werewolf" if e.result is Species.WEREWOLF else "human"

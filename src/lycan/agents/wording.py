@@ -296,8 +296,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "To sum up the claims: {list} say they are the {role}.",
         "Where we are: {list} claim {role}.",
         "So we have {list} claiming {role}.",
-        "Two claims for {role}: {list}.",
-        "Quick recap: {list} both claim {role}.",
+        "Quick recap: {list} claim {role}.",
         "We now have {list} claiming {role}.",
         "Just so we're clear: {list} claim {role}.",
     ),
@@ -311,8 +310,6 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "Same read as {to} on {t}.",
         "{to} and I agree on {t}.",
         "{to} called it on {t}.",
-        "Good catch on {t} {to}.",
-        "{to} I see {t} the same way.",
         "I back what {to} said about {t}.",
         "{to} nailed it about {t}.",
     ),
@@ -759,7 +756,7 @@ def realise(
         flagged = rng.random() < 0.8
         for a in acts:
             sentence = _sentence(a, names, day, rng, used)
-            if a.again and flagged:
+            if a.again and flagged and not (a.to is not None and a.kind in OPINIONS):  # a reply has its lead
                 leads = (*_AGAIN, *_AGAIN_OPINION) if a.kind in OPINIONS else _AGAIN
                 sentence = _again(rng.choice(leads), sentence, names)
                 flagged = False

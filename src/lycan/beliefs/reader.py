@@ -217,12 +217,15 @@ _RETRACTION = re.compile(
     r"no longer|anymore|instead of|was wrong|misread|nvm|never ?mind)\b"
 )
 _CORRECTED_VOTE = re.compile(
-    r"[^.!?]*?\b(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*)\b[^.!?⟨]{0,20}⟨\d+⟩[^.!?⟨]{0,20}?"
+    r"\b(?:i(?:'m| am| will|'ll)?\s+)?(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*)\b[^.!?⟨]{0,20}⟨(?P<old>\d+)⟩[^.!?⟨]{0,20}?"
     r"(?=\s*(?:[.!?]+|\.\.\.|[,;:—–-])\s*(?:\.\.\.)?\s*(?:(?:ok|okay|hm+|uh+|um+|oh|fine)\s*,?\s*)*"
-    r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|no\s*,?\s*(?:sorry|actually|forget|scratch|hold on|i mean|i change)|"
-    r"scratch that|forget (?:it|that)|never ?mind|nvm|hm+\s*,?\s*no\b|make (?:that|it)\s+⟨|correction\b|i mean\s+⟨))"
+    r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no\b(?!\s+(?:one|body|need|doubt))|"
+    r"no\s*,?\s*(?:sorry|actually|forget|scratch|hold on|i mean\s+⟨|i change)|"
+    r"scratch that|forget (?:it|that)|never ?mind|nvm|hm+\s*,?\s*no\b|make (?:that|it)\s+⟨|correction\b|i mean\s+⟨)"
+    r"[^⟨]{0,60}?(?:\b(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*|mean|make (?:that|it))\s+|[:.!—–-]\s*)⟨(?!(?P=old)⟩)\d+⟩)"
 )
-"""A vote the speaker corrects at once ("I vote Ken. No wait, scratch that: Ann"): only the correction stands."""
+"""A vote the speaker takes back at once for another seat ("I vote Ken. No wait, scratch that: Ann"): the
+first vote is dropped, and what the correction says is read as usual."""
 _WOLFISH = re.compile(r"\b(?:were)?wol(?:f|ves|fy)\b|\b(?:scum\w*|evil|sus\w*|shady|sketchy|fishy|black)\b")
 """Words that call a seat a werewolf (a liar call that has none is not also an accusation)."""
 _INJECTION = re.compile(
@@ -624,7 +627,7 @@ class TalkReader:
             s,
         )
         s = re.sub(
-            r"(⟨\d+⟩)[?.!]\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\s*[.!]*\s*(?:$|[a-z⟨]))",
+            r"(⟨\d+⟩)[?.!]\s+(?=(?:human|wolf|werewolf|white|black|town|scum|green|red)\s*(?:[.!]+|$))",
             r"\1: ",
             s,
         )  # "Ken? Human.", "Night two check: Karim. Werewolf."
@@ -636,7 +639,10 @@ class TalkReader:
         )  # (not when the next sentence names its own seat: "..., not Siwan. Lynch Bethan.")
         s = re.sub(r"\b(?:mr|mrs|ms|miss|mx|dr|sir|madam)\.?\s+(?=⟨)", "", s)  # "Mr Kairys": the seat alone
         s = re.sub(r"\b(came back|came up|flipped)\s*(?:\.\.\.|…)\s*", r"\1 ", s)  # "Rin came back... human"
-        s = _CORRECTED_VOTE.sub(" ", s)
+        if _CORRECTED_VOTE.search(s):
+            s = _CORRECTED_VOTE.sub(" ", s)
+            # "scratch that: Ann", "I mean Ann": the seat named alone is the corrected vote
+            s = re.sub(r"\b(scratch that|i mean|make (?:that|it))\s*[:.,—–-]*\s*(⟨\d+⟩)", r"\1, i vote \2", s)
         # "Ken or Ann is the wolf", "one of Ken and Ann is lying": a choice between seats says nothing of either
         s = re.sub(r"(?:\beither\s+)?⟨\d+⟩\s+or\s+⟨\d+⟩(?:\s+or\s+⟨\d+⟩)*", "one of them", s)
         s = re.sub(r"\b(?:one|either)\s+of\s+⟨\d+⟩\s+(?:and|or)\s+⟨\d+⟩", "one of them", s)
@@ -815,7 +821,15 @@ class TalkReader:
         acted = reported and re.search(
             r"\b(?:voted|votes|wants|wanted|asked|asks|agrees|agreed)\s*$", reported.group(0)
         )
-        if reported and acted and re.search(r"\bi(?:'m|'ll| am| will)\b|[,;]", since[reported.end() :]):
+        rest = since[reported.end() :] if reported else ""
+        if (
+            reported
+            and acted
+            and (
+                re.search(r"\bi(?:'m|'ll| am| will)\b", rest)
+                or (re.search(r"[,;]", rest) and not re.search(r"\bwant", reported.group(0)))
+            )
+        ):
             reported = None  # an act, not speech: its reach ends at the clause's end or where the speaker speaks again
         if reported or re.match(r"\s*(?:thinks|says|claims|believes|said|claimed|wants)\b", before):
             return True
@@ -849,11 +863,6 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         "claim": [
             (rf"\bthat\s+makes\s+me\s+(?:the\s+|a\s+|your\s+)?{_ROLE}\b", 0.9),
             (rf"\b(?:like|want|have|wish|need)\s+to\s+come\s+out\s+as\s+(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
-            (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[.;!]+\s*i\s+am\b", 0.9),
-            (
-                r"^\s*(?:just|only|simply)\s+(?:a\s+)?(?:plain\s+|simple\s+|humble\s+)?(?P<role>villager)\s*(?:[.!]|$)",
-                0.85,
-            ),
             # "Ken isn't the seer - I am": the speaker's own claim, said against another's
             (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
             (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}(?:'s|\s+is)\s+me\b", 0.9),
@@ -1077,10 +1086,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"{_WHO}\s*=\s*vote\b", 0.85),
             (rf"\bvote\s+stays\s+(?:on|with)\s+{_WHO}", 0.9),
             (rf"(?:^|[.,;:!]\s*)(?:so\s+)?{_WHO}\s+(?:vote|vote from me|for me|it is)\s*[.!]?\s*$", 0.8),
-            (rf"\beveryone\s+(?:on|vote|votes|onto)\s+{_WHO}", 0.85),
-            (rf"\bi(?:'m| am)\s+(?:also\s+|now\s+|staying\s+)?on\s+{_WHO}(?!'s|\s+(?:side|team))", 0.8),
+            (rf"(?:^|[.!]\s*)everyone\s+(?:on|onto|vote)\s+{_WHO}\s*(?:[.!]|$)", 0.85),
+            (
+                rf"\bi(?:'m| am)\s+(?:also\s+|now\s+|staying\s+)?on\s+{_WHO}(?=\s*(?:[.!,;]|$|today\b|now\b|for (?:the )?vote\b))",
+                0.8,
+            ),
             (rf"(?:^|[.,;:!]\s*)(?:and\s+)?on\s+{_WHO}\s*[.!]?\s*$", 0.8),
-            (rf"\bgonna\s+go\s+(?:with\s+)?{_WHO}", 0.85),
+            (rf"\bgonna\s+go\s+(?:with\s+)?{_WHO}(?!'s)", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s+(?:our|my|the)\s+(?:lynch|execution|vote|hang)(?:\s+today)?\s*(?:[.!]|$)", 0.85),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:today|for today|it is|then)\s*[.!]?\s*$", 0.8),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s*,\s*(?:that's|that is)\s+my\s+vote", 0.85),
@@ -1176,8 +1188,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "liar": [
             (rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+)?(?:wolf\s+)?faking\s+(?:the\s+|as\s+)?{_ROLE}\b", 0.85),
-            (rf"{_WHO}(?:'s|\s+is)?\s+(?:\w+\s+){{0,2}}fake[- ]?claim(?:ing|ed|s)?\s+(?:the\s+|as\s+)?{_ROLE}\b", 0.85),
-            (rf"\bnot\s+buying\s+{_WHO}'s\s+{_ROLE}\s+claim", 0.85),
+            (
+                rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+)?(?:(?:were)?wolf\s+)?fake[- ]?claim(?:ing|ed|s)?\s+(?:the\s+|as\s+)?{_ROLE}\b",
+                0.85,
+            ),
+            (rf"\bi(?:'m|\s+am)\s+not\s+buying\s+{_WHO}'s\s+{_ROLE}\s+claim", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s*(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
             (
                 rf"{_WHO}\s+(?:is\s+)?claim(?:ing|s|ed)?\s+{_ROLE}\s*,?\s+but\s+i(?:'m|\s+am)\s+(?:the\s+)?(?:real\s+|true\s+)?(?P=role)\b",
@@ -1233,8 +1248,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
-            (rf"\bi\s+(?:am\s+|'m\s+)?not\s+(?:a\s+|the\s+)?(?:were)?wolf\s*[.!;,]+\s*{_WHO}\s+is\s*[.!]", 0.85),
-            (rf"\bmy\s+gut\s+(?:says|tells me|is on|points to|points at)\s+{_WHO}", 0.8),
+            (rf"\bmy\s+gut\s+(?:says|tells me|is on|points to|points at)\s+{_WHO}(?!\s*(?:is|'s|seems|was)\b)", 0.8),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+(?:hiding|lying|hiding something)\b", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i'?d\s+(?:look at|poison|lynch|execute|vote out)\b", 0.85),
             (rf"\blook\s+at\s+{_WHO}\s+instead\b", 0.8),
@@ -1251,7 +1265,10 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:very|so|really|too|super|kinda)\s+(?:suspicious|sus|shady|sketchy|scummy|wolfy)",
                 0.8,
             ),
-            (rf"\bi\s+find\s+{_WHO}\s+(?:\w+\s+)?(?:suspicious|shady|sketchy|scummy|wolfy|fishy)\b", 0.85),
+            (
+                rf"\bi\s+find\s+{_WHO}\s+(?:(?!less|least|not|no)\w+\s+)?(?:suspicious|shady|sketchy|scummy|wolfy|fishy)\b",
+                0.85,
+            ),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+(?:really\s+)?(?:worries|bothers|troubles)\s+me\b", 0.8),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+has\s+me\s+(?:worried|nervous|suspicious)\b", 0.8),
             (rf"\b(?:have|got|having)\s+(?:my\s+|serious\s+|real\s+)?(?:doubts|suspicions)\s+about\s+{_WHO}", 0.85),
@@ -1348,14 +1365,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
-            (rf"{_WHO}\s*=\s*real\b", 0.8),
+            (rf"{_WHO}\s*=\s*real\b(?!\s+(?:were)?(?:wolf|evil|scum))", 0.8),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+real\s*(?:[,.!]|$)", 0.75),
             (rf"\bi(?:'m| am)\s+trusting\s+{_WHO}", 0.85),
             (
                 rf"\btreat(?:ing)?\s+{_WHO}\s+as\s+(?:confirmed\s+|cleared\s+)?(?:village|town|human|innocent|clear|cleared)\b",
                 0.85,
             ),
-            (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i\s+(?:actually\s+|really\s+|do\s+)?trust\b", 0.85),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+has\s+my\s+(?:full\s+)?trust\b", 0.85),
             (rf"\bi\s+take\s+{_WHO}\s+at\s+(?:their|his|her)\s+word\b", 0.85),
             (rf"\bi\s+(?:believe|think|feel)\s+{_WHO}\s+is\s+telling\s+the\s+truth\b", 0.85),
@@ -1383,7 +1399,10 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?(?:clear|clean|town|good)\s+in\s+my\s+book", 0.85),
             (rf"\bi(?:'d| would)?\s+vouch\s+for\s+{_WHO}", 0.85),
-            (rf"{_WHO}\s+is\s+the\s+one\s+i\s+(?:actually\s+|really\s+|do\s+)?trust\b", 0.85),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i\s+(?:actually\s+|really\s+|do\s+)?trust\b(?!\s+(?:least|less))",
+                0.85,
+            ),
             (rf"{_WHO}'s\s+(?:\w+\s+)?claim\s+(?:checks out|is fine|looks real|is real|is legit|seems real)", 0.85),
             (rf"\bi(?:'m| am)\s+(?:reading|with)\s+{_WHO}", 0.75),
             (
@@ -1586,6 +1605,10 @@ _VERDICT = re.compile(
 """A sentence that names no seat and calls what was just said of one wolfish ("That's textbook wolf behaviour.")."""
 
 
+_VICTIM = re.compile(r"\b(?:attacked|killed|died|dead|eaten|executed|lynched|murdered|bitten)\b")
+"""What befalls a seat rather than what it does: a verdict after it is on the killers, not on the seat."""
+
+
 def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | None) -> list[ReadStatement]:
     """Accusations made by a verdict on the sentence before ("Ale follows whoever speaks last. Wolfy behaviour.").
 
@@ -1597,9 +1620,9 @@ def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | N
     accused = {r.statement.target for r in found if r.statement.kind == "accuses"}
     out: list[ReadStatement] = []
     for before, sentence in itertools.pairwise(sentences):
-        if "⟨" in sentence or not _VERDICT.search(sentence) or _NEGATION.search(sentence):
+        if "⟨" in sentence or sentence.endswith("?") or not _VERDICT.search(sentence) or _NEGATION.search(sentence):
             continue
-        if before.endswith("?") or _HYPOTHETICAL.search(before):
+        if before.endswith("?") or _HYPOTHETICAL.search(before) or _VICTIM.search(before):
             continue
         named = {int(t) for t in re.findall(r"⟨(\d+)⟩", before)}
         if len(named) != 1:
