@@ -247,5 +247,32 @@ def test_every_wording_of_a_cited_reason_reads_as_the_one_accusation_and_names_t
                     accusation = (Statement("accuses", seat),)
                     assert reader.parse(worded, mem.seat) == reader.parse(plain, mem.seat) == accusation
                     assert names_in(worded, names) == names_in(plain, names)
+                    assert not re.search(r"\b(?:they|them|we) was\b|\bsaid (?:them|me)\b", other), other
                     wordings += 1
     assert wordings >= 30
+
+
+def test_an_opinion_about_the_one_who_asked_is_not_said_to_them_by_name() -> None:
+    from lycan.agents.speech import OPINIONS
+
+    rules = get_preset("guardian7")
+    addressed = 0
+    for seed in range(15):
+        agents = lineup([BELIEFS] * rules.n_players, seed)
+        acts: list[tuple[str, int | None, int | None]] = []
+        for agent in agents:
+            agent.converse = True  # type: ignore[attr-defined]
+            decide = agent.decide  # type: ignore[attr-defined]
+
+            def watched(view: View, request: Request, decide=decide, agent=agent, acts=acts) -> Action:  # type: ignore[no-untyped-def]
+                action = decide(view, request)
+                if request.kind == "talk" and agent._mem is not None:
+                    acts.extend((a.kind, a.to, a.target) for a in agent._mem.acts)
+                return action
+
+            agent.decide = watched  # type: ignore[attr-defined]
+        run_sync(rules, agents, seed)
+        opinions = [(to, target) for kind, to, target in acts if kind in OPINIONS and to is not None]
+        addressed += len(opinions)
+        assert all(to != target for to, target in opinions)
+    assert addressed >= 5  # answers to questions were given

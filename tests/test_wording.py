@@ -221,3 +221,15 @@ def test_the_planner_answers_an_accuser_by_name() -> None:
 def test_the_plain_heuristic_keeps_its_template_words() -> None:
     assert BeliefHeuristicAgent.converse is False
     assert LLMAgent(ScriptedModel(), 1, talk="phrase").planner().converse is True
+
+
+def test_a_time_marker_never_leads_a_sentence_that_already_says_when() -> None:
+    persona = Persona("calm", "terse", ())
+    texts = [
+        t.lower()
+        for seed in range(300)
+        for t in realise([SpeechAct("nothing")], names=NAMES, persona=persona, day=1, rng=random.Random(seed))
+    ]
+    led = [t for t in texts if t.startswith(("right now ", "for now ", "at this point "))]
+    assert led  # time markers still lead other sentences
+    assert not [t for t in led if any(w in t.split(" ", 2)[-1] for w in ("for now", " yet", "so far"))]

@@ -568,12 +568,11 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
         how = "my divination" if isinstance(e, Divined) else "my reading"
         return (f"{how} showed {'they are' if e.target == seat else f'{names[e.target]} is'} {what}",)
     if isinstance(e, Died | Executed) and e.role is not None:
-        x = subject(e.target)
-        return (f"{x} turned out to be the {e.role.value}", f"{x} was revealed as the {e.role.value}")
+        x = e.target
+        return (f"{subject(x)} turned out to be the {e.role.value}", f"{was(x)} revealed as the {e.role.value}")
     if isinstance(e, Died) and e.cause == "night":
-        x = subject(e.target)
-        lost = "we lost them" if e.target == seat else f"we lost {obj(e.target)}"
-        return (f"{x} died in the night", f"{lost} in the night", f"{x} was killed in the night")
+        x = e.target
+        return (f"{subject(x)} died in the night", f"we lost {obj(x)} in the night", f"{was(x)} killed in the night")
     if isinstance(e, WitchWoken) and e.attacked is not None:
         return (f"the werewolves went for {obj(e.attacked)}", f"the wolves attacked {obj(e.attacked)}")
     if isinstance(e, AttackChosen):

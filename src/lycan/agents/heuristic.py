@@ -519,8 +519,14 @@ class HeuristicAgent(SyncAgent):
         if len(claimants) >= 2 and me not in claimants and not claiming and summary not in mem.said_keys:
             out.insert(at, (summary, SpeechAct("summary", role="seer", seats=claimants)))
             at += 1
-        if asked is not None and at < len(out) and not any(a.to == asked for _, a in answered):
-            # a question is answered with the opinion it asked for, said to the one who asked
+        if (
+            asked is not None
+            and at < len(out)
+            and out[at][1].target != asked
+            and not any(a.to == asked for _, a in answered)
+        ):
+            # a question is answered with the opinion it asked for, said to the one who asked (unless it
+            # is about them: "Player 2 I suspect Player 2" reads as talking past them)
             key, act = out[at]
             out[at] = (key, replace(act, to=asked))
         out[at:at] = answered[:2]

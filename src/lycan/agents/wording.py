@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -671,6 +672,8 @@ _MARKERS: tuple[str, ...] = (
     "All in all",
 )
 """Discourse markers that may lead a sentence (`Honestly I will vote for ...`)."""
+_TIME_MARKERS = frozenset({"At this point", "Right now", "For now"})
+"""Markers that say when: not put before a sentence that already does ("... for now", "... yet")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -719,7 +722,9 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
         text = f"{text} {rng.choice(_FRAMES['greet_more'])}"
     text = _cap(text)
     if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and rng.random() < 0.35:
-        text = f"{rng.choice(_MARKERS)} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
+        timed = re.search(r"\b(?:for now|yet|so far|at this point|right now)\b", text, re.IGNORECASE)
+        markers = [m for m in _MARKERS if not (timed and m in _TIME_MARKERS)]  # not "Right now ... for now"
+        text = f"{rng.choice(markers)} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
     if act.to is not None and kind in OPINIONS:
         leads = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
         text = _again(rng.choice(leads).format(to=slots["to"]), text, names)
