@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python benchmarks/bench_speech.py [--model local] [--agents llm camwolf]
      [--presets guardian7 aiwolf5] [--games 4] [--seed 1] [--records speech.jsonl] [--threads N]
+     [--words 17000] [--names ai]
 
 Every seat of a game is one agent type (`llm` in phrase mode, `camwolf`, or `heuristic-beliefs`,
 whose talk is the plain templates, as the reference), all seats sharing one model. Games run seed
@@ -11,6 +12,10 @@ by seed, the agent types of one seed back to back, so load falls on them alike. 
 answering earlier talk) and `lycan.eval.coherence`'s (prompt echo, self-narration, werewolf
 self-reveal, votes as said), per agent type over every preset, then per agent type and preset.
 `--records` keeps every game as JSON Lines (rewritten after each game), for `lycan report`.
+`--words N` plays on past `--games` until every agent type has said N words in public (the
+17,000-word budget needs about 35 games per type). `--names ai` names the seats as a web table names
+its AI seats (fictional names from `lycan.web.lobby.AI_NAMES`, drawn per game from a stream of their
+own); by default they are `Player 1` .. `Player n`.
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lycan.agents import make_agent
+from lycan.engine.events import Talk
 from lycan.engine.record import GameRecord
 from lycan.engine.runner import run_async
+from lycan.engine.seeds import stream
 from lycan.eval.coherence import coherence
 from lycan.eval.report import speech_cells
 from lycan.eval.speech import speech, verbosity_medians
@@ -32,16 +39,29 @@ from lycan.models import ChatModel, load_model
 from lycan.rules import get_preset
 from lycan.stats import Rate
 from lycan.store.jsonl import export_jsonl
+from lycan.web.lobby import AI_NAMES
 
 
-async def play(model: ChatModel | None, agent: str, preset: str, seed: int) -> tuple[GameRecord, float]:
+async def play(
+    model: ChatModel | None, agent: str, preset: str, seed: int, named: bool = False
+) -> tuple[GameRecord, float]:
     """One game of `preset` with every seat an `agent`: its record and its seconds."""
     rules = get_preset(preset)
     options = {"model": model, "talk": "phrase"} if agent != "heuristic-beliefs" else {}
     players = [make_agent(agent, seed * 100 + seat, **options) for seat in range(rules.n_players)]
+    names = None
+    if named:
+        names = list(AI_NAMES)
+        stream(seed, "names").shuffle(names)
+        names = names[: rules.n_players]
     started = time.perf_counter()
-    record = await run_async(rules, players, seed)
+    record = await run_async(rules, players, seed, names=names)
     return record, time.perf_counter() - started
+
+
+def public_words(record: GameRecord) -> int:
+    """Words said in public talk in `record` (turns that pass or skip say none)."""
+    return sum(len(e.text.split()) for e in record.events if isinstance(e, Talk) and e.channel == "talk")
 
 
 def _pct(r: Rate) -> str:
@@ -81,6 +101,8 @@ async def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the first seed (seeds seed..seed+games-1)")
     parser.add_argument("--records", type=Path, default=None, help="JSON Lines file of every game")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--words", type=int, default=0, help="play on until every agent type said this many words")
+    parser.add_argument("--names", choices=("seats", "ai"), default="seats", help="Player N, or AI names")
     args = parser.parse_args(argv)
     options = {"n_ctx": 2048}
     if args.threads:
@@ -89,22 +111,30 @@ async def main(argv: Sequence[str] | None = None) -> None:
     model = load_model(args.model, **options) if needs_model else None
     records: list[GameRecord] = []
     seconds: dict[tuple[str, str], list[float]] = {}
+    said = dict.fromkeys(args.agents, 0)
+    seed = args.seed
     try:
-        for seed in range(args.seed, args.seed + args.games):
+        while seed < args.seed + args.games or any(n < args.words for n in said.values()):
             for preset in args.presets:
                 for agent in args.agents:
-                    record, took = await play(model, agent, preset, seed)
+                    if seed >= args.seed + args.games and said[agent] >= args.words:
+                        continue
+                    record, took = await play(model, agent, preset, seed, named=args.names == "ai")
+                    said[agent] += public_words(record)
                     records.append(record)
                     seconds.setdefault((agent, preset), []).append(took)
                     print(f"# {agent} {preset} seed {seed}: {took:.0f} s", flush=True)
                     if args.records:
                         export_jsonl(records, args.records)
+            seed += 1
     finally:
         close = getattr(model, "close", None)
         if close is not None:
             close()
     print()
-    print(f"Every preset ({', '.join(args.presets)}) on {args.model}, seeds {args.seed}-{args.seed + args.games - 1}")
+    named = "AI names" if args.names == "ai" else "seats named Player N"
+    print(f"Every preset ({', '.join(args.presets)}) on {args.model}, seeds {args.seed}-{seed - 1}, {named}")
+    print("public words per agent type: " + ", ".join(f"{a} {n}" for a, n in said.items()))
     print()
     pooled = {a: [s for (b, _), v in seconds.items() if b == a for s in v] for a in args.agents}
     table(records, "", pooled)

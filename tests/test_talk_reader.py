@@ -251,6 +251,29 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm uneasy about Rin.", {("accuses", "Rin", "")}),
+        ("I'm a bit uneasy about Rin today.", {("accuses", "Rin", "")}),
+        ("My doubts are on Rin right now.", {("accuses", "Rin", "")}),
+        ("I'm looking hard at Rin.", {("accuses", "Rin", "")}),
+        ("Rin is the one I doubt most.", {("accuses", "Rin", "")}),
+        ("Rin is at the top of my list.", {("accuses", "Rin", "")}),
+        ("Rin seems genuine to me.", {("defends", "Rin", "")}),
+        ("Rin sounds sincere so far.", {("defends", "Rin", "")}),
+        ("Rin is not telling the truth about being the seer.", {("liar", "Rin", "seer")}),
+        ("Rin isn't being honest about being the medium.", {("liar", "Rin", "medium")}),
+        ("My vote lands on Rin.", {("will_vote", "Rin", "")}),
+        ("My ballot this round is for Rin.", {("will_vote", "Rin", "")}),
+        ("My vote today is for Rin.", {("will_vote", "Rin", "")}),
+    ],
+)
+def test_phrasings_of_the_richer_grammar(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    """Ordinary phrasings that the agents' own grammar now says too: the reader must read them."""
+    assert said(text, speaker=6, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Rin said she is the seer",  # reported: Rin's claim, not the speaker's
@@ -276,6 +299,9 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
         "Ken dodged the question. That's sus?",
         "I'm on Ken about this, he makes a good point.",
         "Mio wants, as usual, to vote Ken.",
+        "I'm uneasy about Ken's plan.",
+        "I'm not worried about Ken.",
+        "Let's say Ken is genuine.",
         "Who is the seer? Ken, are you the medium?",
         "I take back my vote on Ken.",
         "The seer should check Minako tonight.",

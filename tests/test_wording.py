@@ -11,7 +11,7 @@ from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.llm import LLMAgent
 from lycan.agents.persona import HABITS, TEMPERAMENTS, VERBOSITIES, Persona, draw_persona, persona_for
 from lycan.agents.speech import Reason, SpeechAct
-from lycan.agents.wording import Heard, check_wording, choose, realise
+from lycan.agents.wording import _FRAMES, Heard, check_wording, choose, expansions, realise
 from lycan.beliefs.reader import reader_for
 from lycan.engine.events import Talk
 from lycan.engine.runner import run_async
@@ -19,6 +19,7 @@ from lycan.engine.seeds import stream
 from lycan.models.base import ChatRequest, ModelError
 from lycan.rules import get_preset
 from lycan.rules.roles import Species
+from lycan.rules.talk import spoken_length
 from scripted import ScriptedModel, sensible
 
 NAMES = tuple(f"Player {i}" for i in range(1, 8))
@@ -122,6 +123,80 @@ def test_every_act_has_several_checked_wordings_that_state_its_facts(act: Speech
                 assert "," not in text  # AIWolf servers reject ASCII commas in talk
                 passed.add(text)
     assert len(passed) >= 6, (act, passed)
+
+
+# every grammar kind's act, worded with seat 3 as target and seat 1 as the one addressed
+_FRAME_ACTS = {
+    "vote": SpeechAct("vote", 3),
+    "suspect": SpeechAct("suspect", 3, reasons=(Reason(5, "they voted against me"),)),
+    "suspect_bare": SpeechAct("suspect", 3),
+    "trust": SpeechAct("trust", 3),
+    "liar": SpeechAct("liar", 3, role="seer"),
+    "nothing": SpeechAct("nothing"),
+    "answer": SpeechAct("answer", to=1, said="accuses"),
+    "question": SpeechAct("question", to=1, said="suspect"),
+    "agree": SpeechAct("agree", 3, to=1),
+    "summary": SpeechAct("summary", role="seer", seats=(2, 4)),
+    "greet": SpeechAct("greet"),
+    "greet_more": SpeechAct("greet"),
+    "claim": SpeechAct("claim", role="seer"),
+    "divined": SpeechAct("divined", 3, species=Species.WEREWOLF, night=1),
+    "protected": SpeechAct("protected", 3),
+    "medium": SpeechAct("medium", 3, species=Species.HUMAN),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_FRAME_ACTS))
+def test_every_choice_of_every_frame_states_exactly_its_acts_facts(kind: str) -> None:
+    """A frame's `[a|b]` choices multiply its wordings; each one must pass the checks, at any table."""
+    act = _FRAME_ACTS[kind]
+    made = 0
+    for names in (NAMES, ("Ann", "Bob", "Cleo", "Dmitri", "Esme", "Farid", "Gus")):
+        template = act.template(names, 2)
+        why = "they voted against me"
+        slots = {
+            "t": names[3], "to": names[1], "role": "seer", "res": "a werewolf" if kind == "divined" else "human",
+            "when": "last night", "When": "Last night", "when_short": "last night", "why": why,
+            "Why": why.capitalize(), "list": f"{names[2]} and {names[4]}",
+        }  # fmt: skip
+        for frame in _FRAMES[kind]:
+            for choice in expansions(frame):
+                text = choice.format(**slots)
+                text = text[:1].upper() + text[1:]
+                text = {"greet": f"{text} Stay sharp.", "greet_more": f"Hello all. {text}"}.get(kind, text)
+                assert "  " not in text and "," not in text and "[" not in text, text
+                assert check_wording(text, template, names=names, seat=0, wolf_public=False) == "", text
+                made += 1
+    assert made >= 2 * len(_FRAMES[kind])
+
+
+def test_choices_multiply_the_wordings_of_common_acts() -> None:
+    for kind in ("vote", "suspect", "answer", "question", "nothing", "agree"):
+        assert sum(len(expansions(f)) for f in _FRAMES[kind]) >= 2 * len(_FRAMES[kind]), kind
+    assert expansions("I [will|shall] vote[ today|].") == [
+        "I will vote today.", "I will vote.", "I shall vote today.", "I shall vote."
+    ]  # fmt: skip
+
+
+def test_a_wording_over_the_talk_limit_drops_what_is_said_around_the_acts() -> None:
+    acts = [
+        SpeechAct("summary", role="seer", seats=(1, 4)),
+        SpeechAct("suspect", 4, reasons=(Reason(5, "they claimed seer"), Reason(6, "Player 6 died in the night"))),
+        SpeechAct("vote", 4),
+        SpeechAct("agree", 4, to=2),
+    ]
+    chatty = Persona("warm", "chatty", ("questions", "plans"))
+    free = [t for seed in range(10) for t in realise(acts, names=NAMES, persona=chatty, day=2, rng=random.Random(seed))]
+    assert any(spoken_length(t) > 200 for t in free)
+    capped = [
+        t
+        for seed in range(10)
+        for t in realise(acts, names=NAMES, persona=chatty, day=2, rng=random.Random(seed), limit=200)
+    ]
+    assert len(capped) >= 10
+    assert all(spoken_length(t) <= 200 for t in capped)
+    template = " ".join(a.template(NAMES, 2) for a in acts)
+    assert any(check_wording(t, template, names=NAMES, seat=0, wolf_public=False, limit=200) == "" for t in capped)
 
 
 def test_reasons_are_spoken_word_for_word() -> None:

@@ -523,7 +523,13 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
         if e.actor == by.seat:  # "my vote went to Ken" would read as the speaker's vote today
             return (f"{who} voted against {whom}",)
         whose = "their" if e.actor == seat else f"{names[e.actor]}'s"
-        return (f"{who} voted against {whom}", f"{whose} vote went to {whom}", f"{whose} vote fell on {whom}")
+        return (
+            f"{who} voted against {whom}",
+            f"{whose} vote went to {whom}",
+            f"{whose} vote fell on {whom}",
+            f"{who} put {'their' if e.actor == seat else 'a'} vote on {whom}",
+            f"{who} cast {'their' if e.actor == seat else 'a'} vote against {whom}",
+        )
     if isinstance(e, Talk):
         said = by.parse(e.text, e.actor)
         if influence.kind == "claim":
@@ -533,13 +539,17 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
             before = _first_claimant(events[:at], role, e.actor, by)
             if e.actor == seat:
                 if before is None:
-                    return (f"they claimed {role}", f"they came forward as the {role}")
+                    return (
+                        f"they claimed {role}",
+                        f"they came forward as the {role}",
+                        f"they stepped up as the {role}",
+                    )
                 first = "I" if before == by.seat else names[before]
                 return (f"they claimed {role} after {first} did", f"they claimed {role} only once {first} had")
             who = subject(e.actor)
             if by.claimed(seat, role):
-                return (f"{who} also claimed {role}", f"{who} claimed {role} as well")
-            return (f"{who} claimed {role}", f"{who} came forward as the {role}")
+                return (f"{who} also claimed {role}", f"{who} claimed {role} as well", f"{who} too claimed {role}")
+            return (f"{who} claimed {role}", f"{who} came forward as the {role}", f"{who} stepped up as the {role}")
         kinds = ("divined", "identified") if influence.kind == "report" else ("will_vote", "accuses", "defends", "liar")
         acts = [st for st in said if st.kind in kinds and st.target is not None]
         if not acts:
@@ -559,8 +569,20 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                 f"{who} pushed to execute {whom}",
                 f"{who} wanted {whom} gone",
             ),
-            "accuses": (f"{who} accused {whom}", f"{who} pointed at {whom}", f"{who} went after {whom}"),
-            "defends": (f"{who} defended {whom}", f"{who} stood up for {whom}", f"{who} spoke up for {whom}"),
+            "accuses": (
+                f"{who} accused {whom}",
+                f"{who} pointed at {whom}",
+                f"{who} went after {whom}",
+                f"{who} pointed the finger at {whom}",
+                f"{who} came after {whom}",
+            ),
+            "defends": (
+                f"{who} defended {whom}",
+                f"{who} stood up for {whom}",
+                f"{who} spoke up for {whom}",
+                f"{who} vouched for {whom}",
+                f"{who} took the side of {whom}",
+            ),
             "liar": (f"{who} called {whom} a liar", f"{who} said {was(st.target)} lying"),
         }[st.kind]
     if isinstance(e, Divined | MediumResult):
@@ -572,7 +594,13 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
         return (f"{subject(x)} turned out to be the {e.role.value}", f"{was(x)} revealed as the {e.role.value}")
     if isinstance(e, Died) and e.cause == "night":
         x = e.target
-        return (f"{subject(x)} died in the night", f"we lost {obj(x)} in the night", f"{was(x)} killed in the night")
+        return (
+            f"{subject(x)} died in the night",
+            f"we lost {obj(x)} in the night",
+            f"{was(x)} killed in the night",
+            f"{subject(x)} did not survive the night",
+            f"the night took {obj(x)}",
+        )
     if isinstance(e, WitchWoken) and e.attacked is not None:
         return (f"the werewolves went for {obj(e.attacked)}", f"the wolves attacked {obj(e.attacked)}")
     if isinstance(e, AttackChosen):

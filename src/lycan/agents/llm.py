@@ -598,7 +598,7 @@ class LLMAgent:
         candidates: dict[str, str] = {phrased: "model"} if phrased else {}
         if acts:
             wolf_public = request.kind == "talk" and view.role in (Role.WEREWOLF, Role.POSSESSED)
-            for text in realise(acts, names=view.names, persona=self.persona, day=view.day, rng=rng):
+            for text in realise(acts, names=view.names, persona=self.persona, day=view.day, rng=rng, limit=limit):
                 if text not in candidates and not check_wording(
                     text, template, names=view.names, seat=view.seat, wolf_public=wolf_public, limit=limit
                 ):

@@ -88,6 +88,10 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "I hope we all make it through.",
         "Quiet players worry me.",
         "Let's be smart about this.",
+        "[Let's|We need to|We have to] [find|catch|root out|hunt down] the "
+        "[wolves|werewolves] [today|together|before they find us|before it's too late].",
+        "[Keep|Let's keep] [your|our] [eyes|ears|wits] [open|sharp|about us] [today|everyone|all day].",
+        "[I'm|I am] [ready|happy|curious] to hear [what you all think|everyone's reads|what you have to say].",
     ),
     "claim": (
         "I am the {role}.",
@@ -152,6 +156,14 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{t} has my vote.",
         "My vote is for {t} today.",
         "I'll back a vote on {t}.",
+        "[I will|I'll|I'm going to|I plan to|I intend to|I'm about to] vote "
+        "[for|against] {t}[ today| this round| when it's time| at the ballot|].",
+        "My vote [goes to|is going to|will go to|lands on|is on] {t}[ today| this round| this time|].",
+        "{t} [gets|has|is getting|will get] my vote[ today| this round| this time|].",
+        "[I'm|I am] voting [for|against] {t}[ today| this round| this time|].",
+        "[Put me down|Mark me down|Count me in] as a vote for {t}[ today|].",
+        "[When the vote comes|At the vote|Come vote time|When we vote] I'm [voting for|going with|voting against] {t}.",
+        "My vote [today |this round |]is for {t}.",
     ),
     "suspect": (
         "I suspect {t} because {why}.",
@@ -175,6 +187,15 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "I'm wary of {t} because {why}.",
         "{t} strikes me as a wolf because {why}.",
         "{t} has me worried. {Why}.",
+        "[I suspect|I'm suspicious of|I have doubts about|I don't trust|I'm wary of|I'm uneasy about] {t} "
+        "[because|since] {why}.",
+        "{t} [looks|seems] [suspicious|shady|off] to me [because|since] {why}.",
+        "[My suspicion falls on|My eye is on|My doubts are on|I'm looking hard at] {t}"
+        "[ today| right now|] [because|since] {why}.",
+        "{t} [is my top suspect|is my main suspect|is the one I doubt most|is at the top of my list] "
+        "[because|since] {why}.",
+        "I [have|keep having] [doubts|my doubts] about {t}. {Why}.",
+        "Something is off with {t}[ today| right now|]. {Why}.",
     ),
     "suspect_bare": (
         "I suspect {t}.",
@@ -189,6 +210,11 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{t} seems shady to me.",
         "I'm wary of {t}.",
         "{t} is my top suspect.",
+        "[I suspect|I'm suspicious of|I have doubts about|I'm wary of|I'm uneasy about] {t}[ today| right now|].",
+        "{t} [looks|seems] [suspicious|shady|off] to me[ today| right now|].",
+        "[My suspicion falls on|My eye is on|My doubts are on|I'm looking hard at] {t}[ today| right now|].",
+        "{t} [is my top suspect|is my main suspect|is the one I doubt most|is at the top of my list]"
+        "[ today| right now|].",
     ),
     "trust": (
         "I trust {t}.",
@@ -201,6 +227,8 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{t} has my trust.",
         "I take {t} at their word.",
         "I think {t} is genuine.",
+        "[I trust|I believe|I'm inclined to trust|I'm willing to trust] {t}[ today| right now| so far|].",
+        "{t} [seems|looks|sounds] [honest|genuine|sincere|trustworthy] to me[ today| so far|].",
     ),
     "liar": (
         "{t} is lying about being the {role}.",
@@ -211,6 +239,8 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{t} is no {role}.",
         "{t} is faking the {role} claim.",
         "{t} lied about being the {role}.",
+        "{t} [is lying|is not telling the truth|is not being honest] about being the {role}.",
+        "{t} is [a fake|not the real|no real] {role}[ in my view| to me|].",
     ),
     "nothing": (
         "I have no strong suspicion yet.",
@@ -235,6 +265,13 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "Let me hear a bit more first.",
         "I'm keeping an open mind for now.",
         "Give me another round before I decide.",
+        "[I have|I've got] no [strong|clear|real] [read|suspicion|lean] [yet|so far|for now].",
+        "I don't have a [strong|clear|real] [read|suspicion|lean] [yet|so far|for now].",
+        "[Nobody|No one] [stands out|jumps out|looks off|seems off] to me [yet|so far|for now].",
+        "I'm [still|] [undecided|thinking|listening|on the fence|weighing it up] [for now|so far|at the moment].",
+        "[I want to|I'd like to|I need to] hear [more|a bit more|from everyone] before I "
+        "[accuse anyone|point at anyone|pick a name|decide].",
+        "[Too early|Still too early|Way too early] for me to [point at anyone|name anyone|pick a suspect|call it].",
     ),
     "attack": (
         "Let's attack {t}.",
@@ -266,6 +303,12 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} I'm village. Think again.",
         "{to} that's not fair. I'm not a wolf.",
         "{to} I get why you'd say that but I'm not a werewolf.",
+        "{to} [I'm not|I am not|I am honestly not|I'm really not] [a werewolf|a wolf|the wolf here|your wolf]. "
+        "[Look elsewhere|Think again|Check my votes|Look at the others|Try someone else].",
+        "{to} [you're wrong about me|you've got me wrong|that's a mistake|that's not right|you have the wrong person]. "
+        "[I'm with the village|I'm on the village side|I'm one of the good guys|I'm on your side].",
+        "{to} [why me|really|me? seriously|where is that coming from]? "
+        "[I'm with the village|I'm on the village side|I'm not a werewolf|I'm not a wolf].",
     ),
     "question": (
         "{to} whom do you suspect?",
@@ -287,6 +330,11 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "What does {to} think?",
         "{to} care to share your suspicions?",
         "{to} which way are you leaning?",
+        "{to} [who do you suspect|who do you think is a wolf|who are you voting for"
+        "|who is your top suspect|who would you vote for|who worries you most]"
+        "[ today| right now| at this point|]?",
+        "{to} [I'd like to hear your read|tell us your read|let's hear your take][ please| now|].",
+        "[What is your read|What's your take|Where do you stand|Which way are you leaning] {to}?",
     ),
     "summary": (
         "So far {list} claim {role}.",
@@ -313,6 +361,12 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} called it on {t}.",
         "I back what {to} said about {t}.",
         "{to} nailed it about {t}.",
+        "[I agree with|I'm on the same page as] {to} [about|on] {t}.",
+        "{to} [is right|has a point|makes a good point|has it right] [about|on] {t}.",
+        "[Good point|Fair point] {to} [about|on] {t}.",
+        "[I think|I'd say|I feel] {to} [is right|has a point|has it right] [about|on] {t}.",
+        "{to} [said it well|put it well|called it right] [about|on] {t}[ I think| for me|].",
+        "[Same read as|I share the read of|I see it the same way as] {to} [on|about] {t}.",
     ),
 }
 
@@ -684,6 +738,22 @@ class Candidate:
     source: str
 
 
+_CHOICE = re.compile(r"\[([^\[\]]*)\]")
+"""A choice in a frame: `[for|against]` says one of its options, `[ today|]` may say nothing."""
+
+
+def _expand(frame: str, rng: random.Random) -> str:
+    """`frame` with each `[a|b|...]` choice made at random (a frame's realisations multiply)."""
+    return " ".join(_CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), frame).split())
+
+
+def expansions(frame: str) -> list[str]:
+    """Every text `frame`'s choices can make, in order (for tests that check each one)."""
+    parts = _CHOICE.split(frame)  # literal, options, literal, options, ..., literal
+    options = [p.split("|") if i % 2 else [p] for i, p in enumerate(parts)]
+    return [" ".join("".join(pick).split()) for pick in itertools.product(*options)]
+
+
 def _res(species: Species | None) -> str:
     return "a werewolf" if species is Species.WEREWOLF else "human"
 
@@ -717,9 +787,9 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
     }
     frame = rng.choice([f for f in frames if f not in used] or list(frames))
     used.add(frame)
-    text = frame.format(**slots)
+    text = _expand(frame, rng).format(**slots)
     if kind == "greet":
-        text = f"{text} {rng.choice(_FRAMES['greet_more'])}"
+        text = f"{text} {_expand(rng.choice(_FRAMES['greet_more']), rng)}"
     text = _cap(text)
     if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and rng.random() < 0.35:
         timed = re.search(r"\b(?:for now|yet|so far|at this point|right now)\b", text, re.IGNORECASE)
@@ -739,12 +809,15 @@ def realise(
     day: int,
     rng: random.Random,
     count: int = CANDIDATES,
+    limit: int = 0,
 ) -> list[str]:
     """Up to `count` distinct wordings of `acts`, in the manner of `persona` (unchecked; see `check_wording`).
 
     Each candidate words every act in order; a persona's verbosity decides how much is said around
     them: `terse` nothing, `plain` sometimes an opener or a habit's closing line, `chatty` both and
-    an aside. A repeated act (`again`) is announced as such.
+    an aside. A repeated act (`again`) is announced as such. With a `limit` (characters, spaces not
+    counted), a candidate longer than it loses what is said around the acts, and is left out if
+    its acts alone are still too long.
     """
     if not acts:
         return []
@@ -759,19 +832,25 @@ def realise(
             parts.append(rng.choice(_OPENERS[persona.temperament]))
         used: set[str] = set()
         flagged = rng.random() < 0.8
+        said: list[str] = []
         for a in acts:
             sentence = _sentence(a, names, day, rng, used)
             if a.again and flagged and not (a.to is not None and a.kind in OPINIONS):  # a reply has its lead
                 leads = (*_AGAIN, *_AGAIN_OPINION) if a.kind in OPINIONS else _AGAIN
                 sentence = _again(rng.choice(leads), sentence, names)
                 flagged = False
-            parts.append(sentence)
+            said.append(sentence)
+        parts += said
         if chatty and not whisper and rng.random() < 0.6:
             parts.append(rng.choice(_ASIDES[persona.temperament]))
         habits = [h for h in persona.habits if h in _CLOSERS]
         if habits and not whisper and (chatty or (plain and rng.random() < 0.5)):
             parts.append(rng.choice(_CLOSERS[rng.choice(habits)]))
         text = " ".join(parts)
+        if limit > 0 and spoken_length(text) > limit:
+            text = " ".join(said)  # the acts matter; what is said around them does not
+            if spoken_length(text) > limit:
+                continue
         out.setdefault(text, None)
         if len(out) >= count:
             break
@@ -857,4 +936,4 @@ def choose(candidates: Sequence[str], heard: Heard, rng: random.Random) -> str |
     return min(keyed)[2]
 
 
-__all__ = ["CANDIDATES", "Candidate", "Heard", "check_wording", "choose", "realise"]
+__all__ = ["CANDIDATES", "Candidate", "Heard", "check_wording", "choose", "expansions", "realise"]

@@ -200,7 +200,7 @@ _NEGATION = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
-    r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to)\b"
+    r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say)\b"
     r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
 _REPORTED = re.compile(
@@ -1156,13 +1156,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"(?:^|[.,;:]\s*)(?:v|vote|eliminate|lynch|hang|execute|exile)\s+{_WHO}", 0.85),
             (rf"(?:^|[.,;:]\s*){_WHO}\s+(?:lynch|instead|it is)\b(?:\s+today)?\s*(?:[.!]|$)", 0.8),
             (
-                rf"\bmy vote(?:'s|s| is)?\s+(?:today|now|still|going)\s+(?:is\s+|goes\s+|to\s+|on\s+)?(?:to\s+)?{_WHO}",
+                rf"\bmy (?:vote|ballot)(?:'s|s| is)?\s+(?:today|now|still|going|this round|this time)\s+(?:is\s+|goes\s+|to\s+|on\s+)?(?:to\s+|for\s+)?{_WHO}",
                 0.9,
             ),
             (rf"\b(?:vot(?:e|ing))\s+(?:for\s+|against\s+|on\s+|out\s+|to (?:lynch|execute|exile)\s+)?{_WHO}", 0.9),
             (rf"\b(?:final\s+)?vote\s*[:=]\s*{_WHO}", 0.9),
             (
-                rf"\bmy (?:own\s+|final\s+)?vote(?:'s|s| is| goes| will go| will be| stays| remains)?\s*(?:to|for|on|against|with|:|=)?\s*"
+                rf"\bmy (?:own\s+|final\s+)?vote(?:'s|s| is| goes| will go| will be| stays| remains| lands| will land)?\s*(?:to|for|on|against|with|:|=)?\s*"
                 rf"(?:is\s+)?(?:on\s+)?{_WHO}",
                 0.95,
             ),
@@ -1227,6 +1227,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (rf"{_WHO}\s+(?:is\s+)?(?:lie|lies)\s+about\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+was)\s*(?:not|n't)\s+(?:telling the truth|being honest|being truthful|honest|truthful)\s+"
+                rf"about\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b",
+                0.9,
+            ),
             (rf"{_WHO}\s*[=:,]\s*(?:a\s+|the\s+)?(?:fake|bogus|false|lying|fraud)\s+{_ROLE}\b", 0.9),
             (rf"{_ROLE}\b[^.?!⟨]{{0,40}}?{_WHO}(?:'s|\s+is)\s+the\s+(?:fake|false|lying|bogus)\s+one\b", 0.85),
             (rf"{_WHO}'s\s+{_ROLE}\s+claim\s*(?:-|,|:)\s*it(?:'s|\s+is)\s+(?:false|fake|a lie|bogus|made up)\b", 0.9),
@@ -1248,6 +1253,15 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            (rf"\bi(?:'m|\s+am)\s+(?:\w+\s+){{0,2}}(?:uneasy|worried|nervous)\s+about\s+{_WHO}(?!'s)", 0.8),
+            (rf"\bmy\s+(?:doubts|suspicions)\s+(?:are|lie|rest|fall|sit)\s+(?:on|with)\s+{_WHO}", 0.85),
+            (rf"\bi(?:'m|\s+am)\s+looking\s+(?:hard|closely|long and hard|very closely)\s+at\s+{_WHO}", 0.8),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+the\s+(?:one|player|person)\s+i\s+(?:doubt|suspect|distrust)\s+(?:the\s+)?most\b",
+                0.85,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:at\s+)?(?:the\s+)?top\s+of\s+my\s+(?:list|suspect list|wolf list)\b", 0.85),
+            (rf"\b(?:can't|cannot)\s+shake\s+my\s+(?:doubts|suspicions)\s+(?:about|of)\s+{_WHO}", 0.85),
             (rf"\bmy\s+gut\s+(?:says|tells me|is on|points to|points at)\s+{_WHO}(?!\s*(?:is|'s|seems|was)\b)", 0.8),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+(?:hiding|lying|hiding something)\b", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i'?d\s+(?:look at|poison|lynch|execute|vote out)\b", 0.85),
@@ -1365,6 +1379,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+sounds|\s+feels)\s+(?:\w+\s+)?(?:honest|genuine|sincere|trustworthy|truthful)\b"
+                rf"(?!\s+(?:wolf|werewolf|liar|mistake))",
+                0.8,
+            ),
             (rf"{_WHO}\s*=\s*real\b(?!\s+(?:were)?(?:wolf|evil|scum))", 0.8),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+real\s*(?:[,.!]|$)", 0.75),
             (rf"\bi(?:'m| am)\s+trusting\s+{_WHO}", 0.85),
