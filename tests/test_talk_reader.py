@@ -58,7 +58,7 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
 @pytest.mark.parametrize(
     ("name", "precision", "recall"),
     # dev4 was written by another hand, to conventions read off the others: a held-out set until
-    # it was measured (BENCHMARKS.md), a development set since; dev5 and dev6 by two more hands
+    # it was measured (BENCHMARKS.md), a development set since; dev5, dev6 and dev7 by three more hands
     [
         ("dev.jsonl", 0.95, 0.94),
         ("dev2.jsonl", 0.95, 0.89),
@@ -66,6 +66,7 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
         ("dev4.jsonl", 0.93, 0.85),
         ("dev5.jsonl", 0.93, 0.80),
         ("dev6.jsonl", 0.95, 0.82),
+        ("dev7.jsonl", 0.96, 0.82),
     ],
 )
 def test_the_reader_reads_the_development_corpora(name: str, precision: float, recall: float) -> None:
@@ -253,6 +254,53 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        # claims said in passing
+        ("Claiming seer on stream. Rin: human.", {("claim", None, "seer"), ("divined", "Rin", "human")}),
+        ("Yes - guardian. Guarded Rin last night.", {("claim", None, "guardian"), ("guarded", "Rin", "")}),
+        ("Second medium here. Rin was HUMAN.", {("claim", None, "medium"), ("identified", "Rin", "human")}),
+        ("N1 Rin = human (me, seer).", {("claim", None, "seer"), ("divined", "Rin", "human")}),
+        (
+            "I'm the medium. Result from last night: Rin was human.",
+            {("claim", None, "medium"), ("identified", "Rin", "human")},
+        ),
+        # results with the check after them, and with the emoji for a wolf
+        (
+            "I'm the seer. Rin is a werewolf — I checked her night one.",
+            {("claim", None, "seer"), ("divined", "Rin", "werewolf")},
+        ),
+        ("I'm the real seer. N1 rin → 🐺 wolf.", {("claim", None, "seer"), ("divined", "Rin", "werewolf")}),
+        (
+            "I'm seer. N2: Baraka - human. N1 was Rin, also human.",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "human"), ("divined", "Rin", "human")},
+        ),
+        (
+            "I'm the medium. Rin, the one we hanged yesterday, came back werewolf.",
+            {("claim", None, "medium"), ("identified", "Rin", "werewolf")},
+        ),
+        (
+            "I'm the seer. Night one Baraka = human. Rin = wolf imo.",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "human"), ("accuses", "Rin", "")},
+        ),
+        # liar calls
+        ("Rin is a wolf who fake-claimed seer.", {("liar", "Rin", "seer")}),
+        ("Rin's the seer? Not buying it. Rin's a fake.", {("liar", "Rin", "seer")}),
+        ("Rin says she is the guardian. Fake guardian.", {("liar", "Rin", "guardian")}),
+        ("Rin's witch claim feels fake to me.", {("liar", "Rin", "witch")}),
+        # accusations, votes and defences in more words
+        ("Rin's looking pretty wolfy to me.", {("accuses", "Rin", "")}),
+        ("Rin has been wolfing all game.", {("accuses", "Rin", "")}),
+        ("Rin is deflecting like a wolf.", {("accuses", "Rin", "")}),
+        ("Rin is the likeliest wolf.", {("accuses", "Rin", "")}),
+        ("Rin's getting my vote.", {("will_vote", "Rin", "")}),
+        ("Rin to the gallows.", {("will_vote", "Rin", "")}),
+        ("@Baraka you're the wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("Rin has been reasoning like a villager all day.", {("defends", "Rin", "")}),
+        ("I'm inclined to believe Rin.", {("defends", "Rin", "")}),
+        ("My reads:\n1. Rin - town\n2. Baraka - no read", {("defends", "Rin", "")}),
+        ("Rin's telling the truth.", {("defends", "Rin", "")}),
+        ("Trusting Rin.", {("defends", "Rin", "")}),
+        ("rin legit", {("defends", "Rin", "")}),
+        ("I was guarding Rin.", {("guarded", "Rin", "")}),
         ("I'm uneasy about Rin.", {("accuses", "Rin", "")}),
         ("I'm a bit uneasy about Rin today.", {("accuses", "Rin", "")}),
         ("My doubts are on Rin right now.", {("accuses", "Rin", "")}),
@@ -268,7 +316,7 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
         ("My vote today is for Rin.", {("will_vote", "Rin", "")}),
     ],
 )
-def test_phrasings_of_the_richer_grammar(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+def test_phrasings_of_the_richer_grammar_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
     """Ordinary phrasings that the agents' own grammar now says too: the reader must read them."""
     assert said(text, speaker=6, names=MORE) == expected
 
@@ -302,6 +350,15 @@ def test_phrasings_of_the_richer_grammar(text: str, expected: set[tuple[str, str
         "I'm uneasy about Ken's plan.",
         "I'm not worried about Ken.",
         "Let's say Ken is genuine.",
+        "Stop voting Ken.",
+        "@Ken talk or you're getting my vote.",
+        "Whoever defended Ken deserves a look.",
+        "Ken flagged the fake seer first.",
+        "Maybe I'll vote Ken, maybe Mio.",
+        "Everyone's saying Ken's the wolf.",
+        "Mio keeps calling Ken fake.",
+        "Mio whispered that she's the guardian.",
+        "That makes me trust Ken less.",
         "Who is the seer? Ken, are you the medium?",
         "I take back my vote on Ken.",
         "The seer should check Minako tonight.",

@@ -123,6 +123,7 @@ _FIXES: dict[str, str] = {
     "fakeing": "faking",
     "honstly": "honestly",
     "vot": "vote",
+    "votig": "voting",
     "med": "medium",
     "vanila": "vanilla",
     "lynchin": "lynching",
@@ -191,22 +192,24 @@ _WOLF_WORDS = r"werewolf|wolf|black|evil|red|a wolf|a werewolf"
 _SPECIES = rf"(?P<sp>{_HUMAN_WORDS}|{_WOLF_WORDS})"
 
 _ROLE = "(?P<role>" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + ")"
+_ROLE_ANY = re.compile(r"\b(" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + r")\b")
 _WHO = r"⟨(?P<t>\d+)⟩"
 _WHO2 = r"⟨(?P<t2>\d+)⟩"
 
 _NEGATION = re.compile(
     r"\b(?:not|n't|never|no longer|nobody|no one|hardly|neither|nor|won't|cannot|can't|no reason|no need|"
-    r"no (?:think|believe|trust|vote|suspect))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$"
+    r"no (?:think|believe|trust|vote|suspect)|stop(?=\s+\w+ing)|quit(?=\s+\w+ing))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$|\b(?:stop|quit)\s+$"
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
-    r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say)\b"
+    r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say|maybe\s+i(?:'ll|\s+will|\s+should|\s+vote)|(?:talk|explain|answer|speak|respond)\w*\s+or)\b"
     r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
 _REPORTED = re.compile(
     r"(?:⟨\d+⟩|\b(?:he|she|they|someone|somebody|people|everyone|others?))(?:'s)?\s+(?:(?!i\b|i'm\b|we\b)\w+\s+){0,2}?"
     r"(?:said|says|say|claims|claimed|told|tells|thinks|think|believes|reported|reports|mentioned|wrote|"
     r"announced|insists|insisted|swears|swore|suggested|suggests|accused|called|stated|states|wants|wanted|"
+    r"saying|whispered|whispers|whispering|hinted|hints|"
     r"voted|votes|agrees|agreed|asked|asks)\b"
     r"|\baccording to (?:⟨\d+⟩|him|her|them)\b|\b(?:she|he|they) said\b"
 )
@@ -354,6 +357,8 @@ def normalise(text: str) -> str:
         }
     )
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
+    s = re.sub(r"\s*\U0001f43a+\s*", " wolf ", s)  # the wolf emoji is the word
+    s = re.sub(r"\b(wolf)\s+wolf\b", r"\1", s, flags=re.IGNORECASE)
     s = re.sub(r"(\*\*|__|~~|`+)", "", s)
     s = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", s)
     s = re.sub(r"(?<![\w])_(?=\S)|(?<=\S)_(?![\w])", "", s)
@@ -650,12 +655,13 @@ class TalkReader:
         unread: list[str] = []
         doubts = False
         claims_line = self._line_claims(s)
+        roles_line = {ROLE_WORDS[w] for w in _ROLE_ANY.findall(s)} - {"villager"}
         for sentence in _sentences(s):
             body = sentence.rstrip()
             if _injected(body):
                 continue
             question = body.endswith("?")
-            matches = _lists(body, self._matches(body, claims_line))
+            matches = _lists(body, self._matches(body, claims_line, roles_line))
             kept = _resolve(matches)
             clauses = list(_clauses(body))
             accounted = [False] * len(clauses)
@@ -696,6 +702,7 @@ class TalkReader:
                     doubts = True
         kept_sentences = [b.rstrip() for b in _sentences(s) if not _injected(b)]
         found += _verdicts(found, kept_sentences, speaker)
+        found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
         liars = {r.statement.target for r in found if r.statement.kind == "liar"}
         found = [
@@ -729,7 +736,9 @@ class TalkReader:
                 role = ROLE_WORDS[m.group("role")]
                 yield _Match("claim", None, role, None, m.start(), m.end(), confidence)
 
-    def _matches(self, body: str, claims_line: set[str]) -> list[_Match]:
+    def _matches(
+        self, body: str, claims_line: set[str], roles_line: frozenset[str] | set[str] = frozenset()
+    ) -> list[_Match]:
         out = list(self._claims(body))
         seer_ctx = "seer" in claims_line or bool(_SEER_CONTEXT.search(body))
         medium_ctx = "medium" in claims_line or bool(_MEDIUM_CONTEXT.search(body))
@@ -754,6 +763,12 @@ class TalkReader:
                             body[: m.start()],
                         ):
                             continue  # an opinion, not a result
+                        if kind == "context_result" and re.match(
+                            r"\s*(?:imo|imho|in my opinion|i think|i guess|to me)\b", body[m.end() :]
+                        ):
+                            opinion = "accuses" if species is Species.WEREWOLF else "defends"
+                            out.append(_Match(opinion, target, "", None, m.start(), m.end(), confidence))
+                            continue  # "Bao=wolf imo": a read, not a result
                         is_medium = medium_ctx and (
                             "medium" in claims_line or ("seer" not in claims_line and not _SEER_CONTEXT.search(body))
                         )
@@ -776,6 +791,8 @@ class TalkReader:
                             continue  # "Ken is not the seer" is a liar call only from a rival claimant
                         if not role:
                             rival = claims_line & {"seer", "medium"}
+                            if not claims_line:  # no claim of its own: the one role the line speaks of
+                                rival = set(roles_line)
                             if len(rival) != 1:
                                 out.append(_Match("accuses", target, "", None, m.start(), m.end(), confidence))
                                 continue
@@ -868,10 +885,17 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}(?:'s|\s+is)\s+me\b", 0.9),
             # a sentence that is only a role ("Seer.", "Hunter.", "VT here.", "seer:") claims it
             (
-                rf"^\s*(?:(?:the|a)\s+)?(?:real\s+|true\s+)?{_ROLE}\s*(?:here|co|claim|right here)?\s*(?:,\s*(?:by the way|btw|fyi))?\s*(?:[.!:]|$)",
+                rf"^\s*(?:(?:the|a)\s+)?(?:real\s+|true\s+)?{_ROLE}\s*(?:here|co|claim|right here)?\s*(?:,\s*(?:by the way|btw|fyi|finally|then|now|officially))?\s*(?:[.!:]|$)",
                 0.85,
             ),
             (rf"\bi\s+(?:remain|am still|'m still)\s+(?:the\s+)?{_ROLE}\b", 0.9),
+            (
+                rf"(?:^|[.!?;:]\s*)(?:(?:ok|okay|so|fine|well|alright)\s*,?\s+)?(?:hard\s+)?claiming\s+(?:the\s+)?{_ROLE}\b(?!\s+(?:is|was))",
+                0.85,
+            ),
+            (rf"^\s*(?:yes|yeah|yep|yup|aye|fine|ok|okay)\s*[,.!-]*\s*{_ROLE}\s*(?:,\s*confirmed)?\s*(?:[.!]|$)", 0.85),
+            (rf"^\s*(?:second|another|the other|other|counter)\s+{_ROLE}\s+(?:here|claim)\b", 0.85),
+            (rf"\(\s*me\s*,\s*(?:the\s+)?{_ROLE}\s*\)", 0.85),
             # "the seer is me", "The real seer? Me.", "the seer role belongs to me"
             (
                 rf"\bthe\s+(?:real\s+|true\s+|actual\s+)?{_ROLE}(?:\s+role)?(?:\s+is|\?|\s+belongs to|\s*[-:=])\s*(?:me|mine)\s*(?:[.!,;]|$)",
@@ -907,6 +931,20 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bi(?:'m| am)\s+(?:the\s+)?(?:real\s+|true\s+)?{_ROLE},?\s+not\b", 0.9),
         ],
         "result": [
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+was)\s+(?:an?\s+|the\s+)?{_SPECIES}\s*(?:[-,;:.]\s*)?(?:i\s+)?"
+                rf"(?:checked|divined|inspected|scanned|looked at|saw)\s+(?:⟨(?P=t)⟩|him|her|them)\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO},?\s+(?:the one|the player|the guy|the girl|who)\s+(?:we\s+)?(?:hanged|hung|executed|lynched|exiled|voted out|eliminated)"
+                rf"(?:\s+(?:yesterday|today|last night))?\s*,\s*(?:was|is|came back|came up|flipped)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
+                rf"\b(?:execution|lynch|hanging|exile)\s*-\s*{_WHO}\s*-\s*(?:was|is|came back)\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
             (
                 rf"{_WHO}\s*(?:\([^)]{{0,20}}\)\s*)?,?\s+(?:flipped|came up|came back)(?:\s*(?:\.\.\.|…)\s*|\s+)(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
                 0.9,
@@ -1016,6 +1054,10 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "context_result": [
             (
+                rf"\b(?:n\d|night\s+(?:one|two|three|\d))\s+was\s+{_WHO}\s*,?\s*(?:also\s+)?(?:an?\s+)?{_SPECIES}\b",
+                0.85,
+            ),
+            (
                 rf"\b(?:n\d+|night\s+(?:\d|one|two|three|four|five))\s*(?:check|result)?\s*[:,]?\s*{_WHO}\s*[,:=.-]\s*(?:an?\s+)?{_SPECIES}\b",
                 0.85,
             ),
@@ -1033,7 +1075,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"{_WHO}\s+read\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b", 0.85),
             # shorthand and bare results, read as results only beside a claim or words of seeing
             (
-                rf"(?:\bn\d+\b\s*(?:result)?\s*:?\s*)?{_WHO}(?:'s)?\s*(?:\([^)]{{0,15}}\)\s*)?(?:=|:|is:)\s*(?:an?\s+)?\"?{_SPECIES}\b",
+                rf"(?:\bn\d+\b\s*(?:result)?\s*:?\s*)?{_WHO}(?:'s)?\s*(?:\([^)]{{0,15}}\)\s*)?(?:=|:|is:|\s-)\s*(?:an?\s+)?\"?{_SPECIES}\b",
                 0.9,
             ),
             (rf"{_WHO}'s\s+(?:result|check|reading|divination)\s*(?::|=|is|was)\s*(?:an?\s+)?\"?{_SPECIES}\b", 0.9),
@@ -1060,6 +1102,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.8,
             ),
             (rf"\blast\s+night\s+i\s+was\s+on\s+{_WHO}", 0.8),
+            (rf"\bi\s+was\s+(?:guarding|protecting|shielding)\s+{_WHO}", 0.85),
             (rf"\b(?:prot|protect(?:ed)?|guard(?:ed)?|save(?:d)?)\s*(?:n\d\s*)?[:=]\s*{_WHO}", 0.85),
             (
                 rf"\b(?:last night|night (?:one|two|\d)|on (?:the )?(?:first|second|last) night|n\d)\s*,?\s*i\s+(?:protect|guard|save|shield)\w*\s+{_WHO}",
@@ -1074,6 +1117,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"{_WHO}\s+my\s+pick\s+to\s+(?:guard|protect|shield)\b", 0.85),
             (
+                rf"(?<!\bwhoever )(?<!\bwho )(?<!\banyone )(?<!\bsomeone )"
                 rf"\b(?:protected|guarded|shielded|covered|defended|saved|prot|guard(?:ed)? on|kept)\s+{_WHO}"
                 rf"(?!\s+(?:from being|would|will))",
                 0.9,
@@ -1166,7 +1210,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"(?:is\s+)?(?:on\s+)?{_WHO}",
                 0.95,
             ),
-            (rf"{_WHO}\s+(?:gets|has|will get|is getting)\s+my\s+(?:vote|ballot)", 0.95),
+            (rf"{_WHO}(?:\s+gets|\s+has|\s+will get|\s+is getting|'s getting|'s got)\s+my\s+(?:vote|ballot)", 0.95),
+            (rf"{_WHO}\s+to\s+the\s+(?:gallows|noose|rope|chopping block|stake|pyre)\b", 0.85),
             (
                 rf"\b(?:putting|put|moving|move|switching|switch)\s+(?:it|my vote|my ballot)\s+(?:on|to|onto)\s+{_WHO}",
                 0.9,
@@ -1187,6 +1232,15 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bmy\s+vote\s+puts\s+{_WHO}\s+(?:at|to|on)\b", 0.85),
         ],
         "liar": [
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+(?:a\s+)?(?:were)?wolf\s+(?:who|that)\s+(?:fake[- ]?claimed|faked|is faking|falsely claimed)\s+"
+                rf"(?:the\s+|a\s+)?{_ROLE}\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+(?:a\s+)?(?:were)?wolf\s+and\s+(?:a\s+)?(?:fake|false|lying|bogus)\s+{_ROLE}\b",
+                0.9,
+            ),
             (rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+)?(?:wolf\s+)?faking\s+(?:the\s+|as\s+)?{_ROLE}\b", 0.85),
             (
                 rf"{_WHO}(?:'s|\s+is)?\s+(?:a\s+)?(?:(?:were)?wolf\s+)?fake[- ]?claim(?:ing|ed|s)?\s+(?:the\s+|as\s+)?{_ROLE}\b",
@@ -1200,11 +1254,12 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?(?:not|n't|no)\s+(?:the\s+|a\s+|our\s+)?{_ROLE}\b", 0.8),
             (
-                rf"{_WHO}'s\s+\"?(?:{_ROLE}\s*)?\"?\s*(?:claim|cc|co|act|story)\"?\s+(?:is|was)\s+(?:a\s+|totally\s+|completely\s+)?(?:fake|false|a lie|lie|bs|bogus|a bluff|bluff|invented|made up)\b",
+                rf"{_WHO}'s\s+\"?(?:{_ROLE}\s*)?\"?\s*(?:claim|cc|co|act|story)\"?\s+(?:is|was|feels|looks|seems|sounds)\s+(?:a\s+|totally\s+|completely\s+)?"
+                rf"(?:fake|false|a lie|lie|bs|bogus|a bluff|bluff|invented|made up|nonsense|rubbish|garbage|fiction)\b",
                 0.85,
             ),
             (
-                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|false|lying|bogus|counterfeit|fraud\w*|"
+                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:(?!\w+ed\b)\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|false|lying|bogus|counterfeit|fraud\w*|"
                 rf"pretend)\s+{_ROLE}\b",
                 0.95,
             ),
@@ -1247,12 +1302,22 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             # a rival called a fake with no role named: the speaker's own claimed role (or an accusation)
             (rf"{_WHO}\s+(?:has\s+)?(?:stole|stolen|steals|is stealing|took|has taken)\s+my\s+(?:role|claim)\b", 0.85),
             (
-                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|impostor|imposter|liar|fraud|lying|lies|lied|lie|pretending)\b"
-                rf"(?!\s+(?:about|to|that))",
+                rf"(?<!calling )(?<!called )(?<!calls )(?<!call )"
+                rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:(?!\w+ed\b)\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|impostor|imposter|liar|fraud|lying|lies|lied|lie|pretending)\b(?!-)"
+                rf"(?!\s+(?:about|to|that)\b)(?!\s+{_ROLE})",
                 0.85,
             ),
         ],
         "accuses": [
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+looking\s+(?:\w+\s+){{0,2}}(?:wolf|wolfy|scummy|suspicious|shady|sus|sketchy|guilty|evil)\b",
+                0.8,
+            ),
+            (rf"{_WHO}(?:'s|\s+is|\s+has)\s+(?:been\s+)?wolfing\b", 0.8),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+(?:the\s+)?(?:likeliest|most likely|obvious|prime)\s+(?:wolf|werewolf|suspect|scum)\b",
+                0.85,
+            ),
             (rf"\bi(?:'m|\s+am)\s+(?:\w+\s+){{0,2}}(?:uneasy|worried|nervous)\s+about\s+{_WHO}(?!'s)", 0.8),
             (rf"\bmy\s+(?:doubts|suspicions)\s+(?:are|lie|rest|fall|sit)\s+(?:on|with)\s+{_WHO}", 0.85),
             (rf"\bi(?:'m|\s+am)\s+looking\s+(?:hard|closely|long and hard|very closely)\s+at\s+{_WHO}", 0.8),
@@ -1296,7 +1361,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bmakes?\s+{_WHO}(?:,[^,]{{0,50}},)?\s+my\s+(?:prime\s+|top\s+|main\s+|biggest\s+)?suspect", 0.85),
             (rf"\bi\s+(?:do\s+not|don't|dont|can't|cannot)\s+trust\s+{_WHO}", 0.85),
             (
-                rf"{_WHO}(?:'s|\s+is|\s+has\s+been|\s+keeps?)\s+(?:\w+\s+)?(?:acting|playing|talking|behaving)\s+like\s+(?:a\s+)?(?:wolf|werewolf|scum)",
+                rf"{_WHO}(?:'s|\s+is|\s+has\s+been|\s+keeps?)\s+(?:\w+\s+)?(?:acting|playing|talking|behaving|deflecting|lying|hiding|voting)\s+like\s+(?:a\s+)?(?:wolf|werewolf|scum)",
                 0.85,
             ),
             (
@@ -1380,6 +1445,20 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "defends": [
             (
+                rf"{_WHO}(?:'s|\s+has)\s+been\s+(?:\w+\s+)?(?:reasoning|playing|acting|talking|voting)\s+like\s+(?:a\s+)?(?:villager|townie|town|village)\b",
+                0.8,
+            ),
+            (rf"\b(?:inclined|tempted|willing|happy)\s+to\s+(?:believe|trust)\s+{_WHO}", 0.8),
+            (
+                rf"(?:^|[.,;:\n]\s*|\d[.)]\s*){_WHO}\s*-\s*(?:town|village|villager|townie|clear|cleared|good)\b(?!\s+(?:side|team))",
+                0.8,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+(?:\w+\s+)?telling\s+the\s+truth\b", 0.85),
+            (rf"(?:^|[.!?;]\s*)trusting\s+{_WHO}", 0.85),
+            (rf"{_WHO}\s+(?:is\s+|'s\s+)?(?:legit|legitimate)\b(?!\s+(?:wolf|scum|werewolf))", 0.8),
+            (rf"(?:^|[.,;:!]\s*){_WHO}(?:'s|\s+is)\s+real\s*(?:[,.!]|$)", 0.75),
+            (rf"{_WHO}\s+(?:is\s+)?(?:cleared|confirmed town|confirmed village)\s+(?:for|to|in)\s+me\b", 0.8),
+            (
                 rf"{_WHO}(?:'s|\s+is|\s+seems|\s+looks|\s+sounds|\s+feels)\s+(?:\w+\s+)?(?:honest|genuine|sincere|trustworthy|truthful)\b"
                 rf"(?!\s+(?:wolf|werewolf|liar|mistake))",
                 0.8,
@@ -1426,7 +1505,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bi(?:'m| am)\s+(?:reading|with)\s+{_WHO}", 0.75),
             (
                 rf"\b(?:i\s+)?(?:(?:fully\s+|completely\s+|really\s+|still\s+|also\s+)?trust|vouch for|believe in|am confident in|'m confident in|"
-                rf"side with|am siding with|'m siding with|stand with|clear|cleared)\s+{_WHO}(?!\s+(?:is|was)\s+(?:a\s+)?(?:wolf|evil))",
+                rf"side with|am siding with|'m siding with|stand with|clear|cleared)\s+{_WHO}(?!\s+(?:is|was)\s+(?:a\s+)?(?:wolf|evil))"
+                rf"(?!\s+(?:less|any less|even less))",
                 0.85,
             ),
             (
@@ -1548,6 +1628,9 @@ def _pronouns(s: str, speaker: int | None) -> str:
             continue
         if word.startswith("you") and re.search(r"\b(?:of|to all of|all of|both of)\s*$", s[: m.start()]):
             continue
+        vocative = last is not None and re.search(rf"{re.escape(last)}\s*,?\s*$", s[: m.start()]) is not None
+        if word.startswith("you") and vocative:
+            addressee = last  # "@Pavel you're the wolf": said to the seat just named
         target = addressee if word.startswith("you") and addressee is not None else last
         if target is None:
             continue
@@ -1651,6 +1734,50 @@ def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | N
             continue
         accused.add(seat)
         out.append(ReadStatement(Statement("accuses", seat), 0.75, sentence))
+    return out
+
+
+_FAKE_VERDICT = re.compile(
+    rf"^\s*(?:(?:and|so|honestly|obviously|clearly|yeah|ok|okay)\s*,?\s*)*(?:that'?s\s+(?:a\s+)?|a\s+|totally\s+|obviously\s+|clearly\s+)?"
+    rf"fake(?:\s+{_ROLE})?(?:\s+claim)?\b(?!\s+(?:news|it|out)\b)"
+)
+"""A sentence that names no seat and calls a claim just spoken of fake ("Fake seer.", "That's a fake claim")."""
+
+
+def _fake_verdicts(
+    found: list[ReadStatement], sentences: list[str], speaker: int | None, claims: set[str]
+) -> list[ReadStatement]:
+    """Liar calls made by a verdict on the sentence before ("Kwame says he's the seer. Fake claim.").
+
+    The sentence before names exactly one seat (not the speaker); the role is the verdict's, else
+    the one role the line speaks of, else the speaker's own claim of seer or medium.
+    """
+    line = " ".join(sentences)
+    liars = {r.statement.target for r in found if r.statement.kind == "liar"}
+    out: list[ReadStatement] = []
+    for before, sentence in itertools.pairwise(sentences):
+        m = _FAKE_VERDICT.search(sentence)
+        if m is None or "⟨" in sentence or sentence.endswith("?") or _NEGATION.search(sentence):
+            continue
+        if before.endswith("?") or _HYPOTHETICAL.search(before):
+            continue
+        named = {int(t) for t in re.findall(r"⟨(\d+)⟩", before)}
+        if len(named) != 1:
+            continue
+        (seat,) = named
+        if seat == speaker or seat in liars:
+            continue
+        roles = (
+            {ROLE_WORDS[m.group("role")]}
+            if m.group("role")
+            else {ROLE_WORDS[w] for w in _ROLE_ANY.findall(line)} - {"villager"}
+        )
+        if not roles:
+            roles = claims & {"seer", "medium"}
+        if len(roles) != 1:
+            continue
+        liars.add(seat)
+        out.append(ReadStatement(Statement("liar", seat, role=next(iter(roles))), 0.75, sentence))
     return out
 
 
