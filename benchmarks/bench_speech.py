@@ -14,8 +14,8 @@ self-reveal, votes as said), per agent type over every preset, then per agent ty
 `--records` keeps every game as JSON Lines (rewritten after each game), for `lycan report`.
 `--words N` plays on past `--games` until every agent type has said N words in public (the
 17,000-word budget needs about 35 games per type). `--names ai` names the seats as a web table names
-its AI seats (fictional names from `lycan.web.lobby.AI_NAMES`, drawn per game from a stream of their
-own); by default they are `Player 1` .. `Player n`.
+its AI seats (`lycan.agents.persona.ai_names`: fictional names drawn per game from a stream of
+their own); by default they are `Player 1` .. `Player n`.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lycan.agents import make_agent
+from lycan.agents.persona import ai_names
 from lycan.engine.events import Talk
 from lycan.engine.record import GameRecord
 from lycan.engine.runner import run_async
-from lycan.engine.seeds import stream
 from lycan.eval.coherence import coherence
 from lycan.eval.report import speech_cells
 from lycan.eval.speech import speech, verbosity_medians
@@ -39,7 +39,6 @@ from lycan.models import ChatModel, load_model
 from lycan.rules import get_preset
 from lycan.stats import Rate
 from lycan.store.jsonl import export_jsonl
-from lycan.web.lobby import AI_NAMES
 
 
 async def play(
@@ -49,11 +48,7 @@ async def play(
     rules = get_preset(preset)
     options = {"model": model, "talk": "phrase"} if agent != "heuristic-beliefs" else {}
     players = [make_agent(agent, seed * 100 + seat, **options) for seat in range(rules.n_players)]
-    names = None
-    if named:
-        names = list(AI_NAMES)
-        stream(seed, "names").shuffle(names)
-        names = names[: rules.n_players]
+    names = ai_names(rules.n_players, seed) if named else None
     started = time.perf_counter()
     record = await run_async(rules, players, seed, names=names)
     return record, time.perf_counter() - started

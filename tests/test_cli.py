@@ -31,6 +31,22 @@ def test_game_plays_narrates_and_stores(tmp_path: Path) -> None:
         assert store.count() == 1
 
 
+def test_game_names_ai_seats_when_asked(tmp_path: Path) -> None:
+    from lycan.agents.persona import ai_names
+
+    db = tmp_path / "g.db"
+    code, out = invoke("game", "--preset", "aiwolf5", "--agents", "heuristic", "--seed", "3", "--names", "ai", db=db)
+    assert code == 0, out
+    names = ai_names(5, 3)
+    assert all(f"{name}:" in out or f"{name} " in out for name in names)
+    assert "Player 1" not in out
+    with GameStore(db) as store:
+        (record,) = list(store.iter_records())
+    assert record.names == names
+    code, out = invoke("game", "--preset", "aiwolf5", "--names", "famous", db=db)
+    assert code != 0 and "--names must be seats or ai" in out
+
+
 def test_simulate_prints_rates_with_intervals(tmp_path: Path) -> None:
     code, out = invoke("simulate", "--preset", "aiwolf5", "--agents", "random", "--games", "30", db=tmp_path / "s.db")
     assert code == 0, out

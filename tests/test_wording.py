@@ -9,7 +9,16 @@ import pytest
 
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.llm import LLMAgent
-from lycan.agents.persona import HABITS, TEMPERAMENTS, VERBOSITIES, Persona, draw_persona, persona_for
+from lycan.agents.persona import (
+    AI_NAMES,
+    HABITS,
+    TEMPERAMENTS,
+    VERBOSITIES,
+    Persona,
+    ai_names,
+    draw_persona,
+    persona_for,
+)
 from lycan.agents.speech import Reason, SpeechAct
 from lycan.agents.wording import _FRAMES, Heard, check_wording, choose, expansions, realise
 from lycan.beliefs.reader import reader_for
@@ -56,6 +65,26 @@ def test_personas_are_drawn_per_seed_from_a_stream_of_their_own() -> None:
     assert all(1 <= len(p.habits) <= 2 and 19 <= p.age <= 72 for p in drawn)
     # the deal's stream is another stream: the persona stream does not replay it
     assert stream(5, "persona").random() != stream(5, "deal").random()
+
+
+def test_ai_seats_are_named_from_a_stream_of_their_own_as_a_web_table_names_them() -> None:
+    from lycan.web.lobby import TableRequest, seat_names
+
+    for seed in range(30):
+        names = ai_names(7, seed)
+        assert len(set(names)) == 7 and set(names) <= set(AI_NAMES)
+        assert names == ai_names(7, seed)
+        assert list(names) == seat_names(TableRequest(humans=0), 7, stream(seed, "names"))
+    assert len({ai_names(5, seed) for seed in range(30)}) > 20  # tables differ from game to game
+    big = ai_names(len(AI_NAMES) + 3, 1)
+    assert len(set(big)) == len(big) and sum(n.startswith("Player ") for n in big) == 3
+    # the names say nothing of the deal: the same seed deals the same roles under either naming
+    rules = get_preset("aiwolf5")
+    players = [BeliefHeuristicAgent(s) for s in range(5)]
+    plain = asyncio.run(run_async(rules, players, 11))
+    players = [BeliefHeuristicAgent(s) for s in range(5)]
+    named = asyncio.run(run_async(rules, players, 11, names=ai_names(5, 11)))
+    assert plain.roles == named.roles and named.names == ai_names(5, 11)
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -21,6 +21,31 @@ from typing import Any, Literal
 from lycan.engine.manner import Emotion
 from lycan.engine.seeds import stream
 
+AI_NAMES = (
+    "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
+    "Kestrel", "Linden", "Moss", "Nettle", "Onyx", "Pippin", "Quill", "Rowan", "Sage", "Thistle",
+    "Umber", "Vale", "Willow", "Yarrow", "Zephyr",
+)  # fmt: skip
+"""Names for AI seats (fictional, never real people)."""
+
+
+def ai_names(n: int, seed: int) -> tuple[str, ...]:
+    """Names for the `n` AI seats of the game `seed`, as a web table of AI seats names them.
+
+    Fictional names from `AI_NAMES`, drawn from a stream of their own (`stream(seed, "names")`), so
+    that they say nothing of the deal; `Player k` for seats beyond the pool.
+    """
+    pool = list(AI_NAMES)
+    stream(seed, "names").shuffle(pool)
+    names = pool[:n]
+    k = 1
+    while len(names) < n:
+        if f"Player {k}" not in names:
+            names.append(f"Player {k}")
+        k += 1
+    return tuple(names)
+
+
 Temperament = Literal["calm", "warm", "blunt", "careful", "cheerful", "wry", "earnest", "nervous"]
 Verbosity = Literal["terse", "plain", "chatty"]
 Habit = Literal["questions", "names", "summaries", "hedges", "plans", "emphasis"]
@@ -218,11 +243,13 @@ def persona_for(seed: int) -> Persona:
 
 
 __all__ = [
+    "AI_NAMES",
     "GENDERS",
     "HABITS",
     "TEMPERAMENTS",
     "VERBOSITIES",
     "Persona",
+    "ai_names",
     "draw_persona",
     "persona_for",
     "persona_of",

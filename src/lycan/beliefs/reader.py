@@ -766,7 +766,7 @@ class TalkReader:
                         if kind == "context_result" and re.match(
                             r"\s*(?:imo|imho|in my opinion|i think|i guess|to me)\b", body[m.end() :]
                         ):
-                            opinion = "accuses" if species is Species.WEREWOLF else "defends"
+                            opinion: StatementKind = "accuses" if species is Species.WEREWOLF else "defends"
                             out.append(_Match(opinion, target, "", None, m.start(), m.end(), confidence))
                             continue  # "Bao=wolf imo": a read, not a result
                         is_medium = medium_ctx and (

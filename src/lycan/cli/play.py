@@ -177,10 +177,12 @@ def _play(
     seat_players: Callable[[list[Player]], list[Player]] = lambda players: players,
     finish: Callable[[], Awaitable[None]] | None = None,
     swaps: Sequence[bool] = (),
+    names: Callable[[int], Sequence[str] | None] = lambda seed: None,
 ) -> list[GameRecord]:
     """Play one game per seed: without an event loop when every player answers at once, else in one loop.
 
-    `swaps[i]` (default False) plays game i with the team lineup's sides exchanged.
+    `swaps[i]` (default False) plays game i with the team lineup's sides exchanged; `names(seed)` names
+    the seats (None: `Player 1` ..).
     """
     records: list[GameRecord] = []
 
@@ -191,7 +193,7 @@ def _play(
     if all(isinstance(p, SyncAgent) for p in first):
         for i, seed in enumerate(seeds):
             players = first if i == 0 else players_of(i)
-            records.append(run_sync(rules, players, seed, on_event=on_event))  # type: ignore[arg-type]
+            records.append(run_sync(rules, players, seed, names=names(seed), on_event=on_event))  # type: ignore[arg-type]
             if on_record is not None:
                 on_record(records[-1])
         return records
@@ -200,7 +202,7 @@ def _play(
         await _preflight(lineup)
         for i, seed in enumerate(seeds):
             players = first if i == 0 else players_of(i)
-            records.append(await run_async(rules, players, seed, on_event=on_event))
+            records.append(await run_async(rules, players, seed, names=names(seed), on_event=on_event))
             if on_record is not None:
                 on_record(records[-1])
         if finish is not None:
@@ -218,15 +220,23 @@ def game(
     db: DbOpt = None,
     save: Annotated[bool, typer.Option(help="store the finished game")] = True,
     grounding: GroundingOpt = "none",
+    seat_names: Annotated[
+        str,
+        typer.Option("--names", help="seats: Player 1 ..; ai: fictional names, as a web table names its AI seats"),
+    ] = "seats",
 ) -> None:
     """Play one game with AI players and narrate all of it as it happens (talk streams in)."""
+    from lycan.agents.persona import ai_names
     from lycan.render import describe_event, render_roles
 
     rules = rules_from(preset)
     if grounding not in ("none", "beliefs"):
         fail(f"--grounding must be none or beliefs, got {grounding!r}")
+    if seat_names not in ("seats", "ai"):
+        fail(f"--names must be seats or ai, got {seat_names!r}")
+    named = ai_names(rules.n_players, seed) if seat_names == "ai" else default_names(rules.n_players)
     names: list[tuple[str, ...]] = []
-    streamer = TalkStreamer(default_names(rules.n_players))
+    streamer = TalkStreamer(named)
     lineup = Lineup(rules, agents, model, on_token=streamer.piece, kind_options={"camwolf": {"grounding": grounding}})
     path = writable_db(db) if save else None
     uses = f"  model {model}" if lineup.model is not None else ""
@@ -244,7 +254,7 @@ def game(
             console.print(line, markup=False)
 
     with clear_errors():
-        record = _play(rules, lineup, [seed], on_event=narrate)[0]
+        record = _play(rules, lineup, [seed], on_event=narrate, names=lambda _: named)[0]
         for line in render_roles(record.roles, record.names):
             console.print(line, markup=False)
         if path is not None:

@@ -13,6 +13,7 @@ import confusables
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from lycan.agents import LLM_KINDS, SeatSpec, lineup
+from lycan.agents.persona import AI_NAMES
 from lycan.engine.seeds import fresh_seed, stream
 from lycan.models.base import ChatModel
 from lycan.rules import ConfigError, RuleSet, get_preset
@@ -20,13 +21,6 @@ from lycan.rules.text import for_terminal, name_problem, talk_problem
 from lycan.web.audio import SpeechSynthesizer
 from lycan.web.seats import AISeat, HumanSeat
 from lycan.web.table import DEFAULT_NIGHT_MIN, DEFAULT_NIGHT_WAIT, Paradigm, WebTable
-
-AI_NAMES = (
-    "Aster", "Bramble", "Cedar", "Dune", "Ember", "Fern", "Garnet", "Hazel", "Iris", "Juniper",
-    "Kestrel", "Linden", "Moss", "Nettle", "Onyx", "Pippin", "Quill", "Rowan", "Sage", "Thistle",
-    "Umber", "Vale", "Willow", "Yarrow", "Zephyr",
-)  # fmt: skip
-"""Names for AI seats (fictional, never real people)."""
 
 BASIC_KINDS = ("heuristic", "heuristic-beliefs", "deepwolf", "random")
 MAX_NAME = 24
