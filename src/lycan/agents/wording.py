@@ -307,7 +307,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[Look elsewhere|Think again|Check my votes|Look at the others|Try someone else].",
         "{to} [you're wrong about me|you've got me wrong|that's a mistake|that's not right|you have the wrong person]. "
         "[I'm with the village|I'm on the village side|I'm one of the good guys|I'm on your side].",
-        "{to} [why me|really|me? seriously|where is that coming from]? "
+        "{to} [why me|really|me? Seriously|where is that coming from]? "
         "[I'm with the village|I'm on the village side|I'm not a werewolf|I'm not a wolf].",
     ),
     "question": (
@@ -365,7 +365,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} [is right|has a point|makes a good point|has it right] [about|on] {t}.",
         "[Good point|Fair point] {to} [about|on] {t}.",
         "[I think|I'd say|I feel] {to} [is right|has a point|has it right] [about|on] {t}.",
-        "{to} [said it well|put it well|called it right] [about|on] {t}[ I think| for me|].",
+        "{to} [said it well|put it well|called it right] [about|on] {t}[ I think|].",
         "[Same read as|I share the read of|I see it the same way as] {to} [on|about] {t}.",
     ),
 }
