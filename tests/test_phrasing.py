@@ -138,10 +138,24 @@ def test_garbage_phrasings_are_replaced_by_the_planned_act() -> None:
     assert any(parser.parse(t.text, t.actor) for t in talk), "the templates say something readable"
 
 
+_ASIDES = (
+    "Quite a morning this has been.",
+    "My tea has gone cold while we talk.",
+    "The fire in the square burned low overnight.",
+    "Rain is coming over the hills.",
+    "The baker opened late today.",
+    "Somebody left the gate open again.",
+    "The crows were loud at dawn.",
+    "My boots are still muddy from the fields.",
+)
+
+
 def test_good_phrasings_are_spoken() -> None:
     def reword(request: ChatRequest) -> str:
+        """The act's words with "Well," and a fresh aside: the same facts, words the table has not heard."""
         act = request.messages[-1]["content"].split("characters: ", 1)[1].split("\n", 1)[0]
-        return "Well, " + act[0].lower() + act[1:] if not act.startswith("I") else "Well, " + act
+        aside = _ASIDES[sum(map(ord, request.messages[-1]["content"])) % len(_ASIDES)]
+        return ("Well, " + act[0].lower() + act[1:] if not act.startswith("I") else "Well, " + act) + " " + aside
 
     players, talk, _ = _game(_phraser(reword))
     spoken = [t.text for t in talk if t.channel == "talk"]
