@@ -192,7 +192,8 @@ _WOLF_WORDS = r"werewolf|wolf|black|evil|red|a wolf|a werewolf"
 _SPECIES = rf"(?P<sp>{_HUMAN_WORDS}|{_WOLF_WORDS})"
 
 _ROLE = "(?P<role>" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + ")"
-_ROLE_ANY = re.compile(r"\b(" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + r")\b")
+_ROLE_ANY = re.compile(rf"\b{_ROLE}\b")
+"""Any role word (`findall` gives the words)."""
 _WHO = r"⟨(?P<t>\d+)⟩"
 _WHO2 = r"⟨(?P<t2>\d+)⟩"
 
