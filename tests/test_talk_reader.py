@@ -314,6 +314,8 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
         ("My vote lands on Rin.", {("will_vote", "Rin", "")}),
         ("My ballot this round is for Rin.", {("will_vote", "Rin", "")}),
         ("My vote today is for Rin.", {("will_vote", "Rin", "")}),
+        ("If you ask me I'll put my vote on Rin.", {("will_vote", "Rin", "")}),  # a marker, not a condition
+        ("If you ask me Rin is the wolf.", {("accuses", "Rin", "")}),
     ],
 )
 def test_phrasings_of_the_richer_grammar_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

@@ -19,8 +19,9 @@ from lycan.agents.persona import (
     draw_persona,
     persona_for,
 )
+from lycan.agents.phrasing import names_in, role_words
 from lycan.agents.speech import Reason, SpeechAct
-from lycan.agents.wording import _FRAMES, Heard, check_wording, choose, expansions, realise
+from lycan.agents.wording import _ASIDES, _CLOSERS, _FRAMES, _OPENERS, Heard, check_wording, choose, expansions, realise
 from lycan.beliefs.reader import reader_for
 from lycan.engine.events import Talk
 from lycan.engine.runner import run_async
@@ -199,6 +200,23 @@ def test_every_choice_of_every_frame_states_exactly_its_acts_facts(kind: str) ->
     assert made >= 2 * len(_FRAMES[kind])
 
 
+@pytest.mark.parametrize("group", ["openers", "asides", "closers"])
+def test_what_is_said_around_the_acts_states_nothing_in_any_of_its_choices(group: str) -> None:
+    """Openers, asides and closing lines add manner, never a fact: beside any act they read as nothing."""
+    lines = {"openers": _OPENERS, "asides": _ASIDES, "closers": _CLOSERS}[group]
+    acts = [SpeechAct("vote", 4), SpeechAct("claim", role="seer"), SpeechAct("question", to=2, said="suspect")]
+    seen = 0
+    for line in (x for frames in lines.values() for frame in frames for x in expansions(frame)):
+        assert "  " not in line and "," not in line and "[" not in line and not role_words(line), line
+        assert not names_in(line, NAMES) and not reader_for(NAMES).parse(line, 0), line
+        for act in acts:
+            template = act.template(NAMES, 2)
+            for text in (f"{line} {template}", f"{template} {line}"):
+                assert check_wording(text, template, names=NAMES, seat=0, wolf_public=True) == "", text
+        seen += 1
+    assert seen > sum(len(frames) for frames in lines.values())  # the choices multiply them
+
+
 def test_choices_multiply_the_wordings_of_common_acts() -> None:
     for kind in ("vote", "suspect", "answer", "question", "nothing", "agree"):
         assert sum(len(expansions(f)) for f in _FRAMES[kind]) >= 2 * len(_FRAMES[kind]), kind
@@ -226,6 +244,56 @@ def test_a_wording_over_the_talk_limit_drops_what_is_said_around_the_acts() -> N
     assert all(spoken_length(t) <= 200 for t in capped)
     template = " ".join(a.template(NAMES, 2) for a in acts)
     assert any(check_wording(t, template, names=NAMES, seat=0, wolf_public=False, limit=200) == "" for t in capped)
+
+
+def test_closing_lines_fit_what_was_said_and_a_question_ends_the_turn() -> None:
+    every = Persona("calm", "chatty", ("hedges", "emphasis"))
+    asking = Persona("calm", "chatty", ("questions", "plans"))
+
+    every_line = {habit: [x for line in lines for x in expansions(line)] for habit, lines in _CLOSERS.items()}
+
+    def closers(acts: list[SpeechAct], persona: Persona) -> dict[str, int]:
+        found = {habit: 0 for habit in _CLOSERS}
+        for seed in range(30):
+            for text in realise(acts, names=NAMES, persona=persona, day=2, rng=random.Random(seed)):
+                for habit, lines in every_line.items():
+                    found[habit] += sum(line in text for line in lines)
+        return found
+
+    denial = closers([SpeechAct("answer", to=2, said="accuses")], every)
+    assert denial["hedges"] == 0  # never "I'm not a werewolf. Not set in stone."
+    assert denial["emphasis"] == 0
+    result = closers([SpeechAct("divined", 3, species=Species.HUMAN)], every)
+    assert result["hedges"] == 0 and result["emphasis"] > 0  # a seer is sure of its result
+    opinion = closers([SpeechAct("vote", 4)], every)
+    assert opinion["hedges"] > 0
+    claim = closers([SpeechAct("claim", role="seer")], asking)
+    assert claim["plans"] == 0  # a plan for the vote follows a vote
+    assert closers([SpeechAct("vote", 4)], asking)["plans"] > 0
+    asked = [SpeechAct("vote", 4), SpeechAct("question", to=2, said="suspect")]
+    assert closers(asked, asking)["questions"] == 0  # one question a turn
+    template = " ".join(a.template(NAMES, 2) for a in asked)
+    for seed in range(30):
+        for text in realise(asked, names=NAMES, persona=asking, day=2, rng=random.Random(seed)):
+            asks = text.index(NAMES[2])  # the question to Player 3 comes after every closing line
+            assert all(text.find(line) < asks for lines in every_line.values() for line in lines), text
+            assert check_wording(text, template, names=NAMES, seat=0, wolf_public=False) == ""
+
+
+def test_nobody_points_to_past_votes_before_the_first_vote() -> None:
+    careful = Persona("careful", "chatty", ("hedges",))
+    denial = [SpeechAct("answer", to=2, said="accuses"), SpeechAct("vote", 4)]
+
+    def said(day: int) -> str:
+        return " ".join(
+            t.lower()
+            for seed in range(60)
+            for t in realise(denial, names=NAMES, persona=careful, day=day, rng=random.Random(seed))
+        )
+
+    assert "my votes" not in said(1) and "the votes" not in said(1) and "counted" not in said(1)
+    later = said(2)
+    assert "check my votes" in later and ("checked the votes" in later or "counted twice" in later)
 
 
 def test_reasons_are_spoken_word_for_word() -> None:

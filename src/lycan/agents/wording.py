@@ -363,7 +363,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} nailed it about {t}.",
         "[I agree with|I'm on the same page as] {to} [about|on] {t}.",
         "{to} [is right|has a point|makes a good point|has it right] [about|on] {t}.",
-        "[Good point|Fair point] {to} [about|on] {t}.",
+        "[Good point|Fair point] from {to} [about|on] {t}.",
         "[I think|I'd say|I feel] {to} [is right|has a point|has it right] [about|on] {t}.",
         "{to} [said it well|put it well|called it right] [about|on] {t}[ I think|].",
         "[Same read as|I share the read of|I see it the same way as] {to} [on|about] {t}.",
@@ -410,6 +410,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Let's keep our heads.",
         "A quiet word first.",
         "Let me lay it out.",
+        "[Okay|Alright|Right] [let's|let me] [think|take stock|slow down][ a moment| for a second|].",
     ),
     "warm": (
         "Friends.",
@@ -426,6 +427,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "I'm glad you're all talking.",
         "Hey you lovely lot.",
         "Okay dear friends.",
+        "[Thanks|Thank you] [everyone|all|friends][ for talking| for sharing| so far|].",
     ),
     "blunt": (
         "Straight to the point.",
@@ -442,6 +444,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Here goes.",
         "Let's cut to it.",
         "I'll keep it short.",
+        "[No time to waste|Let's be quick|Short and sweet][ now| here|].",
     ),
     "careful": (
         "If I may.",
@@ -458,6 +461,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Let me walk through it.",
         "Precisely put.",
         "If you'll allow me.",
+        "[Let me|Allow me to|I'll try to] [be precise|be clear|put this carefully][ here| now|].",
     ),
     "cheerful": (
         "Alright!",
@@ -474,6 +478,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Woo alright!",
         "Fun times!",
         "Buckle up!",
+        "[Alright|Okay|Right] [team|everyone|folks]!",
     ),
     "wry": (
         "Well well.",
@@ -490,6 +495,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Delightful.",
         "Another lovely day.",
         "Oh the drama.",
+        "[Well|Oh] [well|good|look at that][ now|].",
     ),
     "earnest": (
         "Honestly.",
@@ -506,6 +512,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "With all sincerity.",
         "I care about this.",
         "Please take this seriously.",
+        "[Please|Honestly please] [hear me out|listen|take this seriously][ everyone| friends|].",
     ),
     "nervous": (
         "Um okay.",
@@ -522,6 +529,7 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Yikes.",
         "Deep breath.",
         "Okay um.",
+        "[Um|Uh|Oh] [okay|so|boy][ um| okay|].",
     ),
 }
 
@@ -541,13 +549,15 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "What's your read?",
         "Anyone want to push back?",
         "Convince me otherwise.",
+        "[What do you all think|Does anyone see it differently|Anyone want to weigh in|Who disagrees]"
+        "[ here| on this|]?",
     ),
     "plans": (
         "Let's not split the vote.",
         "If we all vote together we can do this.",
         "Let's settle it at the vote.",
         "Let's vote as one today.",
-        "A split vote only helps the wolves.",
+        "A split vote only helps the other side.",
         "We need one target today.",
         "Let's agree on one name before the vote.",
         "Let's keep our votes together.",
@@ -557,6 +567,8 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "Let's close this out together.",
         "Let's make the vote count.",
         "No lone votes today please.",
+        "[Let's|We should|We need to] [keep|line up|put] our votes [together|on one name|in one place]"
+        "[ today| this time|].",
     ),
     "summaries": (
         "That's my read.",
@@ -573,6 +585,7 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "That's my whole case.",
         "I'll leave it there.",
         "Over to you.",
+        "[That's|That is|So that's] [my read|where I stand|my take|my view|all from me][ for now| today|].",
     ),
     "hedges": (
         "I could be wrong.",
@@ -589,6 +602,7 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "Convince me if I'm wrong.",
         "I'll listen if you disagree.",
         "Not set in stone.",
+        "[I could be|I might be|Maybe I'm] [wrong|off|mistaken][ about this| here|][ though|].",
     ),
     "emphasis": (
         "This matters.",
@@ -605,6 +619,7 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "Write that down.",
         "Remember who said it.",
         "We can't ignore it.",
+        "[Remember|Don't forget|Keep in mind] [that|this|what I said][ at the vote| later|].",
     ),
     "names": (
         "Think about it.",
@@ -621,6 +636,7 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "Eyes open.",
         "Make of that what you will.",
         "Time will tell.",
+        "[Think about|Chew on|Sit with] [that|it][ for a bit| a moment| before the vote|].",
     ),
 }
 
@@ -633,6 +649,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Slow and steady.",
         "We'll figure it out.",
         "No need to shout.",
+        "[We have|There's] [time|no rush][ to get this right| to think| today|].",
     ),
     "warm": (
         "I want us all to get through this.",
@@ -642,6 +659,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "You're all doing great.",
         "Thanks for hearing me out.",
         "I like this group.",
+        "[I'm glad|It's good|I'm happy] [we're talking|we're all here|to hear everyone][ today| again|].",
     ),
     "blunt": (
         "I won't sugar-coat it.",
@@ -651,6 +669,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Simple as that.",
         "Deal with it.",
         "I call it like I see it.",
+        "[That's|That is] [how I see it|the truth|all there is to it][ plain and simple|].",
     ),
     "careful": (
         "I've gone over it twice.",
@@ -660,6 +679,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "I counted twice.",
         "Every word matters here.",
         "I wrote it all down.",
+        "[I've|I have] [gone over|looked at|thought about] [it|this|everything] [twice|carefully|again].",
     ),
     "cheerful": (
         "We can do this!",
@@ -669,6 +689,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "This is exciting!",
         "Love the energy!",
         "So much fun!",
+        "[We've got this|We can do this|This is fun][ everyone| team|]!",
     ),
     "wry": (
         "Not that anyone asked.",
@@ -678,6 +699,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Shocking I know.",
         "Who could have guessed.",
         "Truly riveting stuff.",
+        "[What a surprise|Imagine that|Shocking I know|Who could have guessed][ really| honestly|].",
     ),
     "earnest": (
         "I really want us to win this.",
@@ -687,6 +709,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "I'm being sincere.",
         "I just want us to win.",
         "This matters to all of us.",
+        "[I really|I truly|I just] want [us|our side] to win[ this| today|].",
     ),
     "nervous": (
         "I hope I'm making sense.",
@@ -696,6 +719,7 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "I'm sweating here.",
         "Please go easy on me.",
         "I hate this part.",
+        "[Sorry|Apologies] if [this sounds rushed|I'm not making sense|I ramble][ today| a bit|].",
     ),
 }
 
@@ -754,6 +778,15 @@ def expansions(frame: str) -> list[str]:
     return [" ".join("".join(pick).split()) for pick in itertools.product(*options)]
 
 
+_AFTER_A_VOTE = re.compile(r"\b(?:check|checked|counted) (?:my|the) votes\b|\bcounted twice\b", re.IGNORECASE)
+"""Words that speak of votes already cast: not said before the first vote (day 1 and earlier)."""
+
+
+def _said_in_time(text: str, day: int) -> bool:
+    """Whether `text` may be said on `day` (nothing about past votes before anyone has voted)."""
+    return day >= 2 or not _AFTER_A_VOTE.search(text)
+
+
 def _res(species: Species | None) -> str:
     return "a werewolf" if species is Species.WEREWOLF else "human"
 
@@ -787,7 +820,12 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
     }
     frame = rng.choice([f for f in frames if f not in used] or list(frames))
     used.add(frame)
-    text = _expand(frame, rng).format(**slots)
+    text = _expand(frame, rng)
+    for _ in range(8):  # "check my votes" before anyone has voted: choose again
+        if _said_in_time(text, day):
+            break
+        text = _expand(rng.choice([f for f in frames if _said_in_time(f, day)] or list(frames)), rng)
+    text = text.format(**slots)
     if kind == "greet":
         text = f"{text} {_expand(rng.choice(_FRAMES['greet_more']), rng)}"
     text = _cap(text)
@@ -799,6 +837,27 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
         leads = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
         text = _again(rng.choice(leads).format(to=slots["to"]), text, names)
     return text
+
+
+_CLOSES: dict[str, frozenset[str]] = {
+    "questions": frozenset({"suspect", "vote", "trust", "liar", "agree", "summary", "divined", "medium"}),
+    "plans": frozenset({"vote", "agree"}),
+    "summaries": frozenset({"suspect", "vote", "trust", "liar", "agree", "nothing"}),
+    "hedges": frozenset({"suspect", "vote", "trust", "agree"}),
+    "emphasis": frozenset({"claim", "divined", "medium", "protected", "liar", "suspect", "vote", "summary"}),
+    "names": frozenset({"suspect", "liar", "divined", "medium", "summary", "trust"}),
+}
+"""The acts after which a habit's closing line makes sense: a plan for the vote follows a vote, a
+hedge an opinion (never a result, a claim or a denial: "I'm not a werewolf. Not set in stone."),
+emphasis a statement (never a question or a greeting)."""
+
+
+def _closes(habit: str, acts: Sequence[SpeechAct]) -> bool:
+    """Whether a closing line of `habit` fits after `acts` (the last act that is not a question decides)."""
+    told = [a for a in acts if a.kind != "question"]
+    if habit == "questions" and len(told) < len(acts):
+        return False  # one question a turn
+    return bool(told) and told[-1].kind in _CLOSES.get(habit, frozenset())
 
 
 def realise(
@@ -829,7 +888,7 @@ def realise(
         opener = chatty or (plain and rng.random() < 0.5)
         whisper = any(a.kind in ("attack", "plan") for a in acts)
         if opener and not whisper and acts[0].kind != "greet":
-            parts.append(rng.choice(_OPENERS[persona.temperament]))
+            parts.append(_expand(rng.choice(_OPENERS[persona.temperament]), rng))
         used: set[str] = set()
         flagged = rng.random() < 0.8
         said: list[str] = []
@@ -840,12 +899,16 @@ def realise(
                 sentence = _again(rng.choice(leads), sentence, names)
                 flagged = False
             said.append(sentence)
-        parts += said
+        after: list[str] = []
         if chatty and not whisper and rng.random() < 0.6:
-            parts.append(rng.choice(_ASIDES[persona.temperament]))
-        habits = [h for h in persona.habits if h in _CLOSERS]
+            after.append(_expand(rng.choice([a for a in _ASIDES[persona.temperament] if _said_in_time(a, day)]), rng))
+        habits = [h for h in persona.habits if h in _CLOSERS and _closes(h, acts)]
         if habits and not whisper and (chatty or (plain and rng.random() < 0.5)):
-            parts.append(rng.choice(_CLOSERS[rng.choice(habits)]))
+            after.append(_expand(rng.choice(_CLOSERS[rng.choice(habits)]), rng))
+        if after and acts[-1].kind == "question":  # a question ends the turn: the other player answers next
+            parts += [*said[:-1], *after, said[-1]]
+        else:
+            parts += [*said, *after]
         text = " ".join(parts)
         if limit > 0 and spoken_length(text) > limit:
             text = " ".join(said)  # the acts matter; what is said around them does not

@@ -202,7 +202,7 @@ _NEGATION = re.compile(
     r"no (?:think|believe|trust|vote|suspect)|stop(?=\s+\w+ing)|quit(?=\s+\w+ing))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$|\b(?:stop|quit)\s+$"
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
+    r"\b(?:if(?!\s+you\s+ask\s+me\b)|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
     r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say|maybe\s+i(?:'ll|\s+will|\s+should|\s+vote)|(?:talk|explain|answer|speak|respond)\w*\s+or)\b"
     r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
@@ -828,7 +828,7 @@ class TalkReader:
         if m.kind == "fake_plan":
             return False  # "I will pretend to be the seer" is a plan, said as one
         if _HYPOTHETICAL.search(clause) or re.match(
-            r"\s*(?:(?:look|so|ok|okay|well|now)\s*,?\s*)?(?:if|suppose|supposing|assuming|what if|imagine|say|hypothetically)\b",
+            r"\s*(?:(?:look|so|ok|okay|well|now)\s*,?\s*)?(?:if(?!\s+you\s+ask\s+me\b)|suppose|supposing|assuming|what if|imagine|say|hypothetically)\b",
             earlier,
         ):
             return True
