@@ -5,7 +5,8 @@ styles, with the statements each makes. The reader (`lycan.beliefs.reader.TalkRe
 line; a statement counts as found when kind, seat, role and species all match (`canonical`). Scores
 are given per group of kinds, as the targets name them: role claims and results (claim, divined,
 identified), vote intentions and accusations (will_vote, accuses), and the rest (defends, liar,
-guarded), with 95% intervals from resampling lines (2,000 resamples). Beside the reader, the exact
+guarded), with 95% intervals from resampling lines (2,000 resamples). Beside the reader (its rules
+and the learned opinion reader behind them, `lycan.beliefs.opinions`), its rules alone, the exact
 template parser (`SpeechParser`) on the same lines, and the cost of reading a line.
 
 With `--model local` (or any `lycan.models.load_model` spec), the rules and a chat model behind
@@ -104,6 +105,7 @@ def main() -> None:
         rows = load_labelled(path)
         readers: dict[str, Read] = {
             "reader": lambda row: TalkReader(row.names).parse(row.text, row.speaker),
+            "rules alone": lambda row: TalkReader(row.names, learned=False).parse(row.text, row.speaker),
             "template parser": lambda row: SpeechParser(row.names).parse(row.text, row.speaker),
         }
         if model is not None:

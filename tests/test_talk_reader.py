@@ -56,27 +56,32 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "precision", "recall"),
+    ("name", "precision", "recall", "claims_recall"),
     # dev4 was written by another hand, to conventions read off the others: a held-out set until
-    # it was measured (BENCHMARKS.md), a development set since; dev5, dev6 and dev7 by three more hands
+    # it was measured (BENCHMARKS.md), a development set since; dev5 to dev8 by four more hands
+    # (dev8: pirates, fantasy role-play, lawyers, sports commentary, bullet lists; its claims and
+    # results are read at 0.80, from 0.60 before it was built on)
     [
-        ("dev.jsonl", 0.95, 0.94),
-        ("dev2.jsonl", 0.95, 0.89),
-        ("dev3.jsonl", 0.95, 0.88),
-        ("dev4.jsonl", 0.93, 0.85),
-        ("dev5.jsonl", 0.93, 0.80),
-        ("dev6.jsonl", 0.95, 0.82),
-        ("dev7.jsonl", 0.96, 0.82),
+        ("dev.jsonl", 0.95, 0.94, 0.85),
+        ("dev2.jsonl", 0.95, 0.89, 0.85),
+        ("dev3.jsonl", 0.95, 0.88, 0.85),
+        ("dev4.jsonl", 0.93, 0.85, 0.85),
+        ("dev5.jsonl", 0.93, 0.80, 0.85),
+        ("dev6.jsonl", 0.95, 0.82, 0.85),
+        ("dev7.jsonl", 0.96, 0.82, 0.85),
+        ("dev8.jsonl", 0.94, 0.69, 0.78),
     ],
 )
-def test_the_reader_reads_the_development_corpora(name: str, precision: float, recall: float) -> None:
+def test_the_reader_reads_the_development_corpora(
+    name: str, precision: float, recall: float, claims_recall: float
+) -> None:
     tp, fp, fn = counts(load_labelled(TALK / name))
     total_tp, total_fp, total_fn = sum(tp.values()), sum(fp.values()), sum(fn.values())
     assert total_tp / (total_tp + total_fp) >= precision
     assert total_tp / (total_tp + total_fn) >= recall
     claims = sum(tp[k] for k in ("claim", "divined", "identified"))
     assert claims / (claims + sum(fp[k] for k in ("claim", "divined", "identified"))) >= 0.95
-    assert claims / (claims + sum(fn[k] for k in ("claim", "divined", "identified"))) >= 0.85
+    assert claims / (claims + sum(fn[k] for k in ("claim", "divined", "identified"))) >= claims_recall
 
 
 @pytest.mark.parametrize(
@@ -321,6 +326,50 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
 def test_phrasings_of_the_richer_grammar_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
     """Ordinary phrasings that the agents' own grammar now says too: the reader must read them."""
     assert said(text, speaker=6, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the seventh version: lines of a list, labelled fields, tag questions, role-play and dialect
+        ("- Role: seer\n- Vote: Rin", {("claim", None, "seer"), ("will_vote", "Rin", "")}),
+        ("2. Vote target: Rin (quiet all day)", {("will_vote", "Rin", "")}),
+        ("* Trust: Baraka (claim uncontested)", {("defends", "Baraka Otieno", "")}),
+        ("Rin: suspicious, dodged twice.", {("accuses", "Rin", "")}),
+        ("Rin: town.", {("defends", "Rin", "")}),
+        ("I'm the medium, ok?", {("claim", None, "medium")}),
+        ("Rin is no wolf.", {("defends", "Rin", "")}),
+        ("Rin and Baraka both seem town to me.", {("defends", "Rin", ""), ("defends", "Baraka Otieno", "")}),
+        ("Rin feels kinda wolfy today.", {("accuses", "Rin", "")}),
+        ("My vote shall fall upon Rin.", {("will_vote", "Rin", "")}),
+        ("Voting Rin unless someone changes my mind.", {("will_vote", "Rin", "")}),
+        ("Aye, Rin gets me vote.", {("will_vote", "Rin", "")}),
+        ("I be the crew's medium.", {("claim", None, "medium")}),
+        ("As your guardian I kept watch all night.", {("claim", None, "guardian")}),
+        ("I'm the medium and Rin (D2) was a wolf.", {("claim", None, "medium"), ("identified", "Rin", "werewolf")}),
+        (
+            "medium here. rin who we lynched yesterday was human",
+            {("claim", None, "medium"), ("identified", "Rin", "human")},
+        ),
+        ("Seer. My check of Rin came back human.", {("claim", None, "seer"), ("divined", "Rin", "human")}),
+    ],
+)
+def test_lists_labels_and_role_play_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=6, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As the seer said, Rin is the wolf.",  # not a claim: whose words these are
+        "I am the seer's friend.",
+        "Vote intent: undecided.",
+        "I will vote Rin unless Baraka claims.",
+    ],
+)
+def test_what_only_looks_like_the_seventh_versions_phrasings_claims_nothing_of_it(text: str) -> None:
+    got = said(text, speaker=6, names=MORE)
+    assert not {s for s in got if s[0] in ("claim", "will_vote")}, got
 
 
 @pytest.mark.parametrize(

@@ -151,6 +151,11 @@ _FIXES: dict[str, str] = {
     "defo": "definitely",
     "fkaing": "faking",
     "teh": "the",
+    "vilage": "village",
+    "defintely": "definitely",
+    "chek": "check",
+    "humn": "human",
+    "grd": "guard",
     "beleive": "believe",
     "belive": "believe",
     "nite": "night",
@@ -202,7 +207,7 @@ _NEGATION = re.compile(
     r"no (?:think|believe|trust|vote|suspect)|stop(?=\s+\w+ing)|quit(?=\s+\w+ing))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$|\b(?:stop|quit)\s+$"
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if(?!\s+you\s+ask\s+me\b)|unless|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
+    r"\b(?:if(?!\s+you\s+ask\s+me\b)|unless(?!\s+(?:someone|somebody|anyone|something|you)\s+(?:changes?|convinces?)\s+(?:my mind|me)\b)|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
     r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say|maybe\s+i(?:'ll|\s+will|\s+should|\s+vote)|(?:talk|explain|answer|speak|respond)\w*\s+or)\b"
     r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
@@ -504,10 +509,13 @@ class TalkReader:
     Args:
         names: the table's seat names.
         cache: lines kept read (a game's lines are read once).
+        learned: ask the learned opinion reader (`lycan.beliefs.opinions`) about the seats named in
+            clauses the rules left unread (False: the rules alone).
     """
 
-    def __init__(self, names: Sequence[str], *, cache: int = 4096) -> None:
+    def __init__(self, names: Sequence[str], *, cache: int = 4096, learned: bool = True) -> None:
         self.names = tuple(names)
+        self.learned = learned
         self._protocol: SpeechParser = parser_for(self.names)
         aliases = _aliases(self.names)
         alts = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
@@ -608,6 +616,10 @@ class TalkReader:
         if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
+        s = re.sub(r"(?m)^[ \t]*(?:[-*•·]+|\d{1,2}[.)])[ \t]+", "", s)  # a list's bullets and numbers
+        s = re.sub(r"[,\s]+(?:ok|okay|right|yeah|alright|ya|k)\s*\?+", ".", s)  # "I'm the seer, ok?": said, not asked
+        s = re.sub(r"\bme\s+(vote|ballot)\b", r"my \1", s)  # "Rivera gets me vote"
+        s = re.sub(r"(⟨\d+⟩)\s*\((?:d|n|day|night)\s*\d+\)", r"\1", s)  # "Ashkan (D1) was a wolf"
         s = _pronouns(s, speaker)
         s = _strip_planted(s)
         # a claim or a result said across two sentences: "Yaw is not the seer. I am.", "The real seer? Me.",
@@ -716,7 +728,38 @@ class TalkReader:
                 found.append(r)
         if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
             unread, doubts = [], False
+        elif unread and self.learned:
+            found += self._learned(text, speaker, found, unread)
         return Reading(tuple(found), tuple(unread), doubts)
+
+    def _learned(
+        self, text: str, speaker: int | None, found: list[ReadStatement], unread: list[str]
+    ) -> list[ReadStatement]:
+        """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats named in unread clauses.
+
+        Only statements the rules did not read, and none against what they did read: no accusation
+        of a seat read as defended, no defence of one read as accused, called a liar or voted for;
+        nothing about a seat whose every unread clause holds a negation or "least".
+        """
+        from lycan.beliefs.opinions import CONFIDENCE, THRESHOLD, default_model
+
+        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)}
+        seats -= {speaker}
+        read = {(r.statement.kind, r.statement.target) for r in found}
+        against = {"accuses": ("defends",), "will_vote": ("defends",), "defends": ("accuses", "liar", "will_vote")}
+        sentences = self.sentences(text)
+        out: list[ReadStatement] = []
+        for seat in sorted(t for t in seats if t < len(self.names)):
+            clauses = [c for c in unread if f"⟨{seat}⟩" in c]
+            if all(_NEGATION.search(c) or re.search(r"\b(?:least|less)\b", c) for c in clauses):
+                continue  # "I don't trust Ken", "Ken's the one I trust least": the rules' part, not a guess
+            for kind, p in default_model().predict(sentences, seat, speaker).items():
+                if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
+                    continue
+                clause = clauses[0]
+                st = Statement(cast(StatementKind, kind), seat, "", None)
+                out.append(ReadStatement(st, CONFIDENCE, clause))
+        return out
 
     def _line_claims(self, s: str) -> set[str]:
         """The roles the speaker claims anywhere in the line (the context of results and liar calls)."""
@@ -894,7 +937,10 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"(?:^|[.!?;:]\s*)(?:(?:ok|okay|so|fine|well|alright)\s*,?\s+)?(?:hard\s+)?claiming\s+(?:the\s+)?{_ROLE}\b(?!\s+(?:is|was))",
                 0.85,
             ),
-            (rf"^\s*(?:yes|yeah|yep|yup|aye|fine|ok|okay)\s*[,.!-]*\s*{_ROLE}\s*(?:,\s*confirmed)?\s*(?:[.!]|$)", 0.85),
+            (
+                rf"^\s*(?:⟨\d+⟩\s*,?\s*)?(?:yes|yeah|yep|yup|aye|fine|ok|okay)\s*[,.!-]*\s*{_ROLE}\s*(?:,\s*confirmed)?\s*(?:[.!,]|$)",
+                0.85,
+            ),
             (rf"^\s*(?:second|another|the other|other|counter)\s+{_ROLE}\s+(?:here|claim)\b", 0.85),
             (rf"\(\s*me\s*,\s*(?:the\s+)?{_ROLE}\s*\)", 0.85),
             # "the seer is me", "The real seer? Me.", "the seer role belongs to me"
@@ -919,6 +965,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}\s+(?:right\s+)?here\b", 0.85),
             (rf"{i_am}\s+{mods}{_ROLE}\b(?!\s*(?:'s|claim))", 0.95),
             (rf"\bmy role(?: is|'s|:|=)\s*(?:the |a |an )?{_ROLE}\b", 0.95),
+            # "I be the ship's seer", "I'm yer guardian", "I am this village's medium"
+            (rf"{i_am}\s+(?:the|your|yer|this|our)\s+(?:[a-z]+'s\s+)?{_ROLE}\b(?!\s*(?:'s|claim))", 0.85),
+            # "As guardian of this vale I swear it", "As your medium I commune with the dead"
+            (rf"^\s*as\s+(?:your\s+|the\s+|yer\s+)?{_ROLE}(?:\s+of\s+[a-z' ]{{1,30}}?)?\s*,?\s+i\b", 0.85),
+            (rf"^\s*(?:role|role claim|claim|co)\s*[:=]\s*(?:the\s+|a\s+)?{_ROLE}\s*(?:[.!,;(]|$)", 0.9),
             (rf"(?:^|[\s(\[,.:;-])(?:co|c/o)\s*[:=]?\s*(?:as\s+)?(?:the\s+)?{_ROLE}\b", 0.9),
             (rf"(?:^|[\s,.:;-]){_ROLE}\s+co\b", 0.9),
             (rf"^\s*(?:ok\w*,?\s+|fine,?\s+|so,?\s+|yes,?\s+)?{_ROLE}\s+here\b", 0.9),
@@ -933,13 +984,18 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "result": [
             (
+                rf"\b(?:inspection|check|reading|divination|vision|scan)\s+(?:of|on)\s+{_WHO}\s+(?:returned|came back|showed|gave|revealed)\s+"
+                rf"(?:a\s+result\s+of\s+|as\s+|an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            (
                 rf"{_WHO}(?:'s|\s+is|\s+was)\s+(?:an?\s+|the\s+)?{_SPECIES}\s*(?:[-,;:.]\s*)?(?:i\s+)?"
                 rf"(?:checked|divined|inspected|scanned|looked at|saw)\s+(?:⟨(?P=t)⟩|him|her|them)\b",
                 0.9,
             ),
             (
-                rf"{_WHO},?\s+(?:the one|the player|the guy|the girl|who)\s+(?:we\s+)?(?:hanged|hung|executed|lynched|exiled|voted out|eliminated)"
-                rf"(?:\s+(?:yesterday|today|last night))?\s*,\s*(?:was|is|came back|came up|flipped)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
+                rf"{_WHO},?\s+(?:the one|the player|the guy|the girl|who|whom)\s+(?:we\s+)?(?:hanged|hung|executed|lynched|exiled|voted out|eliminated|killed)"
+                rf"(?:\s+(?:yesterday|today|last night))?\s*,?\s*(?:was|is|came back|came up|flipped)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
             (
@@ -1098,6 +1154,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "guarded": [
+            (rf"\bhad\s+{_WHO}\s+covered\b", 0.85),
             (
                 rf"\b(?:i\s+was|i\s+stayed|i\s+sat)\s+on\s+{_WHO}\s+(?:last\s+night|that\s+night|on\s+night\s+\w+|n\d)\b",
                 0.8,
@@ -1128,6 +1185,15 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "will_vote": [
             (rf"\bme\s*=\s*{_WHO}", 0.85),
+            # a labelled line: "Vote: Ken", "Vote target: Ken (quiet all day)", "Action: vote Ken"
+            (
+                rf"^\s*(?:vote|my vote|final vote|vote target|voting|action|today's vote)\s*[:=]\s*(?:vote\s+(?:for\s+)?|lynch\s+)?{_WHO}(?=\s*(?:[.!,;(]|$))",
+                0.85,
+            ),
+            (
+                rf"\bmy\s+(?:vote|ballot)\s+(?:shall|will|is going to|is gonna)\s+(?:fall|land|go)\s+(?:up)?on\s+{_WHO}",
+                0.9,
+            ),
             (rf"{_WHO}\s*=\s*vote\b", 0.85),
             (rf"\bvote\s+stays\s+(?:on|with)\s+{_WHO}", 0.9),
             (rf"(?:^|[.,;:!]\s*)(?:so\s+)?{_WHO}\s+(?:vote|vote from me|for me|it is)\s*[.!]?\s*$", 0.8),
@@ -1311,6 +1377,14 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "accuses": [
             (
+                rf"^\s*{_WHO}\s*[:=]\s*(?:very\s+|pretty\s+|super\s+|likely\s+|probably\s+)?(?:suspicious|sus|scum|scummy|wolf|wolf-leaning|wolfish|evil|shady)\b",
+                0.85,
+            ),
+            (
+                rf"{_WHO}\s+(?:feels|seems|looks|reads|sounds)\s+(?:a bit\s+|a little\s+|kinda\s+|kind of\s+|very\s+|so\s+|really\s+|pretty\s+|quite\s+|super\s+)?(?:wolf|wolfish|scummy|sus|evil|shady)\b",
+                0.85,
+            ),
+            (
                 rf"{_WHO}(?:'s|\s+is)\s+looking\s+(?:\w+\s+){{0,2}}(?:wolf|wolfy|scummy|suspicious|shady|sus|sketchy|guilty|evil)\b",
                 0.8,
             ),
@@ -1445,6 +1519,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
+            (rf"^\s*(?:trust|trusted|town read|townread|cleared|clear)\s*[:=]\s*{_WHO}(?=\s*(?:[.!,;(]|$))", 0.85),
+            (rf"^\s*{_WHO}\s*[:=]\s*(?:town|village|trusted|cleared|clear|confirmed human|safe)\s*(?:[.!,;(]|$)", 0.85),
+            (rf"{_WHO}\s+is\s+no\s+(?:wolf|werewolf)\b", 0.85),
+            (
+                rf"{_WHO}\s+(?:both\s+)?(?:look|looks|seem|seems|feel|feels|read|reads)\s+(?:very\s+|pretty\s+|so\s+)?(?:village|town|villager)\b",
+                0.85,
+            ),
             (
                 rf"{_WHO}(?:'s|\s+has)\s+been\s+(?:\w+\s+)?(?:reasoning|playing|acting|talking|voting)\s+like\s+(?:a\s+)?(?:villager|townie|town|village)\b",
                 0.8,

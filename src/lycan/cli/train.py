@@ -66,6 +66,31 @@ def beliefs_fit(
         console.print(f"model written to {out}")
 
 
+@beliefs_app.command("reader-fit")
+def beliefs_reader_fit(
+    files: Annotated[list[Path], typer.Argument(help="labelled talk (JSONL, `lycan.beliefs.extract.Labelled` lines)")],
+    out: Annotated[Path, typer.Option(help="where to write the weights (.npz)")],
+) -> None:
+    """Train the learned opinion reader (`lycan.beliefs.opinions`) on labelled lines.
+
+    Give the labelled sets' parts meant for building on (the shipped weights come from
+    `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
+    """
+    from lycan.beliefs.extract import load_labelled
+    from lycan.beliefs.opinions import KINDS, examples, train
+
+    with clear_errors():
+        try:
+            rows = [row for path in files for row in load_labelled(path)]
+            model = train(rows)
+        except (OSError, ValueError, KeyError, RuntimeError) as err:
+            fail(str(err))
+        model.save(out)
+    seats = examples(rows)
+    counts = ", ".join(f"{k} {sum(gold[k] for _, gold in seats)}" for k in KINDS)
+    console.print(f"trained on {len(rows)} lines, {len(seats)} named seats ({counts}); weights written to {out}")
+
+
 dataset_app = typer.Typer(no_args_is_help=True, help="Training datasets: viewpoint samples from stored games.")
 
 

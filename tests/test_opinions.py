@@ -1,0 +1,123 @@
+"""The learned opinion reader behind the talk reader's rules: trained on the dev sets, measured on held-out ones."""
+
+from __future__ import annotations
+
+import glob
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from lycan.beliefs.extract import canonical, load_labelled
+from lycan.beliefs.opinions import CONFIDENCE, KINDS, OpinionModel, _slot, default_model, examples, features, train
+from lycan.beliefs.reader import TalkReader
+
+TALK = Path(__file__).parent / "data" / "talk"
+NAMES = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
+
+
+def _scores(files: list[Path], *, learned: bool) -> tuple[float, float]:
+    """Precision and recall of votes and accusations over the labelled `files`."""
+    tally: Counter[str] = Counter()
+    for path in files:
+        for row in load_labelled(path):
+            reader = TalkReader(row.names, learned=learned)
+            got = {canonical(s) for s in reader.parse(row.text, row.speaker) if s.kind in ("accuses", "will_vote")}
+            gold = {canonical(s) for s in row.gold if s.kind in ("accuses", "will_vote")}
+            tally["tp"] += len(got & gold)
+            tally["fp"] += len(got - gold)
+            tally["fn"] += len(gold - got)
+    return tally["tp"] / (tally["tp"] + tally["fp"]), tally["tp"] / (tally["tp"] + tally["fn"])
+
+
+def test_the_shipped_model_reads_more_votes_and_accusations_on_held_out_talk_at_the_same_precision() -> None:
+    """On the held-out sets (never trained on), the learned layer adds recall and costs no precision."""
+    held_out = sorted(TALK.glob("heldout*.jsonl"))
+    assert len(held_out) >= 6
+    p_rules, r_rules = _scores(held_out, learned=False)
+    p, r = _scores(held_out, learned=True)
+    assert r >= r_rules + 0.01, (r, r_rules)
+    assert p >= p_rules - 0.01, (p, p_rules)
+
+
+def test_the_shipped_model_was_trained_on_the_dev_sets_alone() -> None:
+    dev = [row for path in sorted(glob.glob(str(TALK / "dev*.jsonl"))) for row in load_labelled(path)]
+    model = default_model()
+    # the shipped weights use exactly the slots the dev sets' features fill (a held-out line would add its own)
+    slots = {_slot(f) for feats, _ in examples(dev) for f in feats}
+    assert set(model.slots.tolist()) == slots
+
+
+def test_features_know_the_seat_only_by_its_place_in_the_line() -> None:
+    reader = TalkReader(NAMES)
+    a = features(reader.sentences("Ken is the wolf, I'm voting Ken."), 1, 0)
+    b = features(
+        TalkReader(("X", "Yusuf Demir", "Z", "W", "V")).sentences("Yusuf is the wolf, I'm voting Yusuf."), 1, 0
+    )
+    assert a == b
+    assert "TGT" in a and not any("ken" in f for f in a)
+
+
+def test_training_learns_from_labelled_lines_and_survives_saving(tmp_path: Path) -> None:
+    rows = load_labelled(TALK / "dev.jsonl") + load_labelled(TALK / "dev2.jsonl")
+    model = train(rows)
+    assert model.weights.shape == (len(KINDS), len(model.slots))
+    path = tmp_path / "opinions.npz"
+    model.save(path)
+    again = OpinionModel.load(path)
+    reader = TalkReader(NAMES)
+    for text, kind in [
+        ("Ken is obviously a wolf, voting Ken out today.", "will_vote"),
+        ("Ken has been lying all day, total wolf.", "accuses"),
+        ("Ken is town, I trust him completely.", "defends"),
+    ]:
+        p = again.predict(reader.sentences(text), 1, 0)
+        assert p[kind] > 0.5, (text, p)
+        assert abs(p[kind] - model.predict(reader.sentences(text), 1, 0)[kind]) < 0.01  # float16 weights
+    small_talk = again.predict(reader.sentences("Morning Ken, how was your night?"), 1, 0)
+    assert max(small_talk.values()) < 0.5, small_talk
+
+
+def test_training_refuses_data_without_a_kind() -> None:
+    rows = [row for row in load_labelled(TALK / "dev.jsonl") if not any(s.kind == "defends" for s in row.gold)]
+    with pytest.raises(ValueError, match="defends"):
+        train(rows)
+
+
+def test_the_learned_layer_reads_only_unread_clauses_and_never_against_the_rules() -> None:
+    names = ("Rin", "Ken", "Mio", "Ann", "Bob")
+    learned, rules = TalkReader(names), TalkReader(names, learned=False)
+    held_out = [row for path in sorted(TALK.glob("heldout*.jsonl")) for row in load_labelled(path)]
+    added = 0
+    for row in held_out:
+        with_model = TalkReader(row.names).read(row.text, row.speaker)
+        alone = TalkReader(row.names, learned=False).read(row.text, row.speaker)
+        extra = [r for r in with_model.found if r not in alone.found]
+        assert with_model.unread == alone.unread
+        if not alone.unread:
+            assert not extra
+        for r in extra:
+            assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
+            assert r.statement.kind in KINDS
+            assert f"⟨{r.statement.target}⟩" in r.clause
+            opposite = {"accuses": "defends", "will_vote": "defends", "defends": "accuses"}[r.statement.kind]
+            assert all((s.kind, s.target) != (opposite, r.statement.target) for s in alone.statements)
+        added += len(extra)
+    assert added >= 10
+    # a line the rules read whole is theirs alone
+    for text in ("I will vote for Ken.", "Ken is lying about being the seer.", "Morning all."):
+        assert learned.read(text, 0) == rules.read(text, 0)
+
+
+def test_the_reader_fit_command_trains_and_writes_weights_the_reader_can_load(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from lycan.cli import app
+
+    out = tmp_path / "opinions.npz"
+    result = CliRunner().invoke(app, ["beliefs", "reader-fit", str(TALK / "dev.jsonl"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "trained on" in result.output and "will_vote" in result.output
+    assert OpinionModel.load(out).weights.shape[0] == len(KINDS)
+    missing = CliRunner().invoke(app, ["beliefs", "reader-fit", str(tmp_path / "none.jsonl"), "--out", str(out)])
+    assert missing.exit_code != 0 and "none.jsonl" in missing.output
