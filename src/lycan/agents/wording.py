@@ -830,7 +830,9 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
         text = f"{text} {_expand(rng.choice(_FRAMES['greet_more']), rng)}"
     text = _cap(text)
     if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and rng.random() < 0.35:
-        timed = re.search(r"\b(?:for now|yet|so far|at this point|right now)\b", text, re.IGNORECASE)
+        timed = re.search(
+            r"\b(?:for now|yet|so far|at this point|right now|at the moment|currently|today)\b", text, re.IGNORECASE
+        )
         markers = [m for m in _MARKERS if not (timed and m in _TIME_MARKERS)]  # not "Right now ... for now"
         text = f"{rng.choice(markers)} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
     if act.to is not None and kind in OPINIONS:
