@@ -13,7 +13,9 @@ Werewolf side (`--side werewolf`):
 - `camwolf`: the policy of camwolf's planner (`lycan.agents.camwolf`), read from its class.
 
 Village side (`--side village`): the heuristic's village, and camwolf's planner, which spares the
-lone seer claimant (`trust_lone_seer`).
+lone seer claimant (`trust_lone_seer`); held to its word by a vote-score weight (`word_weight`); or
+naming no vote while its top two choices are within a margin (`Torn`: it breaks no word, since it
+gives none it may break).
 
 For every seed (from `--first-seed` up) each policy plays the same deal with the same agent seeds,
 so rows differ by the side's policy alone. Prints that side's win rate with its Wilson 95% interval
@@ -36,7 +38,7 @@ from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.engine import run_sync
 from lycan.engine.game import Game
 from lycan.eval.coherence import game_coherence
-from lycan.rules import Team, get_preset, team_of
+from lycan.rules import Role, Team, get_preset, team_of
 from lycan.stats import Rate, paired_difference
 
 Policy = dict[str, object]
@@ -65,7 +67,32 @@ VILLAGE_POLICIES: dict[str, Policy] = {
         f"camwolf, keeps its word by {w:g}": {"trust_lone_seer": CAMWOLF.trust_lone_seer, "word_weight": w}
         for w in (0.1, 0.3)
     },
+    **{
+        f"camwolf, names no vote when torn by {m:g}": {"trust_lone_seer": CAMWOLF.trust_lone_seer, "torn_margin": m}
+        for m in (0.02, 0.1)
+    },
 }
+
+
+class Torn(CAMWOLF):
+    """Camwolf's planner that says whom it suspects but not whom it will vote for while its top two are close.
+
+    A seat that breaks its word reads as a liar; one that names no vote until it is sure breaks none.
+    `torn_margin` is the vote-score gap below which it names none (0: it always does).
+    """
+
+    torn_margin = 0.0
+
+    def _agenda(self, mem, view):  # type: ignore[no-untyped-def]
+        items = super()._agenda(mem, view)
+        post = self._posterior(mem, view) if self.torn_margin > 0 else None
+        if post is None or mem.role in (Role.WEREWOLF, Role.POSSESSED):
+            return items
+        scores = sorted(self._vote_scores(mem, view, post, view.living_others()).values(), reverse=True)
+        if len(scores) >= 2 and scores[0] - scores[1] < self.torn_margin:
+            items = [(key, act) for key, act in items if act.kind not in ("vote", "agree")]
+            mem.planned_vote = None
+        return items
 
 
 def describe(side: str, policy: Policy) -> str:
@@ -76,7 +103,9 @@ def describe(side: str, policy: Policy) -> str:
         return f"fake {fake:g}, counter-claim {counter:g}, argues: {yes[reasons]}, keeps its word: {yes[word]}"
     trust = policy.get("trust_lone_seer", BeliefHeuristicAgent.trust_lone_seer)
     word = policy.get("word_weight", BeliefHeuristicAgent.word_weight)
-    return f"spares a lone seer claimant: {'yes' if trust else 'no'}, weight of its own word: {word:g}"
+    torn = policy.get("torn_margin", 0.0)
+    text = f"spares a lone seer claimant: {'yes' if trust else 'no'}, weight of its own word: {word:g}"
+    return text + (f", no vote named within {torn:g}" if torn else "")
 
 
 def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[list[int], tuple[int, int], float]:
@@ -91,6 +120,8 @@ def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[li
         agents = lineup(["heuristic-beliefs"] * len(roles), seed)
         for seat, role in enumerate(roles):
             if team_of(role) is team:
+                if "torn_margin" in policy:
+                    agents[seat] = Torn(agents[seat].seed)  # type: ignore[attr-defined]
                 agents[seat].label = SIDE_LABEL  # the record names the side's seats apart
                 for name, value in policy.items():
                     setattr(agents[seat], name, value)

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from lycan.beliefs.extract import canonical, load_labelled
-from lycan.beliefs.opinions import CONFIDENCE, KINDS, OpinionModel, _slot, default_model, examples, features, train
+from lycan.beliefs.opinions import CONFIDENCE, KINDS, OpinionModel, default_model, features, slot
 from lycan.beliefs.reader import TalkReader
+from lycan.train.opinions import examples, train
 
 TALK = Path(__file__).parent / "data" / "talk"
 NAMES = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
@@ -44,7 +45,7 @@ def test_the_shipped_model_was_trained_on_the_dev_sets_alone() -> None:
     dev = [row for path in sorted(glob.glob(str(TALK / "dev*.jsonl"))) for row in load_labelled(path)]
     model = default_model()
     # the shipped weights use exactly the slots the dev sets' features fill (a held-out line would add its own)
-    slots = {_slot(f) for feats, _ in examples(dev) for f in feats}
+    slots = {slot(f) for feats, _ in examples(dev) for f in feats}
     assert set(model.slots.tolist()) == slots
 
 

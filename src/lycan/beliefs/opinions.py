@@ -15,9 +15,9 @@ a model trained on every labelled set does. This is that model, kept small and e
   statement at `THRESHOLD` or above that the rules did not read, and never one that contradicts
   what they did (an accusation of a seat they read as defended, or the reverse).
 
-Training (`train`, scikit-learn from the `train` extra) uses the labelled sets' `dev` parts only:
-the held-out parts stay a fair test. The shipped weights (`params/opinions.npz`) are rebuilt with
-`lycan beliefs reader-fit FILES...`; reading needs only numpy.
+Training (`lycan.train.opinions`, scikit-learn from the `train` extra) uses the labelled sets' `dev`
+parts only: the held-out parts stay a fair test. The shipped weights (`params/opinions.npz`) are
+rebuilt with `lycan beliefs reader-fit FILES...`; reading needs only numpy.
 """
 
 from __future__ import annotations
@@ -31,12 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from lycan.beliefs.extract import Labelled
 
 KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends")
 """The statement kinds the model reads, in the order of its weight rows."""
@@ -46,10 +42,9 @@ THRESHOLD = 0.7
 """P at or above which the reader adds the statement (measured on the held-out sets: BENCHMARKS.md)."""
 CONFIDENCE = 0.8
 """The confidence of a statement the model adds: about the precision of its additions on held-out sets."""
-C = 8.0
-"""Inverse L2 strength of the logistic regressions."""
 
-_SEAT = re.compile(r"⟨(\d+)⟩")
+SEAT_TOKEN = re.compile(r"⟨(\d+)⟩")
+"""A seat as the reader writes it in a sentence."""
 _WORD = re.compile(r"[a-z']+|TGT|ME|OTH|[?!]")
 
 
@@ -64,7 +59,7 @@ def features(sentences: Sequence[str], target: int, speaker: int | None) -> list
     out: list[str] = []
     naming = [s for s in sentences if token in s]
     for sentence in naming:
-        w = _WORD.findall(_SEAT.sub(mark, sentence))
+        w = _WORD.findall(SEAT_TOKEN.sub(mark, sentence))
         out += w
         out += [f"{a}_{b}" for a, b in itertools.pairwise(w)]
         for i in (i for i, x in enumerate(w) if x == "TGT"):
@@ -73,18 +68,19 @@ def features(sentences: Sequence[str], target: int, speaker: int | None) -> list
                     out.append(f"n{j - i}:{w[j]}" if abs(j - i) <= 2 else f"near:{w[j]}")
             window = " ".join(w[max(0, i - 5) : i + 6])
             out += ["c:" + window[j : j + 4].replace(" ", "_") for j in range(len(window) - 3)]
-        out.append(f"names:{min(3, len(set(_SEAT.findall(sentence))))}")
+        out.append(f"names:{min(3, len(set(SEAT_TOKEN.findall(sentence))))}")
     out.append(f"sentences:{min(3, len(naming))}")
     return out
 
 
-def _slot(feature: str) -> int:
+def slot(feature: str) -> int:
+    """The hash slot of a feature (CRC-32, `N_FEATURES` slots)."""
     return zlib.crc32(feature.encode()) & (N_FEATURES - 1)
 
 
-def _vector(feats: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
+def vector(feats: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
     """The hashed, counted, L2-normalised features: slots (sorted) and values."""
-    counts = Counter(_slot(f) for f in feats)
+    counts = Counter(slot(f) for f in feats)
     slots = np.array(sorted(counts), dtype=np.int64)
     values = np.array([counts[s] for s in slots], dtype=np.float64)
     norm = float(np.linalg.norm(values))
@@ -104,7 +100,7 @@ class OpinionModel:
 
     def predict(self, sentences: Sequence[str], target: int, speaker: int | None) -> dict[str, float]:
         """P(the speaker states each kind about `target`), from the line's `sentences`."""
-        slots, values = _vector(features(sentences, target, speaker))
+        slots, values = vector(features(sentences, target, speaker))
         at = np.searchsorted(self.slots, slots)
         at = np.minimum(at, len(self.slots) - 1)
         known = self.slots[at] == slots
@@ -138,63 +134,15 @@ def default_model() -> OpinionModel:
         return OpinionModel.load(path)
 
 
-def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]]:
-    """Every (features, gold per kind) of every seat named in the lines of `rows` (not the speaker)."""
-    from lycan.beliefs.reader import TalkReader
-
-    out: list[tuple[list[str], dict[str, bool]]] = []
-    readers: dict[tuple[str, ...], TalkReader] = {}
-    for row in rows:
-        reader = readers.setdefault(row.names, TalkReader(row.names))
-        sentences = reader.sentences(row.text)
-        gold = {(s.kind, s.target) for s in row.gold}
-        named = {int(x) for s in sentences for x in _SEAT.findall(s)} - {row.speaker}
-        for seat in sorted(named):
-            out.append((features(sentences, seat, row.speaker), {k: (k, seat) in gold for k in KINDS}))
-    return out
-
-
-def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
-    """Fit the model on labelled lines (scikit-learn's logistic regression, one per kind).
-
-    Raises:
-        RuntimeError: scikit-learn (the `train` extra) is missing.
-        ValueError: a kind has no positive or no negative example.
-    """
-    try:
-        from scipy.sparse import csr_matrix
-        from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
-    except ImportError as err:  # pragma: no cover - the train extra is installed with the dev setup
-        raise RuntimeError("training the opinion reader needs scikit-learn: pip install 'lycan[train]'") from err
-    data = examples(rows)
-    indptr, indices, values = [0], [], []
-    for feats, _ in data:
-        slots, vals = _vector(feats)
-        indices += slots.tolist()
-        values += vals.tolist()
-        indptr.append(len(indices))
-    x = csr_matrix((values, indices, indptr), shape=(len(data), N_FEATURES))
-    used = np.unique(np.array(indices, dtype=np.int64))
-    weights, bias = [], []
-    for kind in KINDS:
-        y = np.array([gold[kind] for _, gold in data])
-        if y.all() or not y.any():
-            raise ValueError(f"no {'negative' if y.all() else 'positive'} example of {kind!r} to learn from")
-        fit = LogisticRegression(C=c, max_iter=2000).fit(x, y)
-        weights.append(fit.coef_[0][used])
-        bias.append(float(fit.intercept_[0]))
-    return OpinionModel(used, np.array(weights, dtype=np.float32), np.array(bias, dtype=np.float64))
-
-
 __all__ = [
     "CONFIDENCE",
     "KINDS",
     "N_FEATURES",
+    "SEAT_TOKEN",
     "THRESHOLD",
-    "C",
     "OpinionModel",
     "default_model",
-    "examples",
     "features",
-    "train",
+    "slot",
+    "vector",
 ]

@@ -77,7 +77,8 @@ def beliefs_reader_fit(
     `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
     """
     from lycan.beliefs.extract import load_labelled
-    from lycan.beliefs.opinions import KINDS, examples, train
+    from lycan.beliefs.opinions import KINDS
+    from lycan.train.opinions import examples, train
 
     with clear_errors():
         try:

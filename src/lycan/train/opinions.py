@@ -1,0 +1,68 @@
+"""Training the learned opinion reader (`lycan.beliefs.opinions`) on labelled talk.
+
+One logistic regression per kind over the hashed features of every seat named in a line (not the
+speaker); the weights are kept for the feature slots the lines fill. scikit-learn (the `train`
+extra) fits them; reading with the result needs numpy alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from lycan.beliefs.extract import Labelled
+from lycan.beliefs.opinions import KINDS, N_FEATURES, SEAT_TOKEN, OpinionModel, features, vector
+from lycan.beliefs.reader import TalkReader
+
+C = 8.0
+"""Inverse L2 strength of the logistic regressions."""
+
+
+def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]]:
+    """Every (features, gold per kind) of every seat named in the lines of `rows` (not the speaker)."""
+    out: list[tuple[list[str], dict[str, bool]]] = []
+    readers: dict[tuple[str, ...], TalkReader] = {}
+    for row in rows:
+        reader = readers.setdefault(row.names, TalkReader(row.names))
+        sentences = reader.sentences(row.text)
+        gold = {(s.kind, s.target) for s in row.gold}
+        named = {int(x) for s in sentences for x in SEAT_TOKEN.findall(s)} - {row.speaker}
+        for seat in sorted(named):
+            out.append((features(sentences, seat, row.speaker), {k: (k, seat) in gold for k in KINDS}))
+    return out
+
+
+def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
+    """Fit the model on labelled lines (scikit-learn's logistic regression, one per kind).
+
+    Raises:
+        RuntimeError: scikit-learn (the `train` extra) is missing.
+        ValueError: a kind has no positive or no negative example.
+    """
+    try:
+        from scipy.sparse import csr_matrix
+        from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+    except ImportError as err:  # pragma: no cover - the train extra is installed with the dev setup
+        raise RuntimeError("training the opinion reader needs scikit-learn: pip install 'lycan[train]'") from err
+    data = examples(rows)
+    indptr, indices, values = [0], [], []
+    for feats, _ in data:
+        slots, vals = vector(feats)
+        indices += slots.tolist()
+        values += vals.tolist()
+        indptr.append(len(indices))
+    x = csr_matrix((values, indices, indptr), shape=(len(data), N_FEATURES))
+    used = np.unique(np.array(indices, dtype=np.int64))
+    weights, bias = [], []
+    for kind in KINDS:
+        y = np.array([gold[kind] for _, gold in data])
+        if y.all() or not y.any():
+            raise ValueError(f"no {'negative' if y.all() else 'positive'} example of {kind!r} to learn from")
+        fit = LogisticRegression(C=c, max_iter=2000).fit(x, y)
+        weights.append(fit.coef_[0][used])
+        bias.append(float(fit.intercept_[0]))
+    return OpinionModel(used, np.array(weights, dtype=np.float32), np.array(bias, dtype=np.float64))
+
+
+__all__ = ["C", "examples", "train"]
