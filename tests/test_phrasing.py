@@ -72,6 +72,9 @@ def test_a_faithful_paraphrase_is_accepted() -> None:
     act = "I suspect Player 5 because they voted for Player 2. I will vote for Player 5."
     assert check("I'm suspicious of Player 5, who voted for Player 2. I'm voting for Player 5.", act) == ""
     assert check("Player 5 voted for Player 2. I vote for Player 5.", act) == "contradicts the act"
+    # answering two accusers is not vouching for them (a model's rewrite in a real game)
+    answers = "Player 2 I am on the village side. Player 6 I am on the village side."
+    assert check("Player 2 and Player 6 are on the village side.", answers) == "contradicts the act"
 
 
 def test_wolves_may_not_reveal_their_side_in_public_but_may_in_a_whisper() -> None:

@@ -339,6 +339,7 @@ def test_phrasings_of_the_richer_grammar_are_read(text: str, expected: set[tuple
         ("Rin: town.", {("defends", "Rin", "")}),
         ("I'm the medium, ok?", {("claim", None, "medium")}),
         ("Rin is no wolf.", {("defends", "Rin", "")}),
+        ("Rin and Baraka are on the village side.", {("defends", "Rin", ""), ("defends", "Baraka Otieno", "")}),
         ("Rin and Baraka both seem town to me.", {("defends", "Rin", ""), ("defends", "Baraka Otieno", "")}),
         ("Rin feels kinda wolfy today.", {("accuses", "Rin", "")}),
         ("My vote shall fall upon Rin.", {("will_vote", "Rin", "")}),

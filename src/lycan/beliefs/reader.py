@@ -1523,6 +1523,10 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"^\s*{_WHO}\s*[:=]\s*(?:town|village|trusted|cleared|clear|confirmed human|safe)\s*(?:[.!,;(]|$)", 0.85),
             (rf"{_WHO}\s+is\s+no\s+(?:wolf|werewolf)\b", 0.85),
             (
+                rf"{_WHO}\s+(?:is|are|'s|'re)\s+(?:(?:also|clearly|surely|definitely)\s+)?(?:on\s+)?(?:the\s+|our\s+)?(?:village|town|good)\s+(?:side|team)\b",
+                0.85,
+            ),
+            (
                 rf"{_WHO}\s+(?:both\s+)?(?:look|looks|seem|seems|feel|feels|read|reads)\s+(?:very\s+|pretty\s+|so\s+)?(?:village|town|villager)\b",
                 0.85,
             ),
