@@ -6,6 +6,7 @@ import glob
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lycan.beliefs.extract import canonical, load_labelled
@@ -122,3 +123,19 @@ def test_the_reader_fit_command_trains_and_writes_weights_the_reader_can_load(tm
     assert OpinionModel.load(out).weights.shape[0] == len(KINDS)
     missing = CliRunner().invoke(app, ["beliefs", "reader-fit", str(tmp_path / "none.jsonl"), "--out", str(out)])
     assert missing.exit_code != 0 and "none.jsonl" in missing.output
+
+
+def test_the_rules_vote_stands_and_a_line_gets_one_vote_at_most() -> None:
+    names = ("Defne Kaya", "Laleh Rad", "Ann Lee", "Bob Kay", "Cem Oz")
+    text = "Defne protecting Laleh twice is a convenient story... I won't vote Laleh today, I'm voting Defne."
+    votes = [s for s in TalkReader(names).parse(text, 4) if s.kind == "will_vote"]
+    assert [v.target for v in votes] == [0]
+    for row in (row for path in sorted(TALK.glob("*.jsonl")) for row in load_labelled(path)):
+        assert sum(s.kind == "will_vote" for s in TalkReader(row.names).parse(row.text, row.speaker)) <= max(
+            1, sum(s.kind == "will_vote" for s in TalkReader(row.names, learned=False).parse(row.text, row.speaker))
+        )
+
+
+def test_an_empty_model_reads_its_bias() -> None:
+    empty = OpinionModel(np.zeros(0, dtype=np.int64), np.zeros((len(KINDS), 0), dtype=np.float32), np.zeros(len(KINDS)))
+    assert empty.predict(TalkReader(NAMES).sentences("Ken is the wolf."), 1, 0) == dict.fromkeys(KINDS, 0.5)

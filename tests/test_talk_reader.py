@@ -366,11 +366,25 @@ def test_lists_labels_and_role_play_are_read(text: str, expected: set[tuple[str,
         "I am the seer's friend.",
         "Vote intent: undecided.",
         "I will vote Rin unless Baraka claims.",
+        "Did you vote Rin, yeah?",  # a tag after a question leaves it a question
+        "Are you voting Rin, right?",
+        "Do you trust Rin, ok?",
+        "Rin, the one killed last night, was human.",  # the night's victim, not a check
+        "The guard had Rin covered last night.",
     ],
 )
 def test_what_only_looks_like_the_seventh_versions_phrasings_claims_nothing_of_it(text: str) -> None:
-    got = said(text, speaker=6, names=MORE)
-    assert not {s for s in got if s[0] in ("claim", "will_vote")}, got
+    agreed = {("accuses", "Rin", "")} if text.startswith("As the seer said") else set()  # the speaker's read
+    assert said(text, speaker=6, names=MORE) <= agreed
+
+
+def test_a_tag_question_over_a_long_line_costs_no_more_than_the_line() -> None:
+    import time
+
+    reader = TalkReader(MORE)
+    started = time.perf_counter()
+    reader.read(", " * 10_000 + "ok?", 6)
+    assert time.perf_counter() - started < 1.0  # 3 s when the tag's comma run could start anywhere
 
 
 @pytest.mark.parametrize(

@@ -818,13 +818,14 @@ def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random
         "list": " and ".join(names[s] for s in act.seats),
         "Why": _cap(why),
     }
-    frame = rng.choice([f for f in frames if f not in used] or list(frames))
+    fresh = [f for f in frames if f not in used] or list(frames)
+    frame = rng.choice([f for f in fresh if _said_in_time(f, day)] or fresh)  # no past votes before a vote
     used.add(frame)
     text = _expand(frame, rng)
-    for _ in range(8):  # "check my votes" before anyone has voted: choose again
+    for _ in range(8):  # a choice inside the frame may speak of past votes: choose again
         if _said_in_time(text, day):
             break
-        text = _expand(rng.choice([f for f in frames if _said_in_time(f, day)] or list(frames)), rng)
+        text = _expand(frame, rng)
     text = text.format(**slots)
     if kind == "greet":
         text = f"{text} {_expand(rng.choice(_FRAMES['greet_more']), rng)}"

@@ -101,6 +101,8 @@ class OpinionModel:
     def predict(self, sentences: Sequence[str], target: int, speaker: int | None) -> dict[str, float]:
         """P(the speaker states each kind about `target`), from the line's `sentences`."""
         slots, values = vector(features(sentences, target, speaker))
+        if not len(self.slots):
+            return {k: float(1.0 / (1.0 + np.exp(-z))) for k, z in zip(KINDS, self.bias, strict=True)}
         at = np.searchsorted(self.slots, slots)
         at = np.minimum(at, len(self.slots) - 1)
         known = self.slots[at] == slots

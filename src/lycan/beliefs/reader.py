@@ -373,6 +373,12 @@ def normalise(text: str) -> str:
     return s.strip()
 
 
+def _said_not_asked(m: re.Match[str]) -> str:
+    """A tag question ("I'm the seer, ok?") ends a statement; after a question ("Did you vote Ann, yeah?") it stays one."""
+    start = max(m.string.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+    return m.group(0) if _QUESTION_START.match(m.string[start : m.start()]) else "."
+
+
 def _fix_words(s: str) -> str:
     return re.sub(r"[a-z][a-z'-]*", lambda m: _FIXES.get(m.group(0), m.group(0)), s)
 
@@ -617,7 +623,9 @@ class TalkReader:
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
         s = re.sub(r"(?m)^[ \t]*(?:[-*•·]+|\d{1,2}[.)])[ \t]+", "", s)  # a list's bullets and numbers
-        s = re.sub(r"[,\s]+(?:ok|okay|right|yeah|alright|ya|k)\s*\?+", ".", s)  # "I'm the seer, ok?": said, not asked
+        s = re.sub(
+            r"(?<![,\s])[,\s]+(?:ok|okay|right|yeah|alright|ya|k)\s*\?+", _said_not_asked, s
+        )  # "I'm the seer, ok?"
         s = re.sub(r"\bme\s+(vote|ballot)\b", r"my \1", s)  # "Rivera gets me vote"
         s = re.sub(r"(⟨\d+⟩)\s*\((?:d|n|day|night)\s*\d+\)", r"\1", s)  # "Ashkan (D1) was a wolf"
         s = _pronouns(s, speaker)
@@ -739,16 +747,19 @@ class TalkReader:
 
         Only statements the rules did not read, and none against what they did read: no accusation
         of a seat read as defended, no defence of one read as accused, called a liar or voted for;
-        nothing about a seat whose every unread clause holds a negation or "least".
+        nothing about a seat whose every unread clause holds a negation or "least"; at most one vote
+        a line, and none where the rules read one.
         """
         from lycan.beliefs.opinions import CONFIDENCE, THRESHOLD, default_model
 
         seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)}
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
+        voted = any(kind == "will_vote" for kind, _ in read)  # one vote a line: the rules' stands
         against = {"accuses": ("defends",), "will_vote": ("defends",), "defends": ("accuses", "liar", "will_vote")}
         sentences = self.sentences(text)
         out: list[ReadStatement] = []
+        vote: tuple[float, ReadStatement] | None = None
         for seat in sorted(t for t in seats if t < len(self.names)):
             clauses = [c for c in unread if f"⟨{seat}⟩" in c]
             if all(_NEGATION.search(c) or re.search(r"\b(?:least|less)\b", c) for c in clauses):
@@ -756,10 +767,12 @@ class TalkReader:
             for kind, p in default_model().predict(sentences, seat, speaker).items():
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
-                clause = clauses[0]
-                st = Statement(cast(StatementKind, kind), seat, "", None)
-                out.append(ReadStatement(st, CONFIDENCE, clause))
-        return out
+                st = ReadStatement(Statement(cast(StatementKind, kind), seat, "", None), CONFIDENCE, clauses[0])
+                if kind != "will_vote":
+                    out.append(st)
+                elif not voted and (vote is None or p > vote[0]):
+                    vote = (p, st)
+        return out + ([vote[1]] if vote else [])
 
     def _line_claims(self, s: str) -> set[str]:
         """The roles the speaker claims anywhere in the line (the context of results and liar calls)."""
@@ -994,7 +1007,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (
-                rf"{_WHO},?\s+(?:the one|the player|the guy|the girl|who|whom)\s+(?:we\s+)?(?:hanged|hung|executed|lynched|exiled|voted out|eliminated|killed)"
+                rf"{_WHO},?\s+(?:the one|the player|the guy|the girl|who|whom)\s+(?:(?:we\s+)?(?:hanged|hung|executed|lynched|exiled|voted out|eliminated)|we\s+killed)"
                 rf"(?:\s+(?:yesterday|today|last night))?\s*,?\s*(?:was|is|came back|came up|flipped)\s+(?:as\s+)?(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
@@ -1154,7 +1167,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "guarded": [
-            (rf"\bhad\s+{_WHO}\s+covered\b", 0.85),
+            (rf"(?:(?:^|[,;:.!]\s*)|\bi\s+)had\s+{_WHO}\s+covered\b", 0.85),
             (
                 rf"\b(?:i\s+was|i\s+stayed|i\s+sat)\s+on\s+{_WHO}\s+(?:last\s+night|that\s+night|on\s+night\s+\w+|n\d)\b",
                 0.8,
