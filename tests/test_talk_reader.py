@@ -60,7 +60,8 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
     # dev4 was written by another hand, to conventions read off the others: a held-out set until
     # it was measured (BENCHMARKS.md), a development set since; dev5 to dev8 by four more hands
     # (dev8: pirates, fantasy role-play, lawyers, sports commentary, bullet lists; its claims and
-    # results are read at 0.80, from 0.60 before it was built on)
+    # results are read at 0.80, from 0.60 before it was built on); dev9 (noir, verse, courtiers,
+    # streamers) and dev10 (non-native word orders, SMS, sarcasm, long paragraphs) by two more
     [
         ("dev.jsonl", 0.95, 0.94, 0.85),
         ("dev2.jsonl", 0.95, 0.89, 0.85),
@@ -70,6 +71,8 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
         ("dev6.jsonl", 0.95, 0.82, 0.85),
         ("dev7.jsonl", 0.96, 0.82, 0.85),
         ("dev8.jsonl", 0.94, 0.69, 0.78),
+        ("dev9.jsonl", 0.94, 0.76, 0.76),
+        ("dev10.jsonl", 0.93, 0.76, 0.85),
     ],
 )
 def test_the_reader_reads_the_development_corpora(
@@ -376,6 +379,90 @@ def test_lists_labels_and_role_play_are_read(text: str, expected: set[tuple[str,
 def test_what_only_looks_like_the_seventh_versions_phrasings_claims_nothing_of_it(text: str) -> None:
     agreed = {("accuses", "Rin", "")} if text.startswith("As the seer said") else set()  # the speaker's read
     assert said(text, speaker=6, names=MORE) <= agreed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the eighth version: intensifiers, role-play declarations, elliptic claims, vigils, corrections
+        ("I'm a damn villager, leave me alone.", {("claim", None, "villager")}),
+        ("I've been the guardian this whole time.", {("claim", None, "guardian")}),
+        ("Then I confess myself the medium.", {("claim", None, "medium")}),
+        ("I serve this humble town as its seer.", {("claim", None, "seer")}),
+        ("No chance Baraka is the seer, I am.", {("claim", None, "seer")}),
+        ("Also I'm a plain villager if anyone cares.", {("claim", None, "villager")}),
+        (
+            "Medium results: Baraka was a werewolf.",
+            {("claim", None, "medium"), ("identified", "Baraka Otieno", "werewolf")},
+        ),
+        ("Seer claim. Night 1 Baraka human.", {("claim", None, "seer"), ("divined", "Baraka Otieno", "human")}),
+        ("I'm the seer. N2 Baraka ●wolf.", {("claim", None, "seer"), ("divined", "Baraka Otieno", "werewolf")}),
+        ("I'm the seer. Baraka, human.", {("claim", None, "seer"), ("divined", "Baraka Otieno", "human")}),
+        (
+            "I'm the medium. Baraka, whom we hanged yesterday, was sadly an honest human.",
+            {("claim", None, "medium"), ("identified", "Baraka Otieno", "human")},
+        ),
+        (
+            "medium here. Baraka (executed D2) was a wolf.",
+            {("claim", None, "medium"), ("identified", "Baraka Otieno", "werewolf")},
+        ),
+        (
+            "I'm the guardian and I stood watch over Baraka all night.",
+            {("claim", None, "guardian"), ("guarded", "Baraka Otieno", "")},
+        ),
+        (
+            "Guardian here. I sat outside Baraka's door.",
+            {("claim", None, "guardian"), ("guarded", "Baraka Otieno", "")},
+        ),
+        (
+            "I'm the guardian. Baraka has been under my protection.",
+            {("claim", None, "guardian"), ("guarded", "Baraka Otieno", "")},
+        ),
+        ("Baraka is a phony seer.", {("liar", "Baraka Otieno", "seer")}),
+        ("Baraka faked seer to save his partner.", {("liar", "Baraka Otieno", "seer")}),
+        ("Baraka claims seer falsely.", {("liar", "Baraka Otieno", "seer")}),
+        (
+            "I'm a villager. Achieng is the real seer and Baraka's a fake.",
+            {("claim", None, "villager"), ("liar", "Baraka Otieno", "seer")},
+        ),
+        ("Baraka's got my trust.", {("defends", "Baraka Otieno", "")}),
+        ("I'm treating Baraka as genuine.", {("defends", "Baraka Otieno", "")}),
+        ("I'm backing Baraka all the way.", {("defends", "Baraka Otieno", "")}),
+        ("Baraka's result is real.", {("defends", "Baraka Otieno", "")}),
+        ("Baraka I think is town.", {("defends", "Baraka Otieno", "")}),
+        ("Baraka is for me suspicious.", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka has been suspiciously quiet.", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka is giving wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("idk, baraka prob wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka is the one dodging every question.", {("accuses", "Baraka Otieno", "")}),
+        ("I shall cast my vote upon Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("I vote to Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Rin votes Baraka.", {("will_vote", "Baraka Otieno", "")}),  # the speaker (Rin) naming themself
+        ("Rin the seer reporting in!", {("claim", None, "seer")}),
+        ("I'll vote Achieng - no, scratch that, Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Vote Achieng. Nah, forget Achieng, it's Baraka.", {("will_vote", "Baraka Otieno", "")}),
+    ],
+)
+def test_the_eighth_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My vote on Baraka was based on his timeline.",  # a vote cast before, not an intention
+        "I defended Baraka because I believed him.",  # defended in talk, not a guardian's night
+        "I stood by Baraka all day.",  # no guardian claim: not a protection
+        "If I were the guardian I'd have stood over Baraka.",
+    ],
+)
+def test_what_only_looks_like_the_eighth_versions_phrasings_says_no_fact(text: str) -> None:
+    kinds = {kind for kind, _, _ in said(text, speaker=5, names=MORE)}
+    assert not kinds & {"claim", "guarded", "will_vote", "identified", "divined"}
+
+
+def test_a_role_report_said_on_anothers_word_claims_nothing() -> None:
+    assert ("claim", None, "medium") not in said("med result: Baraka = H (per Achieng).", speaker=5, names=MORE)
 
 
 def test_a_tag_question_over_a_long_line_costs_no_more_than_the_line() -> None:

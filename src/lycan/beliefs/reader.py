@@ -206,8 +206,14 @@ _NEGATION = re.compile(
     r"\b(?:not|n't|never|no longer|nobody|no one|hardly|neither|nor|won't|cannot|can't|no reason|no need|"
     r"no (?:think|believe|trust|vote|suspect)|stop(?=\s+\w+ing)|quit(?=\s+\w+ing))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$|\b(?:stop|quit)\s+$"
 )
+_IF = (
+    r"if(?!\s+(?:you\s+ask\s+me|any(?:one|body)\s+(?:cares|asks|wonders|is\s+asking|'s\s+asking)|"
+    r"you\s+(?:care|must\s+know|want\s+to\s+know|were\s+wondering)|you're\s+wondering)\b)"
+)
+"""'if' as a condition, not as a marker ("if you ask me", "if anyone cares", "if you must know")."""
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if(?!\s+you\s+ask\s+me\b)|unless(?!\s+(?:someone|somebody|anyone|something|you)\s+(?:changes?|convinces?)\s+(?:my mind|me)\b)|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
+    rf"\b(?:{_IF}|"
+    r"unless(?!\s+(?:someone|somebody|anyone|something|you)\s+(?:changes?|convinces?)\s+(?:my mind|me)\b)|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
     r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say|maybe\s+i(?:'ll|\s+will|\s+should|\s+vote)|(?:talk|explain|answer|speak|respond)\w*\s+or)\b"
     r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
@@ -229,9 +235,10 @@ _CORRECTED_VOTE = re.compile(
     r"\b(?:i(?:'m| am| will|'ll)?\s+)?(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*)\b[^.!?⟨]{0,20}⟨(?P<old>\d+)⟩[^.!?⟨]{0,20}?"
     r"(?=\s*(?:[.!?]+|\.\.\.|[,;:—–-])\s*(?:\.\.\.)?\s*(?:(?:ok|okay|hm+|uh+|um+|oh|fine)\s*,?\s*)*"
     r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no\b(?!\s+(?:one|body|need|doubt))|"
-    r"no\s*,?\s*(?:sorry|actually|forget|scratch|hold on|i mean\s+⟨|i change)|"
+    r"(?:no|nah|nope)\s*,?\s*(?:sorry|actually|forget|scratch|hold on|i mean\s+⟨|i change)|"
     r"scratch that|forget (?:it|that)|never ?mind|nvm|hm+\s*,?\s*no\b|make (?:that|it)\s+⟨|correction\b|i mean\s+⟨)"
-    r"[^⟨]{0,60}?(?:\b(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*|mean|make (?:that|it))\s+|[:.!—–-]\s*)⟨(?!(?P=old)⟩)\d+⟩)"
+    r"(?:[^⟨]|⟨(?P=old)⟩){0,60}?(?:\b(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*|mean|make (?:that|it)|it's|it is)\s+"
+    r"|[:.!—–-]\s*|,\s*(?=⟨\d+⟩\s*(?:instead\s*)?(?:[.!]|$)))⟨(?!(?P=old)⟩)\d+⟩)"
 )
 """A vote the speaker takes back at once for another seat ("I vote Ken. No wait, scratch that: Ann"): the
 first vote is dropped, and what the correction says is read as usual."""
@@ -265,7 +272,7 @@ _GATES: dict[str, re.Pattern[str]] = {
     "context_result": re.compile(
         r"human|white|innocent|clean|villag|town|good|green|clear|wolf|black|evil|red|\b[hw]{1,2}\b"
     ),
-    "guarded": re.compile(r"prot|guard|shield|cover|defend|save|kept"),
+    "guarded": re.compile(r"prot|guard|shield|cover|defend|save|kept|\bsat\b|stayed|last night"),
     "liar": re.compile(_ROLE + r"|fake|impost|lie|liar|lying|pretend|fraud|bogus|bluff|made up|invent|false|bs"),
     "attack": re.compile(r"attack|kill|eat|bite"),
 }
@@ -360,6 +367,11 @@ def normalise(text: str) -> str:
             0x21D2: " = ",
             0x27F6: " = ",
             0xFF1A: ":",
+            0x25CF: " : ",  # "N1 Zoltan ●wolf ○human": the marks of a result
+            0x25CB: " : ",
+            0x25EF: " : ",
+            0x26AB: " : ",
+            0x26AA: " : ",
         }
     )
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
@@ -622,6 +634,13 @@ class TalkReader:
         if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
+            # "Kenji votes Sora", "Putri the seer reporting in": the speaker naming themself
+            s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s+(?:votes|is voting|will vote|'s voting)\b", r"\1i vote", s)
+            s = re.sub(
+                rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,?\s+(?:the|your)\s+{_ROLE}\s+(?:reporting|speaking|here)\b",
+                r"\1i'm the \g<role>,",
+                s,
+            )
         s = re.sub(r"(?m)^[ \t]*(?:[-*•·]+|\d{1,2}[.)])[ \t]+", "", s)  # a list's bullets and numbers
         s = re.sub(
             r"(?<![,\s])[,\s]+(?:ok|okay|right|yeah|alright|ya|k)\s*\?+", _said_not_asked, s
@@ -634,6 +653,15 @@ class TalkReader:
         # "NAYRA IS A WEREWOLF. I CHECKED HER."
         s = re.sub(rf"((?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE})\s*[.!]+\s+(i\s+am\s*[.!])", r"\1 - \3", s)
         s = re.sub(rf"\b(the\s+(?:real|true)\s+{_ROLE})\s*\?\s*me\b", r"\1 is me", s)
+        s = re.sub(rf"\bthe\s+(real|true)\s+{_ROLE}\s+am\s+i\b", r"i am the \1 \g<role>", s)  # "The true seer am I"
+        # "Yulia I think is town", "Mia is for me suspicious": the opinion marker moved to its usual place
+        s = re.sub(r"(⟨\d+⟩)\s+i\s+(think|believe|feel|guess|reckon)\s+(is|'s|are)\b", r"i \2 \1 \3", s)
+        s = re.sub(
+            r"\b(is|'s|are)\s+for\s+me\s+(?=(?:a\s+|the\s+|very\s+|too\s+|so\s+)?(?:suspicious|sus|wolf|werewolf|town|village|"
+            r"innocent|clean|strange|weird|shady)\b)",
+            r"\1 ",
+            s,
+        )
         s = re.sub(
             r"(⟨(\d+)⟩\s+(?:is|was)\s+(?:an?\s+)?(?:werewolf|wolf|human))[.!]+\s+(i\s+(?:checked|divined|inspected|scanned)\s+⟨\2⟩)",
             r"\1, \3",
@@ -667,8 +695,11 @@ class TalkReader:
         s = re.sub(r"\b(came back|came up|flipped)\s*(?:\.\.\.|…)\s*", r"\1 ", s)  # "Rin came back... human"
         if _CORRECTED_VOTE.search(s):
             s = _CORRECTED_VOTE.sub(" ", s)
+            s = re.sub(r"(^|[.!?]\s)\s*-\s+", r"\1", s)  # no dash left to open the sentence
             # "scratch that: Ann", "I mean Ann": the seat named alone is the corrected vote
             s = re.sub(r"\b(scratch that|i mean|make (?:that|it))\s*[:.,—–-]*\s*(⟨\d+⟩)", r"\1, i vote \2", s)
+            # "nah, forget Ken, it's Ann": Ann is the vote
+            s = re.sub(r"\bforget\s+⟨\d+⟩\s*[,.;:-]?\s*it(?:'s| is)\s+(⟨\d+⟩)", r"i vote \1", s)
         # "Ken or Ann is the wolf", "one of Ken and Ann is lying": a choice between seats says nothing of either
         s = re.sub(r"(?:\beither\s+)?⟨\d+⟩\s+or\s+⟨\d+⟩(?:\s+or\s+⟨\d+⟩)*", "one of them", s)
         s = re.sub(r"\b(?:one|either)\s+of\s+⟨\d+⟩\s+(?:and|or)\s+⟨\d+⟩", "one of them", s)
@@ -701,6 +732,8 @@ class TalkReader:
                     continue
                 if _quoted(body, m.start):
                     continue
+                if m.kind == "will_vote" and re.match(r"\s+(?:was|were)\b", body[m.end :]):
+                    continue  # "my vote on Ken was based on ...": a vote cast before, not an intention
                 if m.target is not None and (m.target == speaker or m.target >= len(self.names)):
                     continue
                 st = Statement(m.kind, m.target, m.role, m.species)
@@ -762,8 +795,8 @@ class TalkReader:
         vote: tuple[float, ReadStatement] | None = None
         for seat in sorted(t for t in seats if t < len(self.names)):
             clauses = [c for c in unread if f"⟨{seat}⟩" in c]
-            if all(_NEGATION.search(c) or re.search(r"\b(?:least|less)\b", c) for c in clauses):
-                continue  # "I don't trust Ken", "Ken's the one I trust least": the rules' part, not a guess
+            if all(_NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses):
+                continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
             for kind, p in default_model().predict(sentences, seat, speaker).items():
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
@@ -802,8 +835,10 @@ class TalkReader:
         if claims_line and not claims_line & {"seer", "medium"}:  # a villager's "Ken is human" is an opinion
             seer_ctx = medium_ctx = False
         # every kind but a claim names a seat: a sentence that names none is read for claims alone
-        kinds = ("result", "context_result", "guarded", "will_vote", "liar", "accuses", "defends", "attack")
-        for kind in kinds if "⟨" in body else ():
+        kinds = ("result", "context_result", "guarded", "context_guarded", "will_vote", "liar", "accuses", "defends")
+        for kind in (*kinds, "attack") if "⟨" in body else ():
+            if kind == "context_guarded" and "guardian" not in claims_line:
+                continue
             gate = _GATES.get(kind)
             if gate is not None and not gate.search(body):
                 continue  # the sentence lacks a word every pattern of this kind needs
@@ -848,7 +883,7 @@ class TalkReader:
                             continue  # "Ken is not the seer" is a liar call only from a rival claimant
                         if not role:
                             rival = claims_line & {"seer", "medium"}
-                            if not claims_line:  # no claim of its own: the one role the line speaks of
+                            if not claims_line - {"villager"}:  # no power claim: the one role the line speaks of
                                 rival = set(roles_line)
                             if len(rival) != 1:
                                 out.append(_Match("accuses", target, "", None, m.start(), m.end(), confidence))
@@ -856,8 +891,9 @@ class TalkReader:
                             role = next(iter(rival))
                         out.append(_Match("liar", target, role, None, m.start(), m.end(), confidence))
                     else:
+                        plain = "guarded" if kind == "context_guarded" else kind
                         out.append(
-                            _Match(cast("StatementKind", kind), target, "", None, m.start(), m.end(), confidence)
+                            _Match(cast("StatementKind", plain), target, "", None, m.start(), m.end(), confidence)
                         )
                         if groups.get("t2"):
                             out.append(
@@ -884,11 +920,13 @@ class TalkReader:
         if m.kind == "fake_plan":
             return False  # "I will pretend to be the seer" is a plan, said as one
         if _HYPOTHETICAL.search(clause) or re.match(
-            r"\s*(?:(?:look|so|ok|okay|well|now)\s*,?\s*)?(?:if(?!\s+you\s+ask\s+me\b)|suppose|supposing|assuming|what if|imagine|say|hypothetically)\b",
+            r"\s*(?:(?:look|so|ok|okay|well|now)\s*,?\s*)?(?:"
+            + _IF
+            + r"|suppose|supposing|assuming|what if|imagine|say|hypothetically)\b",
             earlier,
         ):
             return True
-        if re.search(r"\bif\b(?!\s+you\s+ask\s+me)[^.;!?]*\bthen\b[^.;!?,]*$", earlier):
+        if re.search(rf"\b{_IF}[^.;!?]*\bthen\b[^.;!?,]*$", earlier):
             return True  # the consequent of a conditional: "if Ken is real then Ann is a wolf"
         since = re.split(r"\b(?:but|however|though|anyway|anyways)\b", earlier)[-1]
         reported = _REPORTED.search(since)
@@ -930,7 +968,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         r"(?:(?:the|a|an|your|our|really|actually|just|only|simply|also|definitely|indeed|truly|honestly|"
         r"confirmed|real|true|genuine|plain|old|humble|simple|lowly|one|village|humble|legit|"
         r"too|here|the real|the true|the one and only|absolutely|ordinary|totally|100%|obviously|clearly|still|"
-        r"literally|genuinely|the actual|the genuine|the only)\s+)*"
+        r"literally|genuinely|the actual|the genuine|the only|damn|damned|bloody|freaking|frigging|darn|dang|proud|loyal|"
+        r"faithful|boring|mere)\s+)*"
     )
     i_am = r"\b(?:i'm|i am|i m|me is|me be|na me be|i be|am)"
     p = {
@@ -942,7 +981,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}(?:'s|\s+is)\s+me\b", 0.9),
             # a sentence that is only a role ("Seer.", "Hunter.", "VT here.", "seer:") claims it
             (
-                rf"^\s*(?:(?:the|a)\s+)?(?:real\s+|true\s+)?{_ROLE}\s*(?:here|co|claim|right here)?\s*(?:,\s*(?:by the way|btw|fyi|finally|then|now|officially))?\s*(?:[.!:]|$)",
+                rf"^\s*(?:(?:the|a)\s+)?(?:real\s+|true\s+)?{_ROLE}\s*(?:here|co|claim|right here)?\s*(?:,?\s*(?:by the way|btw|fyi|finally|then|now|officially))?\s*(?:[.!:]|$)",
                 0.85,
             ),
             (rf"\bi\s+(?:remain|am still|'m still)\s+(?:the\s+)?{_ROLE}\b", 0.9),
@@ -994,6 +1033,18 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"\b(?:as|speaking as)\s+(?:the|a|your|an)\s+{_ROLE},?\s+(?:i|my|me)\b", 0.85),
             (rf"\bi(?:'m| am)\s+(?:the\s+)?(?:real\s+|true\s+)?{_ROLE},?\s+not\b", 0.9),
+            # the eighth version: "I've been a villager all along", "I confess myself the seer",
+            # "I serve this village as its seer", "No way he's the seer, I am."
+            (rf"\bi(?:'ve|\s+have)\s+been\s+{mods}{_ROLE}\b(?!\s*(?:'s|claim))", 0.9),
+            (rf"^\s*{_ROLE}\s+(?:results?|report|update|check|reading)\s*:(?![^.!?]*\b(?:per|according to)\s+⟨)", 0.85),
+            (rf"^\s*{_ROLE}\s+(?:claim|co)\s*(?:[,.!:;-]|$)", 0.85),
+            (
+                rf"\b(?:confess|declare|reveal|announce|present)\s+myself\s+(?:to\s+be\s+|as\s+)?(?:the|a|your|an)\s+"
+                rf"(?:[a-z]+'s\s+)?{_ROLE}\b",
+                0.9,
+            ),
+            (rf"\bi\s+serve\s+(?:[a-z]+\s+){{0,3}}?as\s+(?:the|its|your|their|our|a|an)\s+{_ROLE}\b", 0.85),
+            (rf"\b{_ROLE}\b[^.!?]{{0,40}}?[,;—–-]\s*(?:but\s+)?i\s+am\s*(?:[.!]|$)", 0.85),
         ],
         "result": [
             (
@@ -1123,12 +1174,24 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "context_result": [
+            (rf"(?:^|[.!;]\s*){_WHO}\s*,\s*(?:an?\s+)?{_SPECIES}\s*(?:[.!;]|$)", 0.8),
+            (
+                rf"{_WHO}\s*\((?:executed|lynched|hanged|voted out|killed|attacked)[^)]{{0,15}}\)\s*(?:was|is|=|:)\s*(?:an?\s+)?{_SPECIES}\b",
+                0.85,
+            ),
+            # "Farid, whom we sent to the gallows yesterday, was - alas - an honest human soul"
+            (
+                rf"{_WHO}\s*,\s*(?:who|whom|the\s+[a-z]+|our|poor)\b[^,.;!?⟨]{{0,50}}?,\s*(?:was|is|came back|flipped|returned)\s*"
+                rf"(?:-?\s*(?:alas|sadly|i regret to say|unfortunately|i'm afraid|i fear)\s*-?\s*,?\s*)?(?:as\s+)?(?:an?\s+)?"
+                rf"(?:(?!not\b|no\b|never\b)[a-z]+\s+)?{_SPECIES}\b",
+                0.85,
+            ),
             (
                 rf"\b(?:n\d|night\s+(?:one|two|three|\d))\s+was\s+{_WHO}\s*,?\s*(?:also\s+)?(?:an?\s+)?{_SPECIES}\b",
                 0.85,
             ),
             (
-                rf"\b(?:n\d+|night\s+(?:\d|one|two|three|four|five))\s*(?:check|result)?\s*[:,]?\s*{_WHO}\s*[,:=.-]\s*(?:an?\s+)?{_SPECIES}\b",
+                rf"\b(?:n\d+|night\s+(?:\d|one|two|three|four|five))\s*(?:check|result)?\s*[:,]?\s*{_WHO}(?:\s*[,:=.-]\s*|\s+)(?:an?\s+)?{_SPECIES}\b",
                 0.85,
             ),
             (
@@ -1166,7 +1229,20 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.8,
             ),
         ],
+        "context_guarded": [
+            # beside a guardian claim: "I stood over Pedro till dawn", "I sat outside Ana's door"
+            (
+                rf"\bi\s+(?:stood|kept|sat|stayed|watched|waited)\s+(?:(?:guard|sentinel|watch|vigil|my\s+watch|my\s+vigil|up)\s+)?"
+                rf"(?:over|by|beside|with|outside)\s+{_WHO}(?!'s)",
+                0.85,
+            ),
+            (rf"\b(?:outside|at|by)\s+{_WHO}'s\s+(?:door|house|bed|side|tent|cabin|room)", 0.85),
+            (rf"\bi\s+did\s+the\s+same\s+for\s+{_WHO}", 0.8),
+            (rf"\bi\s+defended\s+{_WHO}\s+(?:last night|n\d|on night \w+|tonight|that night)", 0.85),
+        ],
         "guarded": [
+            (rf"{_WHO}(?:'s|\s+has)\s+been\s+under\s+my\s+(?:protection|guard|shield)\b", 0.85),
+            (rf"\b(?:last night|n\d|night \w+)\s*,?\s*{_WHO}\s+i\s+(?:protected|guarded|shielded|saved)\b", 0.85),
             (rf"(?:(?:^|[,;:.!]\s*)|\bi\s+)had\s+{_WHO}\s+covered\b", 0.85),
             (
                 rf"\b(?:i\s+was|i\s+stayed|i\s+sat)\s+on\s+{_WHO}\s+(?:last\s+night|that\s+night|on\s+night\s+\w+|n\d)\b",
@@ -1189,7 +1265,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"{_WHO}\s+my\s+pick\s+to\s+(?:guard|protect|shield)\b", 0.85),
             (
                 rf"(?<!\bwhoever )(?<!\bwho )(?<!\banyone )(?<!\bsomeone )"
-                rf"\b(?:protected|guarded|shielded|covered|defended|saved|prot|guard(?:ed)? on|kept)\s+{_WHO}"
+                rf"\b(?:protected|guarded|shielded|covered|saved|prot|guard(?:ed)? on|kept)\s+{_WHO}"
                 rf"(?!\s+(?:from being|would|will))",
                 0.9,
             ),
@@ -1230,7 +1306,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\b(?:moving|moved|switching)\s+my\s+vote\b[^.]{{0,30}}[.!]\s*{_WHO}\s+gets\s+it\b", 0.85),
             (
                 rf"\b(?:toss|tossing|throw|throwing|drop|dropping|slap|slapping|place|placing|lay|laying|putting)\s+"
-                rf"my\s+(?:vote|ballot)\s+(?:on|onto|to|for|against)\s+{_WHO}",
+                rf"my\s+(?:vote|ballot)\s+(?:on|onto|to|for|against|in|upon)\s+{_WHO}",
                 0.9,
             ),
             (
@@ -1243,16 +1319,20 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (
-                rf"\b(?:i(?:'m|\s+am)\s+)?(?:going|going with|backing|putting up|putting)\s+(?:the\s+)?{_WHO}(?:\s+(?:lynch|wagon|up))?",
+                rf"\b(?:i(?:'m|\s+am)\s+)?(?:going|going with|putting up|putting)\s+(?:the\s+)?{_WHO}(?:\s+(?:lynch|wagon|up))?",
                 0.8,
             ),
             (rf"\b(?:backing|joining|supporting|on)\s+the\s+{_WHO}\s+(?:lynch|wagon|vote|elimination)", 0.85),
+            (rf"\bbacking\s+{_WHO}\s+(?:lynch|wagon|vote|elimination|execution|up)\b", 0.85),
             (rf"(?:^|[.,;:!]\s*)\+1\s+(?:on|for)?\s*{_WHO}", 0.85),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s*,\s*final\s+answer", 0.85),
             (rf"\b(?:let's|let us|we)\s+(?:get|vote|kick|throw|send)\s+{_WHO}\s+(?:out|off|home)", 0.85),
             (rf"\bjoin\s+me\s+on\s+{_WHO}", 0.85),
             (rf"\bvote\s+{_WHO}\s+with\s+me\b", 0.85),
-            (rf"\bcast\s+my\s+(?:vote|ballot)\s+(?:for|on|against)\s+{_WHO}", 0.9),
+            (rf"\bcast\s+my\s+(?:vote|ballot)\s+(?:for|on|against|upon|onto)\s+{_WHO}", 0.9),
+            (rf"\bmy\s+vote\s+(?:goes|is going|now goes)\s+(?:on|onto|upon)\s+{_WHO}", 0.9),
+            (rf"\bi\s+vote\s+(?:today\s+|now\s+)?(?:to|in|today|now)\s+{_WHO}", 0.85),
+            (rf"\b(?:want|going)\s+to\s+vote\s+in\s+{_WHO}", 0.85),
             (rf"\bi(?:'m|\s+am)?\s+putting\s+{_WHO}\s+up\b", 0.85),
             (rf"(?:^|[.!]\s*){_WHO}\s*[.,]\s*(?:voting|lynch|vote|hammer)\s*[.!]?\s*$", 0.8),
             (
@@ -1340,7 +1420,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (
                 rf"{_WHO}(?:'s|\s+is|\s+was)?\s+(?:(?!\w+ed\b)\w+\s+)?(?:a\s+|the\s+|an\s+)?(?:fake|false|lying|bogus|counterfeit|fraud\w*|"
-                rf"pretend)\s+{_ROLE}\b",
+                rf"pretend|phony|phoney|sham)\s+{_ROLE}\b",
                 0.95,
             ),
             (
@@ -1357,8 +1437,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"{_WHO}'s\s+{_ROLE}\s+(?:claim\s+)?(?:is|was)\s+(?:a\s+)?(?:fake|false|lie|bs|bogus)\b", 0.9),
             (rf"\bfake\s+{_ROLE}\s+{_WHO}", 0.9),
+            (rf"{_WHO}\s+(?:claims?|claimed|is claiming)\s+(?:the\s+|to be\s+(?:the\s+)?)?{_ROLE}\s+falsely\b", 0.9),
             (
-                rf"{_WHO}(?:'s|\s+is)?\s+(?:faking|fake\s*claiming|pretending to be)\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b",
+                rf"{_WHO}\s+(?:falsely|wrongly)\s+(?:claims?|claimed|claiming)\s+(?:to\s+be\s+)?(?:the\s+)?{_ROLE}\b",
+                0.9,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is|\s+has)?\s+(?:faking|fake\s*claiming|faked|fake-claimed|pretending to be)\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b",
                 0.9,
             ),
             (rf"{_WHO}\s+(?:is\s+)?(?:lie|lies)\s+about\s+(?:being\s+)?(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
@@ -1389,6 +1474,19 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            (
+                rf"{_WHO}\s+is\s+the\s+one\s+(?:dodging|hiding|pushing|lying|stirring|avoiding|deflecting|bussing|faking)\b",
+                0.8,
+            ),
+            (rf"{_WHO}(?:'s|\s+is)\s+giving\s+(?:off\s+)?(?:big\s+|major\s+|strong\s+)?(?:wolf|scum|evil|sus)\b", 0.8),
+            (
+                rf"(?:^|[.,;:!]\s*)(?:idk\s*,?\s*)?{_WHO}\s+(?:prob|probably|def|definitely|likely|surely|100%)\s+(?:a\s+|the\s+)?"
+                rf"(?:wolf|werewolf|scum|sus)\b",
+                0.8,
+            ),
+            (rf"\bmakes?\s+{_WHO}\s+(?:my|our)\s+(?:top|main|first|prime|number one)\s+(?:wolf|suspect|scum)\b", 0.85),
+            (rf"\bthe\s+(?:main\s+|top\s+|biggest\s+)?suspect\s+is\s+{_WHO}", 0.8),
+            (rf"{_WHO}(?:'s|\s+has|\s+is)\s+(?:been\s+)?(?:acting\s+|being\s+)?suspiciously\s+[a-z]+", 0.8),
             (
                 rf"^\s*{_WHO}\s*[:=]\s*(?:very\s+|pretty\s+|super\s+|likely\s+|probably\s+)?(?:suspicious|sus|scum|scummy|wolf|wolf-leaning|wolfish|evil|shady)\b",
                 0.85,
@@ -1532,6 +1630,32 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "defends": [
+            (
+                rf"{_WHO}(?:'s|\s+is)?\s+(?:lookin|looking|looks|seems|seeming)\s+(?:pretty\s+|very\s+|so\s+)?clean\b",
+                0.8,
+            ),
+            (
+                rf"{_WHO}'s\s+(?:result|claim|check|reading|results)\s+(?:is|was|looks|seems)\s+(?:\w+\s+)?"
+                rf"(?:real|correct|right|legit|true|solid|genuine|consistent|credible)\b",
+                0.8,
+            ),
+            (rf"{_WHO}'s\s+(?:result|claim|check)\b[^.,;!?⟨]{{0,20}}?\bfits\b", 0.75),
+            (rf"\bbelieve\s+{_WHO}'s\s+(?:check|claim|result|reading|results)\b", 0.85),
+            (rf"{_WHO}\s+is\s+(?:\w+\s+)?the\s+most\s+(?:village|town|trustworthy|honest)\b", 0.8),
+            (rf"(?:^|[.,;:!]\s*){_WHO}\s+i\s+(?:believe|trust)\s*(?:[.,;!]|$)", 0.8),
+            (rf"\bbelieve\s+(?:more\s+)?(?:to|in)\s+{_WHO}", 0.8),
+            # "I'm backing Yara all the way": behind a player, not a vote ("backing the Yara wagon" is one)
+            (rf"\bbacking\s+{_WHO}(?!\s+(?:lynch|wagon|vote|elimination|execution|up)\b)", 0.8),
+            (rf"{_WHO}(?:'s|\s+has)\s+got\s+my\s+(?:trust|faith|confidence)\b", 0.85),
+            (rf"{_WHO}\s+has\s+my\s+(?:full\s+)?(?:trust|faith|confidence)\b", 0.85),
+            (
+                rf"\btreat(?:ing)?\s+{_WHO}\s+as\s+(?:genuine|legit|real|honest|town|village|trustworthy|confirmed|cleared|innocent)\b",
+                0.8,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+(?:also\s+|pretty\s+|rock\s+|really\s+)?solid\b(?!\s+(?:wolf|scum|evidence|case))",
+                0.75,
+            ),
             (rf"^\s*(?:trust|trusted|town read|townread|cleared|clear)\s*[:=]\s*{_WHO}(?=\s*(?:[.!,;(]|$))", 0.85),
             (rf"^\s*{_WHO}\s*[:=]\s*(?:town|village|trusted|cleared|clear|confirmed human|safe)\s*(?:[.!,;(]|$)", 0.85),
             (rf"{_WHO}\s+is\s+no\s+(?:wolf|werewolf)\b", 0.85),
@@ -1967,4 +2091,12 @@ def reader_for(names: tuple[str, ...]) -> TalkReader:
     return TalkReader(names)
 
 
-__all__ = ["MIN_CONFIDENCE", "ROLE_WORDS", "ReadStatement", "Reading", "TalkReader", "normalise", "reader_for"]
+__all__ = [
+    "MIN_CONFIDENCE",
+    "ROLE_WORDS",
+    "ReadStatement",
+    "Reading",
+    "TalkReader",
+    "normalise",
+    "reader_for",
+]
