@@ -223,6 +223,55 @@ def train_value_cmd(
     )
 
 
+@train_app.command("calibrate")
+def train_calibrate_cmd(
+    network: Annotated[
+        Path | None, typer.Option(help="folder of the network (value.onnx); default: the shipped network")
+    ] = None,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option(help="agent types to calibrate on, repeatable (default: heuristic-beliefs, random, deepwolf)"),
+    ] = None,
+    games: Annotated[int, typer.Option(min=1, help="aiwolf5 games of each agent type")] = 100,
+    first_seed: Annotated[int, typer.Option(help="seed of the first game of each type")] = 8_000_000,
+    out: Annotated[
+        Path | None, typer.Option(help="where to write calibration.json (default: the network's folder)")
+    ] = None,
+) -> None:
+    """Fit how far to trust a value network on players it never saw, and store it beside the network.
+
+    Plays aiwolf5 games of agent types other than the network's own, scores every decision with
+    the action taken, and fits the pull toward each role's win rate that gives the least log-loss
+    (`lycan.value.Calibration`). Rankings of candidates are untouched; `state_value(model, view,
+    calibration)` and `CalibratedValue` read calibrated figures.
+    """
+    from lycan.train.value import CALIBRATION_AGENTS, agent_samples, fit_calibration
+    from lycan.value.onnx import OnnxValue
+    from lycan.value.shipped import default_dir
+
+    kinds = agent or list(CALIBRATION_AGENTS)
+    unknown = [k for k in kinds if k not in CALIBRATION_AGENTS]
+    if unknown:
+        fail(f"cannot calibrate on {', '.join(unknown)}: choose from {', '.join(CALIBRATION_AGENTS)}")
+    folder = network or default_dir()
+    with clear_errors():
+        try:
+            model = OnnxValue(folder / "value.onnx")
+            by_type = {
+                kind: agent_samples(kind, games, first_seed + 100_000 * n, options=CALIBRATION_AGENTS[kind])
+                for n, kind in enumerate(kinds)
+            }
+            calibration = fit_calibration(model, by_type, games=games)
+        except (OSError, ValueError) as err:
+            fail(str(err))
+        path = calibration.save(out or folder)
+    rates = ", ".join(f"{role} {rate:.3f}" for role, rate in calibration.role_rates.items())
+    console.print(
+        f"alpha {calibration.alpha:.2f} on {calibration.decisions:,} decisions of {games} games each of "
+        f"{', '.join(kinds)}; role win rates {rates}; written to {path}"
+    )
+
+
 @train_app.command("reasoner")
 def train_reasoner_cmd(
     config: Annotated[

@@ -13,7 +13,7 @@ import json
 import math
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -25,7 +25,7 @@ from torch import nn
 
 from lycan.engine.actions import Action, Request
 from lycan.engine.view import View
-from lycan.value.base import Sample, as_sample, prepare
+from lycan.value.base import Calibration, Sample, ValueModel, as_sample, prepare
 from lycan.value.encoders import CachedEncoder, TextEncoder, make_encoder
 from lycan.value.features import (
     BATCH_INPUTS,
@@ -253,6 +253,68 @@ def cross_type_shrinkage(by_type: dict[str, list[Sample]], config: TrainConfig) 
     return fit_shrinkage(p, a, y), per_type
 
 
+CALIBRATION_AGENTS: dict[str, dict[str, Any]] = {
+    "heuristic-beliefs": {},
+    "random": {},
+    "deepwolf": {"rollouts": 0},
+}
+"""The agent types whose games calibrate a network for players it never saw, with their options
+(deepwolf without search: its network's own choices)."""
+
+
+def agent_samples(
+    kind: str, games: int, first_seed: int, *, preset: str = "aiwolf5", options: dict[str, Any] | None = None
+) -> list[Sample]:
+    """Every decision of `games` games with every seat an agent of `kind`, seeds `first_seed` on.
+
+    Raises:
+        ValueError: an unknown agent type or preset.
+    """
+    import asyncio
+
+    from lycan.agents import make_agent
+    from lycan.data.samples import decision_points
+    from lycan.engine import run_async
+    from lycan.engine.seeds import derive
+    from lycan.rules import get_preset
+
+    rules = get_preset(preset)
+    out: list[Sample] = []
+    for seed in range(first_seed, first_seed + games):
+        players = [make_agent(kind, derive(seed, "agent", s), **(options or {})) for s in range(rules.n_players)]
+        record = asyncio.run(run_async(rules, players, seed))
+        out += [Sample(p.view, p.request, p.action, p.won) for p in decision_points(record)]
+    return out
+
+
+def role_rates(samples: Iterable[Any]) -> dict[str, float]:
+    """The win rate of each role over the decisions of `samples` (each decision counted)."""
+    wins: dict[str, list[float]] = defaultdict(list)
+    for item in samples:
+        s = as_sample(item)
+        wins[s.view.role.value].append(float(s.won))
+    return {role: float(np.mean(w)) for role, w in sorted(wins.items())}
+
+
+def fit_calibration(model: ValueModel, by_type: Mapping[str, Sequence[Sample]], *, games: int = 0) -> Calibration:
+    """The `Calibration` of `model` on decisions of agent types it was not trained on.
+
+    Each decision is scored with the action taken; the anchor is each role's win rate over all the
+    decisions; alpha is the one whose pull has the least log-loss (`fit_shrinkage`).
+
+    Raises:
+        ValueError: no decisions.
+    """
+    samples = [as_sample(s) for kind in sorted(by_type) for s in by_type[kind]]
+    if not samples:
+        raise ValueError("calibrating a value network needs decisions of at least one game")
+    rates = role_rates(samples)
+    p = np.array([model.score(s.view, s.request, [s.action])[0] for s in samples])
+    a = np.array([rates[s.view.role.value] for s in samples])
+    y = np.array([float(s.won) for s in samples])
+    return Calibration(fit_shrinkage(p, a, y), rates, tuple(sorted(by_type)), len(samples), games)
+
+
 @dataclass
 class TrainReport:
     """What training did: per-epoch training loss, speed, and held-out metrics with the baseline's."""
@@ -451,17 +513,21 @@ def _fit(train: list[Sample], cfg: TrainConfig, enc: TextEncoder) -> TrainedValu
 
 
 __all__ = [
+    "CALIBRATION_AGENTS",
     "CachedEncoder",
     "FrequencyBaseline",
     "Metrics",
     "TrainConfig",
     "TrainReport",
     "TrainedValue",
+    "agent_samples",
     "cross_type_shrinkage",
+    "fit_calibration",
     "fit_shrinkage",
     "load_value",
     "metrics",
     "resolve_device",
+    "role_rates",
     "shrink",
     "torch_threads",
     "train_value",

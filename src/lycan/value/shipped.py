@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from lycan.data.candidates import Candidates
-from lycan.value.base import ValueModel
+from lycan.value.base import CALIBRATION_FILE, Calibration, ValueModel
 from lycan.value.onnx import OnnxValue
 
 DEFAULT = "default"
@@ -83,6 +83,16 @@ def default_value() -> ValueModel:
         FileNotFoundError: the package was installed without it (retrain with scripts/train_deepwolf).
     """
     return OnnxValue(default_dir() / "value.onnx")
+
+
+def default_calibration() -> Calibration | None:
+    """The calibration stored with the shipped network for players it never saw, or None if it has none.
+
+    Raises:
+        ValueError: the stored file is not a calibration.
+    """
+    path = default_dir() / CALIBRATION_FILE
+    return Calibration.load(path) if path.is_file() else None
 
 
 def default_candidates() -> Candidates:
