@@ -86,7 +86,7 @@ def test_training_refuses_data_without_a_kind() -> None:
         train(rows)
 
 
-def test_the_learned_layer_reads_only_unread_clauses_and_never_against_the_rules() -> None:
+def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them() -> None:
     names = ("Rin", "Ken", "Mio", "Ann", "Bob")
     learned, rules = TalkReader(names), TalkReader(names, learned=False)
     held_out = [row for path in sorted(TALK.glob("heldout*.jsonl")) for row in load_labelled(path)]
@@ -96,9 +96,10 @@ def test_the_learned_layer_reads_only_unread_clauses_and_never_against_the_rules
         alone = TalkReader(row.names, learned=False).read(row.text, row.speaker)
         extra = [r for r in with_model.found if r not in alone.found]
         assert with_model.unread == alone.unread
-        if not alone.unread:
-            assert not extra
+        about = {s.target for s in alone.statements if s.target is not None}
         for r in extra:
+            # a seat named in an unread clause, or one the rules read nothing of
+            assert r.statement.target not in about or any(f"⟨{r.statement.target}⟩" in c for c in alone.unread)
             assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
             assert r.statement.kind in KINDS
             assert f"⟨{r.statement.target}⟩" in r.clause
@@ -139,3 +140,18 @@ def test_the_rules_vote_stands_and_a_line_gets_one_vote_at_most() -> None:
 def test_an_empty_model_reads_its_bias() -> None:
     empty = OpinionModel(np.zeros(0, dtype=np.int64), np.zeros((len(KINDS), 0), dtype=np.float32), np.zeros(len(KINDS)))
     assert empty.predict(TalkReader(NAMES).sentences("Ken is the wolf."), 1, 0) == dict.fromkeys(KINDS, 0.5)
+
+
+def test_the_learned_layer_reads_a_plain_sentence_the_rules_read_nothing_of_and_not_what_others_do() -> None:
+    names = ("Rin", "Ken", "Mio", "Ann", "Bob")
+    plain = "Honestly Ken has been super helpful and consistent."
+    assert not TalkReader(names, learned=False).parse(plain, 0)
+    assert {(s.kind, s.target) for s in TalkReader(names).parse(plain, 0)} == {("defends", 1)}
+    for text in (
+        "Ann votes Ken every day.",  # what another seat does
+        "The wolves vote Ken every single day.",
+        "Has Ken been super helpful and consistent?",  # asked
+        "If Ken has been super helpful and consistent, fine.",  # supposed
+        "Mio says Ken has been super helpful and consistent.",  # someone else's words
+    ):
+        assert not TalkReader(names).parse(text, 0), text

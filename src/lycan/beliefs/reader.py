@@ -242,6 +242,11 @@ _CORRECTED_VOTE = re.compile(
 )
 """A vote the speaker takes back at once for another seat ("I vote Ken. No wait, scratch that: Ann"): the
 first vote is dropped, and what the correction says is read as usual."""
+_OTHERS_DO = re.compile(
+    r"\s*(?:(?:and|but|so)\s+)?(?:the\s+(?:wolves|wolf|village|others|rest|seer|medium|guardian)|they|he|she|someone|"
+    r"somebody|everyone|everybody|people|nobody|wolves|⟨\d+⟩)(?:'s)?\s"
+)
+"""A clause whose subject is someone other than the speaker (what it says is theirs, not the speaker's read)."""
 _WOLFISH = re.compile(r"\b(?:were)?wol(?:f|ves|fy)\b|\b(?:scum\w*|evil|sus\w*|shady|sketchy|fishy|black)\b")
 """Words that call a seat a werewolf (a liar call that has none is not also an accusation)."""
 _INJECTION = re.compile(
@@ -769,33 +774,58 @@ class TalkReader:
                 found.append(r)
         if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
             unread, doubts = [], False
-        elif unread and self.learned:
+        elif self.learned:
             found += self._learned(text, speaker, found, unread)
         return Reading(tuple(found), tuple(unread), doubts)
 
     def _learned(
         self, text: str, speaker: int | None, found: list[ReadStatement], unread: list[str]
     ) -> list[ReadStatement]:
-        """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats named in unread clauses.
+        """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats the rules left unread.
 
-        Only statements the rules did not read, and none against what they did read: no accusation
-        of a seat read as defended, no defence of one read as accused, called a liar or voted for;
-        nothing about a seat whose every unread clause holds a negation or "least"; at most one vote
-        a line, and none where the rules read one.
+        It is asked about seats named in unread clauses, and about seats the rules read nothing of
+        that a plain sentence names (not a question, a supposition, someone else's words or a
+        retraction). Only statements the rules did not read, and none against what they did read:
+        no accusation of a seat read as defended, no defence of one read as accused, called a liar
+        or voted for; nothing about a seat whose every such clause holds a negation, "least" or a
+        flip; at most one vote a line, and none where the rules read one.
         """
         from lycan.beliefs.opinions import CONFIDENCE, THRESHOLD, default_model
 
-        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)}
+        sentences = self.sentences(text)
+        about = {r.statement.target for r in found if r.statement.target is not None}
+        named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
+        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about)
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
         voted = any(kind == "will_vote" for kind, _ in read)  # one vote a line: the rules' stands
         against = {"accuses": ("defends",), "will_vote": ("defends",), "defends": ("accuses", "liar", "will_vote")}
-        sentences = self.sentences(text)
         out: list[ReadStatement] = []
         vote: tuple[float, ReadStatement] | None = None
         for seat in sorted(t for t in seats if t < len(self.names)):
-            clauses = [c for c in unread if f"⟨{seat}⟩" in c]
-            if all(_NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses):
+            clauses = (
+                [c for c in unread if f"⟨{seat}⟩" in c]
+                or [
+                    sentence
+                    for sentence in sentences
+                    if f"⟨{seat}⟩" in sentence
+                    and not (
+                        sentence.rstrip().endswith("?")
+                        or _HYPOTHETICAL.search(sentence)
+                        or _REPORTED.search(sentence)
+                        or _RETRACTION.search(sentence)
+                        or any(  # "The wolves vote Ken every day", "Ann votes Ken": what others do
+                            f"⟨{seat}⟩" in sentence[a:b]
+                            and _OTHERS_DO.match(sentence[a:b])
+                            and not sentence[a:b].lstrip().startswith(f"⟨{seat}⟩")
+                            for a, b in _clauses(sentence)
+                        )
+                    )
+                ]
+            )
+            if not clauses or all(
+                _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
+            ):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
             for kind, p in default_model().predict(sentences, seat, speaker).items():
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
