@@ -242,6 +242,8 @@ _CORRECTED_VOTE = re.compile(
 )
 """A vote the speaker takes back at once for another seat ("I vote Ken. No wait, scratch that: Ann"): the
 first vote is dropped, and what the correction says is read as usual."""
+_REASON = re.compile(r"\b(?:because|since|cause|'cause|as|after|when|given|considering)\b")
+"""A reason's start: a seat named after it is cited as evidence, not given an opinion of."""
 _OTHERS_DO = re.compile(
     r"\s*(?:(?:and|but|so)\s+)?(?:the\s+(?:wolves|wolf|village|others|rest|seer|medium|guardian)|they|he|she|someone|"
     r"somebody|everyone|everybody|people|nobody|wolves|⟨\d+⟩)(?:'s)?\s"
@@ -814,6 +816,7 @@ class TalkReader:
                         or _HYPOTHETICAL.search(sentence)
                         or _REPORTED.search(sentence)
                         or _RETRACTION.search(sentence)
+                        or bool(_REASON.search(sentence[: sentence.find(f"⟨{seat}⟩")]))  # "... because Ken voted Ann"
                         or any(  # "The wolves vote Ken every day", "Ann votes Ken": what others do
                             f"⟨{seat}⟩" in sentence[a:b]
                             and _OTHERS_DO.match(sentence[a:b])
