@@ -67,6 +67,14 @@ def test_bad_phrasings_are_rejected_with_their_reason(text: str, reason: str) ->
     assert check(text, limit=50 if reason == "too long" else 0) == reason
 
 
+def test_a_player_the_act_speaks_of_is_not_turned_into_the_one_spoken_to() -> None:
+    act = "I agree with Player 2 about Player 3."
+    assert check("I agree with Player 2, Player 3.", act, role=Role.VILLAGER) == "speaks to a player it speaks of"
+    assert check("Player 2 is right about Player 3.", act, role=Role.VILLAGER) == ""
+    asked = "Player 3 who do you suspect?"
+    assert check("Who do you suspect, Player 3?", asked, role=Role.VILLAGER) == ""  # the act speaks to them too
+
+
 def test_a_faithful_paraphrase_is_accepted() -> None:
     assert check("Listen up: I'm the seer. I divined Player 3 as a werewolf, so I'll vote for Player 3!") == ""
     act = "I suspect Player 5 because they voted for Player 2. I will vote for Player 5."

@@ -461,6 +461,46 @@ def test_what_only_looks_like_the_eighth_versions_phrasings_says_no_fact(text: s
     assert not kinds & {"claim", "guarded", "will_vote", "identified", "divined"}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # asking for a claim makes none; negations do not slip into the slots of the new patterns
+        ("Seer claim, please.", set()),
+        ("Seer claim, who is it?", set()),
+        ("Seer update: still waiting on Baraka.", set()),
+        ("Medium results: we have none, nobody claimed medium.", set()),
+        ("I confess myself the seer's biggest fan.", set()),
+        ("I serve no one as a seer.", set()),
+        ("Achieng isn't convinced Baraka is the seer, but I am.", set()),
+        ("Baraka's claim is not real.", set()),
+        ("Baraka is not the most trustworthy.", set()),
+        ("If you care about winning, vote Baraka.", set()),
+        ("I'm the guardian. I stood with Baraka against the wagon.", {("claim", None, "guardian")}),
+        # a vote taken back at once is not brought back by the learned layer
+        ("I vote Baraka. No, sorry, Achieng.", {("will_vote", "Achieng Odhiambo", "")}),
+        ("I'm voting Baraka. Correction: Achieng.", {("will_vote", "Achieng Odhiambo", "")}),
+        ("Vote Baraka. Hmm, no, Achieng.", {("will_vote", "Achieng Odhiambo", "")}),
+        # a seat first named in a reason is evidence, not the one given an opinion
+        (
+            "I trust Achieng because Baraka has been super helpful and consistent.",
+            {("defends", "Achieng Odhiambo", "")},
+        ),
+    ],
+)
+def test_what_a_review_found_the_eighth_version_misread(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    "phrase", ["Baraka's solid ", "believe Baraka's claim ", "the suspect is Baraka ", "night 1 Baraka human "]
+)
+def test_a_line_written_to_be_long_costs_no_more_than_its_first_part(phrase: str) -> None:
+    reader = TalkReader(MORE)
+    started = time.perf_counter()
+    reader.read(phrase * (20_000 // len(phrase)), 5)
+    assert time.perf_counter() - started < 1.5  # 6-11 s before the reader read only its first MAX_READ characters
+
+
 def test_a_role_report_said_on_anothers_word_claims_nothing() -> None:
     assert ("claim", None, "medium") not in said("med result: Baraka = H (per Achieng).", speaker=5, names=MORE)
 

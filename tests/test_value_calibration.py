@@ -41,6 +41,15 @@ def test_a_calibration_survives_saving_and_refuses_what_is_not_one(tmp_path: Pat
     bad.write_text(json.dumps({"alpha": 0.5}), encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.json"):
         Calibration.load(bad)
+    for broken in ({"alpha": "abc", "role_rates": {}}, {"alpha": 0.5, "role_rates": {}, "agents": "random"}):
+        bad.write_text(json.dumps(broken), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"bad\.json"):
+            Calibration.load(bad)
+    bad.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ValueError, match=r"bad\.json"):
+        Calibration.load(bad)
+    with pytest.raises(FileNotFoundError):
+        Calibration.load(tmp_path / "missing.json")
     with pytest.raises(ValueError, match="alpha"):
         Calibration(1.5, {})
     with pytest.raises(ValueError, match="seer"):
@@ -85,6 +94,9 @@ def test_the_shipped_network_reads_calibrated_figures_with_the_calibration_it_sh
     candidates = [Action.choose(t) for t in s.request.targets]
     raw_scores = model.score(s.view, s.request, candidates)
     calibrated = wrapped.score(s.view, s.request, candidates)
+    role = s.view.role.value
+    assert calibrated == pytest.approx([calibration.apply(p, role) for p in raw_scores])
+    assert calibrated != pytest.approx(raw_scores)  # the pull moves the figures...
     assert sorted(range(len(candidates)), key=raw_scores.__getitem__) == sorted(
         range(len(candidates)), key=calibrated.__getitem__
     )
@@ -102,3 +114,8 @@ def test_the_calibrate_command_plays_fits_and_writes(tmp_path: Path) -> None:
     assert calibration.agents == ("random",) and calibration.games == 1 and calibration.decisions > 0
     refused = CliRunner().invoke(app, ["train", "calibrate", "--agent", "heuristic", "--out", str(out)])
     assert refused.exit_code != 0 and "choose from" in refused.output
+    # nothing is played where nothing could be written, and the shipped calibration is never overwritten
+    nowhere = CliRunner().invoke(app, ["train", "calibrate", "--out", str(tmp_path / "no" / "such.json")])
+    assert nowhere.exit_code != 0 and "no folder" in nowhere.output
+    shipped = CliRunner().invoke(app, ["train", "calibrate", "--games", "1"])
+    assert shipped.exit_code != 0 and "--out" in shipped.output

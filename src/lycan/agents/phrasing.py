@@ -180,6 +180,16 @@ def voice_fault(text: str, own_name: str, instructions: str, *, allowed: str = "
     return ""
 
 
+def _addressed(text: str, names: tuple[str, ...]) -> set[str]:
+    """The seats `text` speaks to at the end of a sentence, after a comma ("..., Yarrow.")."""
+    return {
+        name
+        for name in names
+        if re.search(rf",\s*@?{re.escape(name)}\s*(?:[.!?]|$)", text, flags=re.IGNORECASE)
+        or re.search(rf",\s*@?{re.escape(name.split()[0])}\s*(?:[.!?]|$)", text, flags=re.IGNORECASE)
+    }
+
+
 def check_phrasing(
     text: str,
     act: str,
@@ -216,6 +226,9 @@ def check_phrasing(
         return "contradicts the act"
     if _QUOTES.search(text) and not _QUOTES.search(act):
         return "quotes"
+    opens = {name for name in names if act.lower().startswith(name.lower())}  # "{to} who do you suspect?"
+    if _addressed(text, names) - _addressed(act, names) - opens:
+        return "speaks to a player it speaks of"  # "I agree with Ember, Yarrow." for "... Ember about Yarrow."
     if not strict:
         return ""
     if names_in(text, names) != names_in(act, names):

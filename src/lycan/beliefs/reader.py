@@ -43,6 +43,9 @@ from lycan.rules.roles import Species
 
 MIN_CONFIDENCE = 0.75
 """Statements read with less confidence are left out of the evidence (neutral, as if unread)."""
+MAX_READ = 2000
+"""Characters of a line the reader reads: a turn at a table is a few hundred at most, and a line
+written to be long (20,000 characters of one phrase) must not cost seconds."""
 
 # ----------------------------------------------------------------------------- vocabulary
 
@@ -208,7 +211,7 @@ _NEGATION = re.compile(
 )
 _IF = (
     r"if(?!\s+(?:you\s+ask\s+me|any(?:one|body)\s+(?:cares|asks|wonders|is\s+asking|'s\s+asking)|"
-    r"you\s+(?:care|must\s+know|want\s+to\s+know|were\s+wondering)|you're\s+wondering)\b)"
+    r"you\s+(?:must\s+know|want\s+to\s+know|were\s+wondering)|you're\s+wondering)\b)"
 )
 """'if' as a condition, not as a marker ("if you ask me", "if anyone cares", "if you must know")."""
 _HYPOTHETICAL = re.compile(
@@ -242,7 +245,7 @@ _CORRECTED_VOTE = re.compile(
 )
 """A vote the speaker takes back at once for another seat ("I vote Ken. No wait, scratch that: Ann"): the
 first vote is dropped, and what the correction says is read as usual."""
-_REASON = re.compile(r"\b(?:because|since|cause|'cause|as|after|when|given|considering)\b")
+_CITED_REASON = re.compile(r"\b(?:because|since|cause|'cause|as|after|when|given|considering)\b")
 """A reason's start: a seat named after it is cited as evidence, not given an opinion of."""
 _OTHERS_DO = re.compile(
     r"\s*(?:(?:and|but|so)\s+)?(?:the\s+(?:wolves|wolf|village|others|rest|seer|medium|guardian)|they|he|she|someone|"
@@ -568,7 +571,7 @@ class TalkReader:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        reading = self._read(text, speaker)
+        reading = self._read(text[:MAX_READ], speaker)
         self._cache[key] = reading
         if len(self._cache) > self._size:
             self._cache.popitem(last=False)
@@ -700,11 +703,16 @@ class TalkReader:
         )  # (not when the next sentence names its own seat: "..., not Siwan. Lynch Bethan.")
         s = re.sub(r"\b(?:mr|mrs|ms|miss|mx|dr|sir|madam)\.?\s+(?=⟨)", "", s)  # "Mr Kairys": the seat alone
         s = re.sub(r"\b(came back|came up|flipped)\s*(?:\.\.\.|…)\s*", r"\1 ", s)  # "Rin came back... human"
-        if _CORRECTED_VOTE.search(s):
+        dropped = {int(m.group("old")) for m in _CORRECTED_VOTE.finditer(s)}
+        if dropped:
             s = _CORRECTED_VOTE.sub(" ", s)
             s = re.sub(r"(^|[.!?]\s)\s*-\s+", r"\1", s)  # no dash left to open the sentence
             # "scratch that: Ann", "I mean Ann": the seat named alone is the corrected vote
-            s = re.sub(r"\b(scratch that|i mean|make (?:that|it))\s*[:.,—–-]*\s*(⟨\d+⟩)", r"\1, i vote \2", s)
+            s = re.sub(
+                r"\b(scratch that|i mean|make (?:that|it)|correction|no\s*,?\s*sorry|hm+\s*,?\s*no)\s*[:.,—–-]*\s*(⟨\d+⟩)",
+                r"\1, i vote \2",
+                s,
+            )
             # "nah, forget Ken, it's Ann": Ann is the vote
             s = re.sub(r"\bforget\s+⟨\d+⟩\s*[,.;:-]?\s*it(?:'s| is)\s+(⟨\d+⟩)", r"i vote \1", s)
         # "Ken or Ann is the wolf", "one of Ken and Ann is lying": a choice between seats says nothing of either
@@ -777,11 +785,16 @@ class TalkReader:
         if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
             unread, doubts = [], False
         elif self.learned:
-            found += self._learned(text, speaker, found, unread)
+            found += self._learned(text, speaker, found, unread, dropped)
         return Reading(tuple(found), tuple(unread), doubts)
 
     def _learned(
-        self, text: str, speaker: int | None, found: list[ReadStatement], unread: list[str]
+        self,
+        text: str,
+        speaker: int | None,
+        found: list[ReadStatement],
+        unread: list[str],
+        dropped: set[int] = frozenset(),  # type: ignore[assignment]
     ) -> list[ReadStatement]:
         """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats the rules left unread.
 
@@ -797,7 +810,7 @@ class TalkReader:
         sentences = self.sentences(text)
         about = {r.statement.target for r in found if r.statement.target is not None}
         named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
-        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about)
+        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about - dropped)
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
         voted = any(kind == "will_vote" for kind, _ in read)  # one vote a line: the rules' stands
@@ -816,7 +829,9 @@ class TalkReader:
                         or _HYPOTHETICAL.search(sentence)
                         or _REPORTED.search(sentence)
                         or _RETRACTION.search(sentence)
-                        or bool(_REASON.search(sentence[: sentence.find(f"⟨{seat}⟩")]))  # "... because Ken voted Ann"
+                        or bool(
+                            _CITED_REASON.search(sentence[: sentence.find(f"⟨{seat}⟩")])
+                        )  # "... because Ken voted Ann"
                         or any(  # "The wolves vote Ken every day", "Ann votes Ken": what others do
                             f"⟨{seat}⟩" in sentence[a:b]
                             and _OTHERS_DO.match(sentence[a:b])
@@ -1069,15 +1084,30 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             # the eighth version: "I've been a villager all along", "I confess myself the seer",
             # "I serve this village as its seer", "No way he's the seer, I am."
             (rf"\bi(?:'ve|\s+have)\s+been\s+{mods}{_ROLE}\b(?!\s*(?:'s|claim))", 0.9),
-            (rf"^\s*{_ROLE}\s+(?:results?|report|update|check|reading)\s*:(?![^.!?]*\b(?:per|according to)\s+⟨)", 0.85),
-            (rf"^\s*{_ROLE}\s+(?:claim|co)\s*(?:[,.!:;-]|$)", 0.85),
+            (
+                rf"^\s*{_ROLE}\s+(?:results?|report|update|check|reading)\s*:(?![^.!?]*\b(?:per|according to)\s+⟨)"
+                rf"(?![^.!]*(?:\?|\b(?:please|anyone|who|we need|waiting|none|nobody|no one)\b))",
+                0.85,
+            ),
+            (
+                rf"^\s*{_ROLE}\s+(?:claim|co)\s*(?:[,.!:;-]|$)"
+                rf"(?![^.!]*(?:\?|\b(?:please|anyone|who|we need|waiting|none|nobody|no one)\b))",
+                0.85,
+            ),
             (
                 rf"\b(?:confess|declare|reveal|announce|present)\s+myself\s+(?:to\s+be\s+|as\s+)?(?:the|a|your|an)\s+"
-                rf"(?:[a-z]+'s\s+)?{_ROLE}\b",
+                rf"(?:[a-z]+'s\s+)?{_ROLE}\b(?!'s)",
                 0.9,
             ),
-            (rf"\bi\s+serve\s+(?:[a-z]+\s+){{0,3}}?as\s+(?:the|its|your|their|our|a|an)\s+{_ROLE}\b", 0.85),
-            (rf"\b{_ROLE}\b[^.!?]{{0,40}}?[,;—–-]\s*(?:but\s+)?i\s+am\s*(?:[.!]|$)", 0.85),
+            (
+                rf"\bi\s+serve\s+(?!no\b|nobody\b|none\b)(?:[a-z]+\s+){{0,3}}?as\s+(?:the|its|your|their|our|a|an)\s+{_ROLE}\b",
+                0.85,
+            ),
+            (
+                rf"^(?![^.!?]*\b(?:convinced|sure|certain|think|believe|buy|buying|doubt)\b)[^.!?]{{0,60}}?"
+                rf"\b{_ROLE}\b[^.!?]{{0,40}}?[,;—–-]\s*(?:but\s+)?i\s+am\s*(?:[.!]|$)",
+                0.85,
+            ),
         ],
         "result": [
             (
@@ -1266,7 +1296,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             # beside a guardian claim: "I stood over Pedro till dawn", "I sat outside Ana's door"
             (
                 rf"\bi\s+(?:stood|kept|sat|stayed|watched|waited)\s+(?:(?:guard|sentinel|watch|vigil|my\s+watch|my\s+vigil|up)\s+)?"
-                rf"(?:over|by|beside|with|outside)\s+{_WHO}(?!'s)",
+                rf"over\s+{_WHO}(?!'s)",
+                0.85,
+            ),
+            (
+                rf"\bi\s+(?:stood|kept|sat|stayed|watched|waited)\s+(?:(?:guard|sentinel|watch|vigil|my\s+watch|my\s+vigil|up)\s+)?"
+                rf"(?:by|beside|with|outside)\s+{_WHO}(?=\s+(?:all\s+night|last\s+night|through\s+the\s+night|till\s+dawn|"
+                rf"until\s+dawn|overnight|that\s+night))",
                 0.85,
             ),
             (rf"\b(?:outside|at|by)\s+{_WHO}'s\s+(?:door|house|bed|side|tent|cabin|room)", 0.85),
@@ -1364,8 +1400,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bvote\s+{_WHO}\s+with\s+me\b", 0.85),
             (rf"\bcast\s+my\s+(?:vote|ballot)\s+(?:for|on|against|upon|onto)\s+{_WHO}", 0.9),
             (rf"\bmy\s+vote\s+(?:goes|is going|now goes)\s+(?:on|onto|upon)\s+{_WHO}", 0.9),
-            (rf"\bi\s+vote\s+(?:today\s+|now\s+)?(?:to|in|today|now)\s+{_WHO}", 0.85),
-            (rf"\b(?:want|going)\s+to\s+vote\s+in\s+{_WHO}", 0.85),
+            (rf"\bi\s+vote\s+(?:today\s+|now\s+)?(?:to|in|today|now)\s+{_WHO}(?!'s)", 0.85),
+            (rf"\b(?:want|going)\s+to\s+vote\s+in\s+{_WHO}(?!'s)", 0.85),
             (rf"\bi(?:'m|\s+am)?\s+putting\s+{_WHO}\s+up\b", 0.85),
             (rf"(?:^|[.!]\s*){_WHO}\s*[.,]\s*(?:voting|lynch|vote|hammer)\s*[.!]?\s*$", 0.8),
             (
@@ -1668,13 +1704,20 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.8,
             ),
             (
-                rf"{_WHO}'s\s+(?:result|claim|check|reading|results)\s+(?:is|was|looks|seems)\s+(?:\w+\s+)?"
+                rf"{_WHO}'s\s+(?:result|claim|check|reading|results)\s+(?:is|was|looks|seems)\s+(?:(?!not\b|never\b|hardly\b|less\b|no\b|barely\b|far\b)\w+\s+)?"
                 rf"(?:real|correct|right|legit|true|solid|genuine|consistent|credible)\b",
                 0.8,
             ),
             (rf"{_WHO}'s\s+(?:result|claim|check)\b[^.,;!?⟨]{{0,20}}?\bfits\b", 0.75),
-            (rf"\bbelieve\s+{_WHO}'s\s+(?:check|claim|result|reading|results)\b", 0.85),
-            (rf"{_WHO}\s+is\s+(?:\w+\s+)?the\s+most\s+(?:village|town|trustworthy|honest)\b", 0.8),
+            (
+                rf"\bbelieve\s+{_WHO}'s\s+(?:check|claim|result|reading|results)\b"
+                rf"(?!\s+(?:is|was|seems|looks)\s+(?:\w+\s+)?(?:fake|false|wrong|a lie|bs|bogus|made up|off|suspicious|not)\b)",
+                0.85,
+            ),
+            (
+                rf"{_WHO}\s+is\s+(?:(?!not\b|never\b|hardly\b|less\b|no\b|barely\b|far\b)\w+\s+)?the\s+most\s+(?:village|town|trustworthy|honest)\b",
+                0.8,
+            ),
             (rf"(?:^|[.,;:!]\s*){_WHO}\s+i\s+(?:believe|trust)\s*(?:[.,;!]|$)", 0.8),
             (rf"\bbelieve\s+(?:more\s+)?(?:to|in)\s+{_WHO}", 0.8),
             # "I'm backing Yara all the way": behind a player, not a vote ("backing the Yara wagon" is one)
@@ -2125,6 +2168,7 @@ def reader_for(names: tuple[str, ...]) -> TalkReader:
 
 
 __all__ = [
+    "MAX_READ",
     "MIN_CONFIDENCE",
     "ROLE_WORDS",
     "ReadStatement",

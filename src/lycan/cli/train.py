@@ -246,14 +246,20 @@ def train_calibrate_cmd(
     calibration)` and `CalibratedValue` read calibrated figures.
     """
     from lycan.train.value import CALIBRATION_AGENTS, agent_samples, fit_calibration
+    from lycan.value.base import CALIBRATION_FILE
     from lycan.value.onnx import OnnxValue
     from lycan.value.shipped import default_dir
 
-    kinds = agent or list(CALIBRATION_AGENTS)
+    kinds = list(dict.fromkeys(agent or CALIBRATION_AGENTS))
     unknown = [k for k in kinds if k not in CALIBRATION_AGENTS]
     if unknown:
         fail(f"cannot calibrate on {', '.join(unknown)}: choose from {', '.join(CALIBRATION_AGENTS)}")
+    if network is None and out is None:
+        fail("give --out (or --network DIR to write beside that network): the shipped calibration is not overwritten")
     folder = network or default_dir()
+    target = out or folder / CALIBRATION_FILE
+    if not target.parent.is_dir():
+        fail(f"cannot write {target}: no folder {target.parent}")
     with clear_errors():
         try:
             model = OnnxValue(folder / "value.onnx")
@@ -262,9 +268,9 @@ def train_calibrate_cmd(
                 for n, kind in enumerate(kinds)
             }
             calibration = fit_calibration(model, by_type, games=games)
+            path = calibration.save(target)
         except (OSError, ValueError) as err:
             fail(str(err))
-        path = calibration.save(out or folder)
     rates = ", ".join(f"{role} {rate:.3f}" for role, rate in calibration.role_rates.items())
     console.print(
         f"alpha {calibration.alpha:.2f} on {calibration.decisions:,} decisions of {games} games each of "

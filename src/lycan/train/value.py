@@ -296,7 +296,9 @@ def role_rates(samples: Iterable[Any]) -> dict[str, float]:
     return {role: float(np.mean(w)) for role, w in sorted(wins.items())}
 
 
-def fit_calibration(model: ValueModel, by_type: Mapping[str, Sequence[Sample]], *, games: int = 0) -> Calibration:
+def fit_calibration(
+    model: ValueModel, by_type: Mapping[str, Sequence[Sample]], *, games: int = 0, preset: str = "aiwolf5"
+) -> Calibration:
     """The `Calibration` of `model` on decisions of agent types it was not trained on.
 
     Each decision is scored with the action taken; the anchor is each role's win rate over all the
@@ -312,7 +314,7 @@ def fit_calibration(model: ValueModel, by_type: Mapping[str, Sequence[Sample]], 
     p = np.array([model.score(s.view, s.request, [s.action])[0] for s in samples])
     a = np.array([rates[s.view.role.value] for s in samples])
     y = np.array([float(s.won) for s in samples])
-    return Calibration(fit_shrinkage(p, a, y), rates, tuple(sorted(by_type)), len(samples), games)
+    return Calibration(fit_shrinkage(p, a, y), rates, tuple(sorted(by_type)), len(samples), games, preset)
 
 
 @dataclass

@@ -78,9 +78,9 @@ class Calibration:
     sigmoid(logit(rate) + alpha * (logit(p) - logit(rate))). alpha 1 keeps the network's figure, 0
     gives the role's rate. The pull does not depend on the candidate, so a view's candidates rank
     as before; only the figures change, which matters where P(win) is read as a probability
-    (`state_value`, win-probability curves, reports), not where an agent picks its best candidate.
-    `lycan.train.value.fit_calibration` fits it on games of agent types the network was not
-    trained on.
+    (`state_value(model, view, calibration)`, `CalibratedValue`), not where an agent picks its best
+    candidate. `lycan.train.value.fit_calibration` fits it on games of agent types the network was
+    not trained on, of one preset (`preset`): the role rates are that preset's.
     """
 
     alpha: float
@@ -93,6 +93,8 @@ class Calibration:
     """How many decisions it was fitted on."""
     games: int = field(default=0)
     """How many games of each agent type."""
+    preset: str = "aiwolf5"
+    """The rules of the calibration games (the role rates hold for them)."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.alpha <= 1.0:
@@ -122,6 +124,7 @@ class Calibration:
         """A calibration written by `save` (`path` a file, or a network's folder).
 
         Raises:
+            FileNotFoundError: there is no such file.
             ValueError: the file is not a calibration, with the file named.
         """
         target = Path(path)
@@ -129,15 +132,21 @@ class Calibration:
             target = target / CALIBRATION_FILE
         try:
             data = json.loads(target.read_text(encoding="utf-8"))
+            agents = data.get("agents", [])
+            if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+                raise TypeError(f"agents must be a list of agent types, not {agents!r}")
             return cls(
                 alpha=float(data["alpha"]),
                 role_rates={str(k): float(v) for k, v in data["role_rates"].items()},
-                agents=tuple(data.get("agents", ())),
+                agents=tuple(agents),
                 decisions=int(data.get("decisions", 0)),
                 games=int(data.get("games", 0)),
+                preset=str(data.get("preset", "aiwolf5")),
             )
-        except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as err:
-            raise ValueError(f"{target}: not a value network calibration ({err!r})") from None
+        except FileNotFoundError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, UnicodeDecodeError) as err:
+            raise ValueError(f"{target}: not a value network calibration ({err})") from None
 
 
 class CalibratedValue:
