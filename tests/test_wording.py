@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
+import re
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +24,22 @@ from lycan.agents.persona import (
 )
 from lycan.agents.phrasing import names_in, role_words
 from lycan.agents.speech import Reason, SpeechAct
-from lycan.agents.wording import _ASIDES, _CLOSERS, _FRAMES, _OPENERS, Heard, check_wording, choose, expansions, realise
+from lycan.agents.wording import (
+    _ASIDES,
+    _CLOSERS,
+    _FRAMES,
+    _LAST_NIGHT,
+    _LISTS,
+    _OPENERS,
+    _REPLIES,
+    _RESULTS,
+    _TEMPERED,
+    Heard,
+    check_wording,
+    choose,
+    expansions,
+    realise,
+)
 from lycan.beliefs.reader import reader_for
 from lycan.engine.events import Talk
 from lycan.engine.runner import run_async
@@ -176,28 +194,51 @@ _FRAME_ACTS = {
 }
 
 
+def _slot_fills(frame: str, names: tuple[str, ...], every: bool) -> list[dict[str, str]]:
+    """Slot values to word `frame` with: each wording of each list slot it has (`every`), else the first."""
+    why = "they voted against me"
+    base = {
+        "t": names[3], "to": names[1], "role": "seer", "when": "last night", "When": "Last night",
+        "when_short": "last night", "why": why, "Why": why.capitalize(), "list": f"{names[2]} and {names[4]}",
+    }  # fmt: skip
+    said = {slot: [w.format(t=names[3], role="seer") for w in wordings] for slot, wordings in _LISTS.items()}
+    firsts = {slot: wordings[0] for slot, wordings in said.items()}
+    fills = [firsts]
+    for slot, wordings in said.items():
+        if every and (f"{{{slot}}}" in frame or f"{{{slot.capitalize()}}}" in frame):
+            fills += [firsts | {slot: w} for w in wordings[1:]]
+    return [base | f | {s.capitalize(): w[:1].upper() + w[1:] for s, w in f.items()} for f in fills]
+
+
 @pytest.mark.parametrize("kind", sorted(_FRAME_ACTS))
 def test_every_choice_of_every_frame_states_exactly_its_acts_facts(kind: str) -> None:
-    """A frame's `[a|b]` choices multiply its wordings; each one must pass the checks, at any table."""
+    """A frame's `[a|b]` choices and list slots multiply its wordings; each one must pass the checks, at any table.
+
+    The frames a temperament adds count as the act's own; every wording of a list slot (`{deny}`,
+    `{ask}`, `{vote}` ...) and of a result ("innocent", "a wolf") is checked at one table, the
+    first at the other; a night is said in each of its ways ("overnight", "on night 0").
+    """
+    frames = _FRAMES[kind] + tuple(f for extra in _TEMPERED.values() for f in extra.get(kind, ()))
     act = _FRAME_ACTS[kind]
+    acts = [replace(act, species=s) for s in (Species.WEREWOLF, Species.HUMAN)] if act.species else [act]
     made = 0
-    for names in (NAMES, ("Ann", "Bob", "Cleo", "Dmitri", "Esme", "Farid", "Gus")):
-        template = act.template(names, 2)
-        why = "they voted against me"
-        slots = {
-            "t": names[3], "to": names[1], "role": "seer", "res": "a werewolf" if kind == "divined" else "human",
-            "when": "last night", "When": "Last night", "when_short": "last night", "why": why,
-            "Why": why.capitalize(), "list": f"{names[2]} and {names[4]}",
-        }  # fmt: skip
-        for frame in _FRAMES[kind]:
-            for choice in expansions(frame):
-                text = choice.format(**slots)
-                text = text[:1].upper() + text[1:]
-                text = {"greet": f"{text} Stay sharp.", "greet_more": f"Hello all. {text}"}.get(kind, text)
-                assert "  " not in text and "," not in text and "[" not in text, text
-                assert check_wording(text, template, names=names, seat=0, wolf_public=False) == "", text
-                made += 1
-    assert made >= 2 * len(_FRAMES[kind])
+    for names, every in ((NAMES, True), (("Ann", "Bob", "Cleo", "Dmitri", "Esme", "Farid", "Gus"), False)):
+        for act in acts:
+            template = act.template(names, 2)
+            results = _RESULTS[act.species] if act.species else ("",)
+            for frame in frames:
+                for fill in _slot_fills(frame, names, every):
+                    whens = (*_LAST_NIGHT, "on night 0") if "{when}" in frame.lower() else _LAST_NIGHT[:1]
+                    for res, when in itertools.product(results[: None if every else 1], whens):
+                        fill |= {"res": res, "when": when, "When": when.capitalize()}
+                        for choice in expansions(frame):
+                            text = choice.format(**fill)
+                            text = text[:1].upper() + text[1:]
+                            text = {"greet": f"{text} Stay sharp.", "greet_more": f"Hello all. {text}"}.get(kind, text)
+                            assert "  " not in text and "," not in text and "[" not in text, text
+                            assert check_wording(text, template, names=names, seat=0, wolf_public=True) == "", text
+                            made += 1
+    assert made >= 2 * len(frames)
 
 
 @pytest.mark.parametrize("group", ["openers", "asides", "closers"])
@@ -217,9 +258,19 @@ def test_what_is_said_around_the_acts_states_nothing_in_any_of_its_choices(group
     assert seen > sum(len(frames) for frames in lines.values())  # the choices multiply them
 
 
+def _ways(frame: str) -> int:
+    """How many wordings `frame` has: its choices times the wordings of each list slot it fills."""
+    ways = len(expansions(frame))
+    for slot, wordings in _LISTS.items():
+        if f"{{{slot}}}" in frame or f"{{{slot.capitalize()}}}" in frame:
+            ways *= len(wordings)
+    return ways
+
+
 def test_choices_multiply_the_wordings_of_common_acts() -> None:
-    for kind in ("vote", "suspect", "answer", "question", "nothing", "agree"):
-        assert sum(len(expansions(f)) for f in _FRAMES[kind]) >= 2 * len(_FRAMES[kind]), kind
+    for kind in ("vote", "suspect", "answer", "question", "nothing", "agree", "liar", "summary", "divined"):
+        assert sum(_ways(f) for f in _FRAMES[kind]) >= 4 * len(_FRAMES[kind]), kind
+    assert all(len(wordings) >= 7 and len(set(wordings)) == len(wordings) for wordings in _LISTS.values())
     assert expansions("I [will|shall] vote[ today|].") == [
         "I will vote today.", "I will vote.", "I shall vote today.", "I shall vote."
     ]  # fmt: skip
@@ -278,6 +329,75 @@ def test_closing_lines_fit_what_was_said_and_a_question_ends_the_turn() -> None:
             asks = text.index(NAMES[2])  # the question to Player 3 comes after every closing line
             assert all(text.find(line) < asks for lines in every_line.values() for line in lines), text
             assert check_wording(text, template, names=NAMES, seat=0, wolf_public=False) == ""
+
+
+def test_a_line_asking_to_remember_follows_only_a_claim_or_a_result() -> None:
+    """A line that asks the table to remember closes a claim or a result, never a vote or a suspicion.
+
+    ("I will vote for Ken. Please remember that." read oddly in a demo game.)
+    """
+    stressing = Persona("calm", "chatty", ("emphasis",))
+    remember = [x for line in _CLOSERS["remember"] for x in expansions(line)]
+    emphasis = [x for line in _CLOSERS["emphasis"] for x in expansions(line)]
+    assert not any(re.search(r"\b(?:remember|forget|mind|note|down)\b", x, re.IGNORECASE) for x in emphasis)
+
+    def said(act: SpeechAct) -> list[str]:
+        return [
+            t
+            for seed in range(40)
+            for t in realise([act], names=NAMES, persona=stressing, day=2, rng=random.Random(seed))
+        ]
+
+    for act in (SpeechAct("vote", 4), SpeechAct("suspect", 4, reasons=(Reason(5, "they voted against me"),))):
+        texts = said(act)
+        assert not any(line in t for t in texts for line in remember), act
+        assert any(line in t for t in texts for line in emphasis), act  # an opinion may still be stressed
+    for act in (SpeechAct("claim", role="seer"), SpeechAct("divined", 3, species=Species.HUMAN)):
+        assert any(line in t for t in said(act) for line in remember), act
+
+
+def test_a_name_is_never_followed_by_a_clipped_fragment() -> None:
+    """ "Aster wrong target." reads clipped (no comma may set the name off): after a name comes a full clause."""
+    clipped = re.compile(r"^\{(?:to|t)\} (?:wrong|any|really|for me|me\?)\b")
+    for kind, frames in _FRAMES.items():
+        for frame in frames + tuple(f for extra in _TEMPERED.values() for f in extra.get(kind, ())):
+            assert not any(clipped.match(text) for text in expansions(frame)), (kind, frame)
+    assert "{to} you have the wrong target. {Deny}." in _FRAMES["answer"]
+
+
+def test_many_acts_that_barely_fit_the_talk_limit_are_still_worded_by_the_grammar() -> None:
+    """When the template words of a turn's acts take nearly all of the talk limit, shorter wordings are found."""
+    acts = [
+        SpeechAct("summary", role="seer", seats=(1, 4)),
+        SpeechAct(
+            "suspect",
+            4,
+            reasons=(
+                Reason(5, "they claimed seer", ("they came forward as the seer",)),
+                Reason(6, "Player 6 accused them", ("Player 6 pointed at them",)),
+            ),
+        ),
+        SpeechAct("vote", 4),
+        SpeechAct("agree", 4, to=2),
+    ]
+    template = " ".join(a.template(NAMES, 2) for a in acts)
+    limit = spoken_length(template)
+    for seed in range(20):
+        persona = draw_persona(random.Random(seed))
+        texts = realise(acts, names=NAMES, persona=persona, day=2, rng=random.Random(seed), limit=limit)
+        assert any(check_wording(t, template, names=NAMES, seat=0, wolf_public=False, limit=limit) == "" for t in texts)
+
+
+def test_a_reply_lead_that_is_a_sentence_of_its_own_leaves_the_next_one_capitalised() -> None:
+    act = SpeechAct("vote", 4, to=2)
+    texts = [
+        t
+        for seed in range(80)
+        for t in realise([act], names=NAMES, persona=draw_persona(random.Random(seed)), day=2, rng=random.Random(seed))
+    ]
+    led = [m.group(1) for t in texts if (m := re.search(r"(?:question Player 3|Player 3 glad you asked)\. (\S)", t))]
+    assert led and all(c.isupper() for c in led), led
+    assert any(lead.endswith(". ") for lead in _REPLIES)
 
 
 def test_nobody_points_to_past_votes_before_the_first_vote() -> None:

@@ -529,6 +529,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
             f"{whose} vote fell on {whom}",
             f"{who} put {'their' if e.actor == seat else 'a'} vote on {whom}",
             f"{who} cast {'their' if e.actor == seat else 'a'} vote against {whom}",
+            f"{whose} ballot went to {whom}",
         )
     if isinstance(e, Talk):
         said = by.parse(e.text, e.actor)
@@ -543,13 +544,30 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                         f"they claimed {role}",
                         f"they came forward as the {role}",
                         f"they stepped up as the {role}",
+                        f"they made a {role} claim",
+                        f"they put themselves forward as the {role}",
                     )
                 first = "I" if before == by.seat else names[before]
-                return (f"they claimed {role} after {first} did", f"they claimed {role} only once {first} had")
+                return (
+                    f"they claimed {role} after {first} did",
+                    f"they claimed {role} only once {first} had",
+                    f"they claimed {role} right after {first} did",
+                    f"they only claimed {role} after {first} did",
+                )
             who = subject(e.actor)
             if by.claimed(seat, role):
-                return (f"{who} also claimed {role}", f"{who} claimed {role} as well", f"{who} too claimed {role}")
-            return (f"{who} claimed {role}", f"{who} came forward as the {role}", f"{who} stepped up as the {role}")
+                return (
+                    f"{who} also claimed {role}",
+                    f"{who} claimed {role} as well",
+                    f"{who} too claimed {role}",
+                    f"{who} made a {role} claim too",
+                )
+            return (
+                f"{who} claimed {role}",
+                f"{who} came forward as the {role}",
+                f"{who} stepped up as the {role}",
+                f"{who} made a {role} claim",
+            )
         kinds = ("divined", "identified") if influence.kind == "report" else ("will_vote", "accuses", "defends", "liar")
         acts = [st for st in said if st.kind in kinds and st.target is not None]
         if not acts:
@@ -575,6 +593,8 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                 f"{who} went after {whom}",
                 f"{who} pointed the finger at {whom}",
                 f"{who} came after {whom}",
+                f"{who} called {whom} out",
+                f"{who} had doubts about {whom}",
             ),
             "defends": (
                 f"{who} defended {whom}",
@@ -583,7 +603,11 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                 f"{who} vouched for {whom}",
                 f"{who} took the side of {whom}",
             ),
-            "liar": (f"{who} called {whom} a liar", f"{who} said {was(st.target)} lying"),
+            "liar": (
+                f"{who} called {whom} a liar",
+                f"{who} said {was(st.target)} lying",
+                f"{who} called {whom} a fake",
+            ),
         }[st.kind]
     if isinstance(e, Divined | MediumResult):
         what = "a werewolf" if e.result is Species.WEREWOLF else "human"
@@ -600,6 +624,8 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
             f"{was(x)} killed in the night",
             f"{subject(x)} did not survive the night",
             f"the night took {obj(x)}",
+            f"{was(x)} killed overnight",
+            f"the wolves got {obj(x)} in the night",
         )
     if isinstance(e, WitchWoken) and e.attacked is not None:
         return (f"the werewolves went for {obj(e.attacked)}", f"the wolves attacked {obj(e.attacked)}")

@@ -12,6 +12,13 @@ self-narration, a werewolf admitting its side, a stammer); and `choose` speaks t
 like what was already said in the game (no sentence said before at the table, then the fewest word
 pairs already heard), so seats do not repeat each other and a seat does not repeat itself.
 
+A frame multiplies its wordings with `[a|b]` choices and with list slots (`_LISTS`: `{deny}`,
+`{ask}`, `{vote}`, `{doubt}` ... one wording of a list of whole phrases, each read back as the act
+alone), a result may be said in several words (`_RESULTS`: "human", "innocent", "clean") and last
+night in several ways ("overnight"); a temperament adds frames of its own (`_TEMPERED`). Across
+games, what limits variety is how many wordings each frequent act has: `choose` keeps a game's
+talk fresh, but every game starts from the same grammar.
+
 Reasons are spoken in one of the wordings `lycan.render.explanations` gives for the event they cite
 ("they voted against me", "they cast a vote against me"), so a listener, and `lycan.eval.speech`,
 can check them against the record.
@@ -20,6 +27,7 @@ No realisation uses an ASCII comma, which AIWolf NLP servers reject in utterance
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -28,7 +36,7 @@ from dataclasses import dataclass
 
 from lycan.agents.persona import Persona
 from lycan.agents.phrasing import names_in, role_words, voice_fault, words
-from lycan.agents.speech import OPINIONS, SpeechAct
+from lycan.agents.speech import OPINIONS, Reason, SpeechAct
 from lycan.beliefs.reader import reader_for
 from lycan.rules.roles import Species
 from lycan.rules.talk import spoken_length
@@ -60,6 +68,18 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "Howdy all.",
         "Hi team.",
         "Hello village.",
+        "[Good morning|Morning|Hello|Hi|Hey|Good day] [everyone|all|folks|friends|everybody|neighbours|team|table].",
+        "Nice to meet you all.",
+        "Pleased to meet you everyone.",
+        "Well met everyone.",
+        "Good to see you all.",
+        "A good morning to everyone.",
+        "[Hello|Hi|Hey] there [everyone|all|folks|friends].",
+        "Morning morning.",
+        "[Good morning|Hello|Hi] [all you lovely people|everyone at the table|to one and all].",
+        "[Hey|Hello] [everybody|all]. Here we go.",
+        "Greetings [everyone|friends|folks].",
+        "Morning [everyone|all]. [I'm|I am] here.",
     ),
     "greet_more": (
         "Let us find the werewolves together.",
@@ -92,6 +112,33 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[wolves|werewolves] [today|together|before they find us|before it's too late].",
         "[Keep|Let's keep] [your|our] [eyes|ears|wits] [open|sharp|about us] [today|everyone|all day].",
         "[I'm|I am] [ready|happy|curious] to hear [what you all think|everyone's reads|what you have to say].",
+        "Good luck to everyone.",
+        "[Good luck|Best of luck] [to all of us|everybody|to the village].",
+        "The wolves are [among us|listening|hiding in plain sight|already plotting].",
+        "Let's [talk it through|work it out|figure this out] [together|as a group|step by step|calmly].",
+        "[Let's|We should] [hear everyone out|give everyone a fair hearing] [first|before we vote|today].",
+        "[Watch|Listen to] [every word|what people say|who goes quiet|who pushes hardest] [today|closely|from the "
+        "start].",
+        "[I'm|I am] [looking forward to|excited for|a little nervous about] [this one|today|the talk].",
+        "Let's stay [calm|focused|sharp|alert] and [think|talk] it through.",
+        "Somebody at this table is hiding something.",
+        "Every word counts today.",
+        "Let's make every vote count.",
+        "I'll be paying attention to everyone.",
+        "Let's not make it easy for the wolves.",
+        "Time to sniff out the wolves.",
+        "I can't wait to hear what you all think.",
+        "Talk to me people.",
+        "[Speak|Talk] [freely|plainly|openly] [today|everyone|please].",
+        "Let's have a good clean game.",
+        "[Let's|We should] [look out|watch out] for each other.",
+        "[Remember|Don't forget] the wolves [talk|lie] too.",
+        "[May|Let] the truth come out [today|soon].",
+        "[I|We] [need|want] [honest|open] talk from everyone.",
+        "[Trust|Watch] [actions|votes] more than words.",
+        "[Let's|We'll] [get|catch] them before they get us.",
+        "[Quiet|Loud] players [worry|bother] me [the most|a lot].",
+        "[I|We] [have|got] a [wolf|werewolf] problem to solve.",
     ),
     "claim": (
         "I am the {role}.",
@@ -102,6 +149,34 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "You should know I'm the {role}.",
         "Let me reveal myself: I am the {role}.",
         "My role is {role}.",
+        "[I'm|I am] [your|this village's|the real|the true] {role}.",
+        "[No more hiding|Enough hiding|Time to be open|Here's the truth|Full disclosure]. [I'm|I am] the {role}.",
+        "The {role} is me.",
+        "I'm coming out as the {role}.",
+        "I'm claiming {role}.",
+        "I claim {role}.",
+        "It's time you knew. I'm the {role}.",
+        "Let me be clear: I am the {role}.",
+        "[Listen|Hear me|Listen up]. I am the {role}.",
+        "I [have to|need to|want to] come out as the {role}.",
+        "[Yes|Yeah] I'm the {role}.",
+        "I'm the real {role} here.",
+        "I'm the {role}. No joke.",
+        "I'm the {role} and I'll prove it.",
+        "[Okay|Alright|Fine] [I'll|let me] say it. I'm the {role}.",
+        "I can't hide it any longer. I'm the {role}.",
+        "I'm the {role} [in this village|at this table|in this game].",
+        "[Listen everyone|Everyone listen]. I am the {role}.",
+        "[Truth is|The truth is|Fact is] I'm the {role}.",
+        "[For the record|Officially|Openly] I am the {role}.",
+        "[I|Let me] [reveal|announce] that I am the {role}.",
+        "I [really|genuinely|truly] am the {role}.",
+        "I'm the {role} [and I mean it|no question|for real].",
+        "Hear me out: I am the {role}.",
+        "{role} here.",
+        "I'm the village's {role}.",
+        "As [the|your] {role} I [will speak plainly|have to speak up|must speak now].",
+        "I'm claiming the {role} role.",
     ),
     "divined": (
         "{When} I divined {t}: {res}.",
@@ -109,21 +184,48 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "I divined {t} {when} and {t} is {res}.",
         "My divination {when} says {t} is {res}.",
         "{When} I divined {t} and the result was {res}.",
-        "I divined {t} {when}: {res}.",
         "{When} my divination showed {t} is {res}.",
         "Here is my result: {when} I divined {t} and {t} is {res}.",
+        "[I checked|I looked at|I divined|I looked into] {t} {when} and {t} [is|came back|came up] {res}.",
+        "{When} I [checked|looked at|divined|looked into] {t} and {t} [came back|came up] {res}.",
+        "My [result|check|divination] from {when_short} says {t} is {res}.",
+        "{When} my [vision|check|divination] [showed|told me] {t} is {res}.",
+        "{When} I saw that {t} is {res}.",
+        "I used my vision on {t} {when} and {t} is {res}.",
+        "I divined {t} {when} and I can [confirm|tell you] {t} is {res}.",
+        "[Fresh result|New result|My result]: I divined {t} {when} and {t} is {res}.",
+        "[My|The] [divination|check|vision] on {t} {when} [showed|came back] {res}.",
+        "{When} I [chose|picked] {t} to divine and {t} [is|came back] {res}.",
+        "I [took a look at|had a look at] {t} {when} and {t} is {res}.",
+        "My [vision|check] {when} [was on|fell on] {t} and {t} is {res}.",
+        "{When} I turned my vision to {t} and [found|saw|learned] that {t} is {res}.",
+        "[Big news|Important news|Listen up]. I divined {t} {when} and {t} [is|came back] {res}.",
+        "{t} [came back|came up|showed up as] {res} [in|on] my [check|vision|divination] {when}.",
+        "{t} is {res} according to my [check|vision|divination] {when}.",
+        "I divined {t} {when} and [the result is|it came back|it showed] {res}.",
+        "[After|From] my [divination|vision] {when} I [know|can say] {t} is {res}.",
+        "I {saw} {t} {when} and {t} [is|came back|came up] {res}.",
+        "{When} I {saw} {t} and {t} [came back|came up|is] {res}.",
+        "[Big news|Important news|Listen up|Result time|Here's my result]. "
+        "I {saw} {t} {when} and {t} [is|came back] {res}.",
     ),
     "medium": (
         "{t} who was executed was {res}.",
         "My reading says {t} was {res}.",
         "My reading says {t} who was executed was {res}.",
         "{t} who we executed was {res}.",
+        "{t} who we [executed|voted out] [was|turned out to be] {res}.",
+        "My reading [says|shows] {t} who we executed was {res}.",
+        "{t} who was [executed|voted out] turned out to be {res}.",
     ),
     "protected": (
         "Last night I protected {t}.",
         "I guarded {t} last night.",
         "Last night I kept {t} safe.",
         "I protected {t} last night.",
+        "[Last night|Overnight] I [protected|guarded|shielded] {t}.",
+        "I had {t} covered last night.",
+        "My [guard|shield] [was on|went to] {t} last night.",
     ),
     "vote": (
         "I will vote for {t}.",
@@ -164,6 +266,32 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[Put me down|Mark me down|Count me in] as a vote for {t}[ today|].",
         "[When the vote comes|At the vote|Come vote time|When we vote] I'm [voting for|going with|voting against] {t}.",
         "My vote [today |this round |]is for {t}.",
+        "[I'm|I am] [putting|placing|throwing|laying] my vote on {t}[ today| this round|].",
+        "[Today|This round|This time] my vote [goes to|lands on|is on] {t}.",
+        "{t} is [my pick|where my vote goes|getting my vote][ today| this round|].",
+        "{t} [needs to go|has to go|should go|must go][ today| this round|].",
+        "[I'm|I am] [sticking with|staying on|going with] {t}[ today| for the vote|].",
+        "Vote {t} with me[ today| everyone|].",
+        "Join me on {t}[ today| everyone|].",
+        "I'll be [casting|putting|placing] my vote [on|against] {t}[ today|].",
+        "[When the time comes|Come the vote|At the ballot] {t} [gets|has|will get] my vote.",
+        "My [ballot|vote] [is going to|goes to] {t}[ today| this time|].",
+        "[No doubt about it|Easy call|Simple choice]. My vote goes to {t}.",
+        "I'm on {t} today.",
+        "I'm going to [execute|vote out] {t}[ today|].",
+        "My vote is [cast|set|locked] [for|on] {t}[ today|].",
+        "[Today|This round] I'm [backing|supporting] the vote on {t}.",
+        "{t} is the one I'm voting [for|out] today.",
+        "My [choice|pick] for the vote is {t}.",
+        "I've decided. My vote goes to {t}.",
+        "[I'm|I am] [throwing|putting] my [weight|support] behind a vote on {t}.",
+        "Let's [vote out|execute] {t}[ today| together| this round|].",
+        "[We need to|We must|We have to] [vote out|execute] {t}[ today|].",
+        "My [mind|decision] is made. I'm voting [for|against] {t}.",
+        "{Vote}[ today| this round|].",
+        "[So|Then|In the end|All told|Bottom line] {vote}.",
+        "[Simple choice|Easy call|No question about it|Decision made]. {Vote}.",
+        "{Vote}. [That's final|My mind is made up|Simple as that].",
     ),
     "suspect": (
         "I suspect {t} because {why}.",
@@ -196,6 +324,18 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[because|since] {why}.",
         "I [have|keep having] [doubts|my doubts] about {t}. {Why}.",
         "Something is off with {t}[ today| right now|]. {Why}.",
+        "[I've got|I have] a [bad|strange] feeling about {t} [because|since] {why}.",
+        "{t} [looks|seems|feels] [wolfy|wolfish|like a wolf] to me [because|since] {why}.",
+        "[I'm pointing at|I point at] {t} [because|since] {why}.",
+        "[Call me paranoid but|Maybe it's just me but] I suspect {t} [because|since] {why}.",
+        "{t} is [the likeliest wolf|my best guess for a wolf|a likely wolf] [because|since] {why}.",
+        "[For me|To me] {t} is the most suspicious player [because|since] {why}.",
+        "{t} [has been acting|is acting] [shady|suspicious|wolfy][ today|]. {Why}.",
+        "I smell a wolf in {t} [because|since] {why}.",
+        "{t} [gives me|is giving me] wolf vibes [because|since] {why}.",
+        "{Doubt} {because} {why}.",
+        "{Doubt}. {Why}.",
+        "[Honestly|Frankly|Simply put] {doubt} {because} {why}.",
     ),
     "suspect_bare": (
         "I suspect {t}.",
@@ -215,6 +355,11 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[My suspicion falls on|My eye is on|My doubts are on|I'm looking hard at] {t}[ today| right now|].",
         "{t} [is my top suspect|is my main suspect|is the one I doubt most|is at the top of my list]"
         "[ today| right now|].",
+        "[I've got|I have] a [bad|strange] feeling about {t}[ today| right now|].",
+        "{t} [looks|seems|feels] [wolfy|wolfish|like a wolf] to me[ today| right now|].",
+        "[I'm pointing at|I point at] {t}[ today| for now|].",
+        "{t} [has been acting|is acting] [shady|suspicious|wolfy][ today| to me|].",
+        "{Doubt}[ today| right now| for now|].",
     ),
     "trust": (
         "I trust {t}.",
@@ -229,6 +374,9 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "I think {t} is genuine.",
         "[I trust|I believe|I'm inclined to trust|I'm willing to trust] {t}[ today| right now| so far|].",
         "{t} [seems|looks|sounds] [honest|genuine|sincere|trustworthy] to me[ today| so far|].",
+        "[I'd vouch for|I vouch for|I'll vouch for] {t}[ for now| today|].",
+        "[I'm|I am] [fairly|pretty|quite] sure {t} is [honest|genuine|telling the truth].",
+        "[I'm|I am] [willing|happy] to [believe|trust] {t}[ for now| today|].",
     ),
     "liar": (
         "{t} is lying about being the {role}.",
@@ -241,6 +389,24 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{t} lied about being the {role}.",
         "{t} [is lying|is not telling the truth|is not being honest] about being the {role}.",
         "{t} is [a fake|not the real|no real] {role}[ in my view| to me|].",
+        "[Don't be fooled|Don't fall for it|Don't buy it]. {t} is [a fake|not the real|no real] {role}.",
+        "{t} is lying about the {role} claim.",
+        "{t}'s {role} claim is [fake|false|a lie|bogus].",
+        "The {role} claim from {t} is [fake|a lie].",
+        "{t} is not the {role}. They're lying.",
+        "{t} is [an impostor|a fraud] posing as the {role}.",
+        "{t} [lied|was lying] when they claimed {role}.",
+        "{t} is a liar. They're no {role}.",
+        "{t} is lying. [They're|They are] not the {role}.",
+        "[I'm sure|I'm certain|I know] {t} is lying about being the {role}.",
+        "{t} [cannot|can't] be the real {role}.",
+        "{t}'s {role} claim is a bluff.",
+        "{t} is lying. [The|That] {role} claim is [fake|a lie].",
+        "{t} is [definitely|clearly|obviously] [not the real|a fake|no] {role}.",
+        "{Fake}.",
+        "[Don't be fooled|Don't fall for it|Don't buy it|Wake up everyone]. {Fake}.",
+        "{Fake}. [I'm sure of it|I'd bet on it|Mark my words].",
+        "[I'm sure|I'm certain|Make no mistake] {fake}.",
     ),
     "nothing": (
         "I have no strong suspicion yet.",
@@ -272,6 +438,22 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[I want to|I'd like to|I need to] hear [more|a bit more|from everyone] before I "
         "[accuse anyone|point at anyone|pick a name|decide].",
         "[Too early|Still too early|Way too early] for me to [point at anyone|name anyone|pick a suspect|call it].",
+        "I [can't|couldn't] [pick|name|point to] anyone [yet|so far|right now].",
+        "[Everyone|Everybody] [looks|seems|sounds] about the same to me [so far|for now|at the moment].",
+        "My [gut|instinct] [hasn't settled|isn't telling me much] [yet|so far].",
+        "I'm [reserving judgment|holding off|keeping my options open] [for now|until I hear more|a little longer].",
+        "It's [still|] [anyone's game|wide open] [as far as I can tell|for me|right now].",
+        "[Nobody|No one] has [given themselves away|slipped up|tipped their hand] [yet|so far].",
+        "I [don't|do not] [see|have] [anything solid|a clear lead|a real lead] [yet|so far|right now].",
+        "[I'm waiting|I'll wait] for [someone|somebody] to [slip up|give themselves away] [first|before I decide].",
+        "[Honestly|Truly] I have no idea who it is [yet|so far].",
+        "[The picture is|It's all] [still|] too [murky|blurry] for me.",
+        "[Let's|I'd rather] [hear|listen to] everyone before [naming names|anyone gets blamed].",
+        "[I'm|I am] [torn|split] [between a few people|on everyone] [right now|for now|so far].",
+        "I [haven't|have not] [made up my mind|settled on anyone|picked a side] [yet|so far].",
+        "[Give it|Let's give it] [time|a round or two]. I [can't|don't] read anyone yet.",
+        "I [need|want] [more talk|more to go on] before I [judge|say anything].",
+        "[Right now|For now] I'm [just|] [watching|listening|taking notes].",
     ),
     "attack": (
         "Let's attack {t}.",
@@ -289,26 +471,62 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} you're wrong about me.",
         "{to} I am on the village side.",
         "{to} look elsewhere. It isn't me.",
-        "{to} that's a mistake. I'm not a wolf.",
+        "{to} that's a mistake. {Deny}.",
         "{to} why me? I am not a werewolf.",
         "{to} I'm not the wolf here.",
-        "{to} wrong target. I'm with the village.",
         "{to} you've got me wrong.",
         "{to} I promise I'm not a werewolf.",
-        "{to} check my votes. I'm not your wolf.",
+        "{to} check my votes. {Deny}.",
         "{to} it's not me. I'm on your side.",
         "{to} I'm one of the good guys.",
         "{to} you're barking up the wrong tree.",
         "{to} I have nothing to hide.",
         "{to} I'm village. Think again.",
-        "{to} that's not fair. I'm not a wolf.",
-        "{to} I get why you'd say that but I'm not a werewolf.",
+        "{to} that's not fair. {Deny}.",
+        "{to} I get why you'd say that but {deny}.",
         "{to} [I'm not|I am not|I am honestly not|I'm really not] [a werewolf|a wolf|the wolf here|your wolf]. "
         "[Look elsewhere|Think again|Check my votes|Look at the others|Try someone else].",
-        "{to} [you're wrong about me|you've got me wrong|that's a mistake|that's not right|you have the wrong person]. "
-        "[I'm with the village|I'm on the village side|I'm one of the good guys|I'm on your side].",
-        "{to} [why me|really|me? Seriously|where is that coming from]? "
-        "[I'm with the village|I'm on the village side|I'm not a werewolf|I'm not a wolf].",
+        "{to} [you're wrong about me|you've got me wrong|that's a mistake|that's not right"
+        "|you have the wrong person]. {Deny}.",
+        "{to} [why me|why would you say that|are you serious|where is that coming from]? {Deny}.",
+        "{to} you have the wrong target. {Deny}.",
+        "{to} [I swear|I promise|honestly] I'm not [a werewolf|a wolf|the wolf you want].",
+        "{to} you're looking at the wrong [person|player|one].",
+        "{to} [that's|this is] [a bad read|way off|a big mistake|not right]. {Deny}.",
+        "{to} [hold on|wait a moment|come on]. {Deny}.",
+        "{to} [I hear you|I see why you'd think that|I get the worry] but {deny}.",
+        "{to} [look at|read back] what I've said. {Deny}.",
+        "{to} you're chasing the wrong [person|player]. {Deny}.",
+        "{to} [please|] [look at someone else|point that somewhere else].",
+        "{to} I've [done nothing wolfish|said nothing a wolf would say]. {Deny}.",
+        "{to} you're [mistaken|way off] about me. {Deny}.",
+        "{to} [I'm|I am] no wolf. [Ask anyone|Watch how I vote|You'll see].",
+        "{to} I'm on the same side as you. [Honestly|Truly|Really].",
+        "{to} you [need to|should] look elsewhere. {Deny}.",
+        "{to} [why me of all people|what makes you think that|how did you get there]? {Deny}.",
+        "{to} I would never [betray|sell out] the village.",
+        "{to} my conscience is clear. [Look at someone else|Try again|Think it over].",
+        "{to} you've [misjudged|misread] me [badly|completely|here].",
+        "{to} [I'm|I am] [firmly|squarely|completely] on the village side.",
+        "{to} there's nothing to find here. {Deny}.",
+        "{to} I [know|understand] how it looks but {deny}.",
+        "{to} you can count on me. {Deny}.",
+        "{to} I [get|see] your point but you're wrong about me.",
+        "{to} keep digging. You won't find a wolf [in me|here].",
+        "{to} [I'm|I am] [genuinely|truly|honestly] [not a wolf|on your side].",
+        "{to} that [accusation|suspicion] doesn't hold up. {Deny}.",
+        "{to} I've been [honest|straight|open] [all along|from the start]. {Deny}.",
+        "{to} [going after|pointing at] me [helps nobody|won't help us|wastes our time]. {Deny}.",
+        "{to} I have nothing to [be ashamed of|apologise for]. {Deny}.",
+        "{to} I'll [say it|repeat it] as often as I need to. {Deny}.",
+        "{to} think about what I've said. Does that sound like a wolf?",
+        "{to} [with respect|respectfully] you're wrong. {Deny}.",
+        "{to} I [understand|get] you're [worried|careful] but {deny}.",
+        "{to} [let's|we can] [talk it through|go over it]. {Deny}.",
+        "{to} it's [an honest|a fair] mistake but {deny}.",
+        "{to} if I were a wolf would I [be this open|speak up like this]?",
+        "{to} feel free to [watch how I vote|check my votes]. {Deny}.",
+        "{to} [I'm telling you|hear me out|listen to me]. {Deny}.",
     ),
     "question": (
         "{to} whom do you suspect?",
@@ -320,7 +538,6 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} who's your main suspect?",
         "{to} where do you stand?",
         "{to} who would you vote for?",
-        "{to} any suspects?",
         "{to} what's your take?",
         "{to} who looks off to you?",
         "I'd like to hear from {to}. Who do you suspect?",
@@ -335,6 +552,45 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[ today| right now| at this point|]?",
         "{to} [I'd like to hear your read|tell us your read|let's hear your take][ please| now|].",
         "[What is your read|What's your take|Where do you stand|Which way are you leaning] {to}?",
+        "{to} [who's on your list|who's at the top of your list|who are you watching|who do you have your eye "
+        "on|who do you doubt most|who feels off to you][ today| right now| at this point|]?",
+        "{to} [what's your read|what are you thinking|what's on your mind|how do you see it][ today| right now| so "
+        "far|]?",
+        "[Let's hear from|I want to hear from|Over to] {to}. [Who do you suspect|Who's your pick|What's your read]?",
+        "{to} [give us|share] your [read|thoughts][ please| now|].",
+        "{to} [you haven't said much|we haven't heard from you|you've been quiet]. [Who do you suspect|What's your "
+        "read]?",
+        "[Quick question for|A question for|One for] {to}. Who [do you suspect|looks off to you|worries you]?",
+        "{to} if you had to pick one who would it be?",
+        "{to} do you have any suspects[ yet| so far|]?",
+        "{to} who would you put up today?",
+        "{to} I'm curious. Who do you [suspect|doubt|have your eye on]?",
+        "How about you {to}? Who do you suspect?",
+        "And you {to}? [What's your read|Who's your pick|Who do you doubt]?",
+        "{to} [which|what] [player|name] [stands out|jumps out] to you[ today| so far|]?",
+        "{to} [whose|which] [story|claim] [bothers|worries|troubles] you [most|the most]?",
+        "[What about|How about] {to}? [Any reads|Any names|Anyone you doubt]?",
+        "{to} [you must|surely you] have [a read|a suspect|an opinion] by now?",
+        "{to} [don't hold back|speak up|be straight with us]. Who do you suspect?",
+        "{to} [let's hear it|out with it]. Who's the wolf?",
+        "{to} has anyone [caught your eye|seemed off to you][ today| so far|]?",
+        "{to} who's [giving you bad vibes|setting off alarm bells for you][ today| right now|]?",
+        "{to} I'd like to know who you suspect.",
+        "{to} what do you make of [the table|everyone|today's talk] so far?",
+        "{to} [name|give me] [one|a] [name|suspect] please.",
+        "{to} [I'm asking you|I'll ask you] [directly|straight]. Who do you suspect?",
+        "{to} you haven't named anyone yet. Who [is it|would it be]?",
+        "{to} who has you worried [today|so far]?",
+        "{to} {ask}?",
+        "{to} I'm curious. {Ask}?",
+        "{to} you've been quiet today. {Ask}?",
+        "[Quick question for|A question for|One for] {to}. {Ask}?",
+        "{to} [don't hold back|speak up|be straight with us]. {Ask}?",
+        "[How about|And] you {to}? {Ask}?",
+        "[Let's hear from|I want to hear from|Over to] {to}. {Ask}?",
+        "{to} [I'm asking you|I'll ask you] [directly|straight]. {Ask}?",
+        "{to} tell me this. {Ask}?",
+        "{to} your turn. {Ask}?",
     ),
     "summary": (
         "So far {list} claim {role}.",
@@ -348,6 +604,32 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "Quick recap: {list} claim {role}.",
         "We now have {list} claiming {role}.",
         "Just so we're clear: {list} claim {role}.",
+        "[For the record|To be clear|Let's be clear]: {list} [claim|have claimed|are claiming] {role}.",
+        "[Remember|Note|Keep in mind] that {list} [claim|are claiming|have claimed] {role}.",
+        "{list} [say they are|claim to be] the {role}.",
+        "We have {role} claims from {list}.",
+        "The {role} claims so far come from {list}.",
+        "[So|Okay so|Right so] {list} are claiming {role}.",
+        "Let's not forget that {list} claim {role}.",
+        "[Looking at the claims|On the claims]: {list} say they are the {role}.",
+        "[Here's|This is] where the claims stand: {list} [say they are|claim to be] the {role}.",
+        "[As it stands|Right now] {list} [claim|are claiming] {role}.",
+        "[The|Our] {role} [claimants|candidates] are {list}.",
+        "[We've got|We have] [competing|rival] {role} claims from {list}.",
+        "[Don't forget|Just remember] {list} claim {role}.",
+        "{list} [stepped up|came forward] as the {role}.",
+        "[So|Okay|Alright] [the|our] {role} claims come from {list}.",
+        "[Just to recap|Recapping|To recap] {list} [have claimed|are claiming|claim] {role}.",
+        "{list} each [claimed|claim] {role}.",
+        "[At the moment|As of now|So far today] the {role} claimants are {list}.",
+        "[We've heard|There are] {role} claims from {list}.",
+        "{role} claims [on the table|so far]: {list}.",
+        "The {role} [role|spot] is claimed by {list}.",
+        "[Looking at it now|As I see it] {list} [have claimed|are claiming] {role}.",
+        "[So far|Right now|As it stands|As of now|At this point|Okay so|Counting up] {list} {claiming}.",
+        "[For the record|To sum up|Quick recap|Just so we're clear|Let me sum up|Where we are]: {list} {claiming}.",
+        "{list} {claiming}.",
+        "[Remember|Note|Keep in mind] that {list} {claiming}.",
     ),
     "agree": (
         "I agree with {to} about {t}.",
@@ -367,8 +649,404 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[I think|I'd say|I feel] {to} [is right|has a point|has it right] [about|on] {t}.",
         "{to} [said it well|put it well|called it right] [about|on] {t}[ I think|].",
         "[Same read as|I share the read of|I see it the same way as] {to} [on|about] {t}.",
+        "{to} [is spot on|is dead right|is on the money|reads it right|sees it clearly] [about|on|regarding] {t}.",
+        "[What|Everything] {to} said about {t} [makes sense|rings true|adds up] to me.",
+        "{to} and I [see|read] {t} the same way.",
+        "{to} [beat me to it|said it first] [about|on] {t}.",
+        "{to} [makes|raises|has] a [fair|solid|strong|sharp] point [about|on] {t}.",
+        "[I'm|I am] on the same page as {to} [about|regarding|when it comes to] {t}.",
+        "{to} [took the words out of my mouth|read my mind] [about|on] {t}.",
+        "[Well said|Exactly right|Couldn't agree more] {to}. [I see|I read] {t} the same way.",
+        "I [second|echo] what {to} said about {t}.",
+        "{to} has {t} figured out I think.",
+        "My read on {t} matches what {to} said.",
+        "{to} [has|makes] a [great|very good|really good] case [about|on] {t}.",
+        "{to} [got|has got] it right [about|on|with] {t}.",
+        "{to} and I are [on the same page|in agreement|of one mind] about {t}.",
+        "{to} hit the nail on the head about {t}.",
+        "{to} [said|put] it [better than I could|perfectly] about {t}.",
+        "{to} [sees|reads] {t} [the way I do|just as I do].",
+        "[I'm|I am] [nodding along|in full agreement] with {to} [about|on] {t}.",
+        "{to} [isn't wrong|has a case|has a fair case] [about|on] {t}.",
+        "{to} [is onto something|may be onto something|could be onto something] with {t}.",
+        "[I|We] should listen to {to} about {t}.",
+        "{to} I couldn't have said it better about {t}.",
+        "{to} [speaks|talks] sense about {t}.",
+        "{to}'s read on {t} [is|looks] [right|sound] to me.",
+        "{to} {right} [about|on] {t}.",
+        "[I think|I'd say|I feel|Honestly] {to} {right} [about|on] {t}.",
+        "[Yes|Yeah|Agreed]. {to} {right} [about|on] {t}.",
     ),
 }
+
+_TEMPERED: dict[str, dict[str, tuple[str, ...]]] = {
+    "calm": {
+        "vote": (
+            "[After thinking it over|Weighing it all up|On balance] my vote goes to {t}.",
+            "[All things weighed|Having listened to everyone] I'm voting for {t}.",
+        ),
+        "answer": (
+            "{to} let's keep calm. [I'm not a werewolf|I'm on the village side].",
+            "{to} I understand the worry but I'm on the village side.",
+        ),
+        "question": ("{to} take your time. Who do you suspect?",),
+        "agree": ("{to} makes a [sensible|reasonable|measured] point about {t}.",),
+        "nothing": ("I'd rather wait and see [for now|a little longer].",),
+    },
+    "warm": {
+        "vote": ("[No hard feelings|Nothing personal] but my vote goes to {t}.",),
+        "answer": (
+            "{to} my friend I promise I'm not a werewolf.",
+            "{to} I understand. But I'm on your side. [Really|Truly].",
+        ),
+        "question": ("{to} we'd love to hear from you. Who do you suspect?",),
+        "agree": ("{to} I'm glad you said it about {t}.",),
+        "nothing": ("I don't want to point at a friend [yet|so soon].",),
+    },
+    "blunt": {
+        "vote": (
+            "Simple. My vote goes to {t}.",
+            "{t} has to go. That's my vote.",
+        ),
+        "answer": (
+            "{to} you're dead wrong. I'm not a wolf.",
+            "{to} stop wasting the day on me. I'm village.",
+        ),
+        "question": ("{to} who's your wolf? Spit it out.",),
+        "agree": ("{to} is [dead right|bang on] about {t}.",),
+        "nothing": ("No read yet. Give me more.",),
+    },
+    "careful": {
+        "vote": ("After going over everything my vote goes to {t}.",),
+        "answer": (
+            "{to} I understand the concern but I am not a werewolf.",
+            "{to} please look at what I've actually said. I'm on the village side.",
+        ),
+        "question": ("{to} if you don't mind who do you suspect?",),
+        "agree": ("{to} put it [precisely|carefully|well] about {t}.",),
+        "nothing": ("I'd rather not guess without more to go on.",),
+    },
+    "cheerful": {
+        "vote": (
+            "Easy one! My vote goes to {t}.",
+            "{t} gets my vote today!",
+        ),
+        "answer": ("{to} oh come on! I'm not a werewolf!",),
+        "question": ("{to} your turn! Who do you suspect?",),
+        "agree": ("{to} nailed it about {t}!",),
+        "nothing": ("No idea yet but I'm having fun!",),
+    },
+    "wry": {
+        "vote": (
+            "Call it a hunch but I'm voting for {t}.",
+            "In a shocking twist my vote goes to {t}.",
+        ),
+        "answer": ("{to} that's a bold move. Also a wrong one. I'm not a wolf.",),
+        "question": ("{to} don't be shy. Who do you suspect?",),
+        "agree": ("For once {to} and I agree on {t}.",),
+        "nothing": ("Everyone looks equally shifty to me. Lovely.",),
+    },
+    "earnest": {
+        "vote": ("With a heavy heart I'm voting for {t}.",),
+        "answer": ("{to} I swear on my life I'm not a werewolf.",),
+        "question": ("{to} please be honest with us. Who do you suspect?",),
+        "agree": ("{to} is right about {t}. I mean that.",),
+        "nothing": ("I honestly don't know yet and I won't guess.",),
+    },
+    "nervous": {
+        "vote": (
+            "Um I think I'll vote for {t}.",
+            "I'll vote for {t} I guess.",
+        ),
+        "answer": ("{to} oh no. I'm really not a werewolf. Please.",),
+        "question": ("{to} um who do you suspect?",),
+        "agree": ("I think {to} might be right about {t}.",),
+        "nothing": ("I really don't know yet. Sorry.",),
+    },
+}
+"""Frames a temperament adds to an act's own (`_FRAMES`): a calm seat weighs things up, a nervous one says "um"."""
+
+_DENIALS = (
+    "I'm not a wolf",
+    "I'm not a werewolf",
+    "I'm village",
+    "I'm on the village side",
+    "I'm one of the good guys",
+    "I'm on your side",
+    "I'm not your wolf",
+    "I'm one of you",
+    "I'm no werewolf",
+    "I'm playing for the village",
+    "I'm with the village",
+    "I'm on team village",
+    "I'm as village as they come",
+    "I'm working for the village",
+    "I'm on the right side",
+    "I'm not the wolf here",
+    "I'm not who you're looking for",
+    "it isn't me",
+    "it's not me",
+    "there's no wolf here",
+    "I'm a good guy here",
+    "I'm not a wolf at all",
+    "I'm with all of you",
+    "I'm not against you",
+    "I'm on the good side",
+    "I'm on the same team as you",
+    "I'm fighting for the village",
+    "I want the wolves gone too",
+    "I'm hunting the wolves too",
+    "I'm not hiding anything",
+    "I'm innocent",
+    "the wolf is someone else",
+    "you've got the wrong one",
+    "I'm no wolf",
+    "I'm telling the truth",
+    "I've got nothing to hide",
+    "I'm a friend not a wolf",
+    "I'm not one of them",
+    "wolves don't talk like me",
+    "I'm as honest as they come",
+    "I'm rooting for the village",
+    "I'm playing it straight",
+    "I'm on the side of the good guys",
+    "the wolves are elsewhere",
+    "I'm as worried about the wolves as you are",
+    "I have no reason to lie",
+    "I'm on the level",
+    "I'm no threat to the village",
+    "I'm your ally here",
+    "I'm a true friend of the village",
+)
+"""What an answer to an accuser may say it is (`{deny}`, `{Deny}` at a sentence's start): each reads as no statement."""
+
+_ASKS = (
+    "who do you suspect",
+    "whom do you suspect",
+    "who's your main suspect",
+    "who is your top suspect",
+    "who looks off to you",
+    "who worries you most",
+    "who would you vote for",
+    "who are you voting for",
+    "what's your read",
+    "where do you stand",
+    "which way are you leaning",
+    "who's on your list",
+    "who do you have your eye on",
+    "who feels off to you",
+    "who do you doubt most",
+    "who would you put up today",
+    "who do you think is a wolf",
+    "who's your pick",
+    "who has you worried",
+    "what's your take",
+    "whose story bothers you most",
+    "who stands out to you",
+    "who's the wolf in your eyes",
+    "who would you execute first",
+    "who do you trust least",
+    "who's been the shadiest",
+    "who would you vote out today",
+    "who's your wolf",
+    "who seems fishy to you",
+    "who are you eyeing",
+    "who's your gut pick",
+    "who do you think is lying",
+    "who do you want to hear more from",
+    "what do you make of all this",
+    "who's at the top of your list",
+    "which player worries you",
+    "who should we look at",
+    "who's been acting odd",
+    "whose vote do you doubt",
+    "who do you have doubts about",
+    "who's your number one suspect",
+    "who would you put on trial",
+    "who's the likeliest wolf for you",
+    "who rubs you the wrong way",
+)
+"""What a question to a seat may ask it (`{ask}`, `{Ask}` at a sentence's start): each reads as no statement."""
+_RIGHTS = (
+    "is right",
+    "has a point",
+    "makes a good point",
+    "has it right",
+    "is spot on",
+    "is dead right",
+    "is on the money",
+    "reads it right",
+    "has a fair case",
+    "is onto something",
+    "speaks sense",
+    "got it right",
+    "called it right",
+    "put it well",
+    "said it well",
+    "has a good read",
+    "sees it clearly",
+    "makes a fair point",
+    "has a good point",
+    "is on the right track",
+    "has a strong case",
+    "makes a strong point",
+    "is seeing straight",
+    "is making sense",
+    "has a sharp read",
+    "is bang on",
+    "hit the mark",
+    "nailed it",
+    "is right on",
+)
+"""How a seat agreed with is said to be right (`{right}`: "Ken {right} about Ann")."""
+_SEEING = (
+    "checked",
+    "divined",
+    "looked at",
+    "looked into",
+    "took a look at",
+    "had a look at",
+    "inspected",
+    "investigated",
+    "peeked at",
+    "scanned",
+)
+"""How a seer says it divined a seat (`{saw}`: "I {saw} Ken last night and Ken is human")."""
+
+_DOUBTS = (
+    "I suspect {t}",
+    "I'm suspicious of {t}",
+    "I distrust {t}",
+    "I doubt {t}",
+    "I have doubts about {t}",
+    "I'm wary of {t}",
+    "I don't trust {t}",
+    "I'm uneasy about {t}",
+    "{t} feels off to me",
+    "{t} looks wolfish to me",
+    "{t} is my prime suspect",
+    "{t} is the one I suspect most",
+    "I bet {t} is a wolf",
+    "I think {t} is a wolf",
+    "I reckon {t} is a wolf",
+    "my gut says {t} is a wolf",
+    "{t} smells like a wolf",
+    "{t} is suspect in my eyes",
+    "{t} is acting like a wolf",
+    "{t} seems shady to me",
+    "{t} looks suspicious to me",
+    "I find {t} suspicious",
+    "my suspicion falls on {t}",
+    "my eye is on {t}",
+    "{t} is my top suspect",
+    "{t} strikes me as a wolf",
+    "I have my doubts about {t}",
+    "I'm pretty sure {t} is a wolf",
+    "{t} has wolf written all over them",
+    "I've got my eye on {t}",
+    "{t} is the wolf I'd pick",
+    "I can't trust {t}",
+    "{t} looks fishy to me",
+    "{t} seems sketchy to me",
+    "I have a bad feeling about {t}",
+    "my money is on {t}",
+    "{t} is looking wolfy",
+    "{t} feels like a wolf to me",
+    "{t} is my number one suspect",
+)
+"""How a suspicion of `{t}` may be said (`{doubt}`, `{Doubt}` at a sentence's start): each reads as an accusation."""
+_BECAUSE = ("because", "since", "given that", "seeing that", "as", "now that", "considering")
+"""What leads a suspicion's reasons (`{because}`)."""
+
+_CLAIMING = (
+    "claim {role}",
+    "claim to be the {role}",
+    "say they are the {role}",
+    "say they're the {role}",
+    "have come forward as the {role}",
+    "have stepped up as the {role}",
+    "are calling themselves the {role}",
+    "each claim {role}",
+    "claim the {role} role",
+    "have made {role} claims",
+    "have put themselves forward as the {role}",
+    "are claiming {role}",
+    "have claimed {role}",
+)
+"""How the seats of a summary are said to claim `{role}` (`{claiming}`): each reads as no statement."""
+
+_VOTES = (
+    "I'm voting for {t}",
+    "my vote goes to {t}",
+    "{t} gets my vote",
+    "I'll vote for {t}",
+    "I'm putting my vote on {t}",
+    "my ballot goes to {t}",
+    "I'm casting my vote for {t}",
+    "I'll be voting {t}",
+    "{t} has my vote",
+    "I'm going with {t}",
+    "I say we vote out {t}",
+    "I'm voting to execute {t}",
+    "count my vote for {t}",
+    "{t} needs to go",
+    "{t} has to go",
+    "I'm sticking with {t}",
+    "let's vote out {t}",
+    "we need to vote out {t}",
+    "I'm backing the vote on {t}",
+    "my pick for the vote is {t}",
+    "{t} is getting my vote",
+    "I'll put my vote on {t}",
+    "I'm throwing my vote on {t}",
+    "I'm placing my vote on {t}",
+    "mark me down as a vote for {t}",
+    "I'll cast my vote against {t}",
+    "I intend to vote for {t}",
+    "I plan to vote for {t}",
+    "{t} must go",
+    "join me on {t}",
+    "vote {t} with me",
+    "my vote lands on {t}",
+    "I'm voting {t} out",
+    "I'd like us to vote out {t}",
+    "we should execute {t}",
+)
+"""How a vote for `{t}` may be said (`{vote}`, `{Vote}` at a sentence's start): each reads as that vote."""
+_FAKES = (
+    "{t} is lying about being the {role}",
+    "{t} is a fake {role}",
+    "{t} is not the real {role}",
+    "{t} is no {role}",
+    "{t} is faking the {role} claim",
+    "{t} lied about being the {role}",
+    "{t}'s {role} claim is fake",
+    "{t}'s {role} claim is a lie",
+    "the {role} claim from {t} is fake",
+    "{t} is an impostor posing as the {role}",
+    "{t} is obviously not the real {role}",
+    "{t} can't be the real {role}",
+    "{t} is a false {role}",
+    "{t}'s {role} claim is a bluff",
+    "{t} is clearly no {role}",
+    "{t} is definitely a fake {role}",
+    "{t} is no real {role}",
+)
+"""How `{t}` may be called a liar about `{role}` (`{fake}`, `{Fake}`): each reads as that liar call."""
+
+_LISTS: dict[str, tuple[str, ...]] = {
+    "deny": _DENIALS,
+    "ask": _ASKS,
+    "right": _RIGHTS,
+    "saw": _SEEING,
+    "doubt": _DOUBTS,
+    "because": _BECAUSE,
+    "claiming": _CLAIMING,
+    "vote": _VOTES,
+    "fake": _FAKES,
+}
+"""The slots a frame fills with one wording of a list (`{deny}`; `{Deny}`: the same at a sentence's start),
+and their lists (a wording may hold the act's `{t}` and `{role}`)."""
 
 _REPLIES = (
     "To answer {to}: ",
@@ -377,18 +1055,44 @@ _REPLIES = (
     "{to} to answer your question: ",
     "{to} here's my answer: ",
     "For {to}: ",
+    "Good question {to}. ",
+    "Fair question {to}. ",
+    "{to} glad you asked. ",
+    "Answering {to}: ",
+    "As for your question {to}: ",
 )
 """How an opinion given in answer to a question starts (and `{to} ` before an opinion that starts with "I")."""
 
-_AGAIN = ("Like I said ", "Again: ", "As I said before ", "To repeat: ", "I'll say it again: ", "Once more: ")
+_AGAIN = (
+    "Like I said ",
+    "Again: ",
+    "As I said before ",
+    "To repeat: ",
+    "I'll say it again: ",
+    "Once more: ",
+    "As I mentioned ",
+    "Let me say it again: ",
+    "One more time: ",
+)
 """How a repeated act's sentence starts (the sentence goes on after it, see `_again`; no commas: AIWolf
 servers refuse them in talk)."""
-_AGAIN_OPINION = ("I still stand by it: ", "Nothing has changed: ", "Same as before: ")
+_AGAIN_OPINION = (
+    "I still stand by it: ",
+    "Nothing has changed: ",
+    "Same as before: ",
+    "Still the same for me: ",
+    "My view is the same: ",
+)
 """More leads for a repeated opinion (a question asked again is not a view one stands by)."""
 
 
 def _again(lead: str, sentence: str, names: Sequence[str]) -> str:
-    """`sentence` led by `lead`: its first letter lowered unless it starts with "I" or a player's name."""
+    """`sentence` led by `lead`: its first letter lowered unless it starts with "I" or a player's name.
+
+    A lead that is a sentence of its own keeps the capital ("Good question Ken. My vote goes to Ann.").
+    """
+    if lead.rstrip().endswith((".", "!", "?")):
+        return lead + sentence
     if sentence.startswith(("I ", "I'")) or any(sentence.startswith(n) for n in names if n):
         return lead + sentence
     return lead + sentence[:1].lower() + sentence[1:]
@@ -411,6 +1115,24 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "A quiet word first.",
         "Let me lay it out.",
         "[Okay|Alright|Right] [let's|let me] [think|take stock|slow down][ a moment| for a second|].",
+        "Let's keep a level head.",
+        "Let me gather my thoughts.",
+        "Right. Let's think clearly.",
+        "[Deep breath everyone|Easy does it|Steady now].",
+        "[Let's|Let me] [weigh|go over|sort through] [what we have|what we know|the evidence][ so far| calmly|].",
+        "[Alright|Okay|Right] [let's see|let me see|where were we].",
+        "Let's not get ahead of ourselves.",
+        "A moment of calm please.",
+        "Let's look at this with clear eyes.",
+        "[Quietly|Gently|Patiently] now.",
+        "Here's my measured take.",
+        "Let's stick to what we know.",
+        "[No drama|No panic|No shouting] please.",
+        "Let's [think|reason] this through [together|carefully|slowly].",
+        "[Steady|Easy] everyone.",
+        "I've been [listening|watching] quietly.",
+        "Let's [take|have] a [calm|clear|careful] look.",
+        "Let me share [my thinking|a thought|where my head is].",
     ),
     "warm": (
         "Friends.",
@@ -428,6 +1150,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Hey you lovely lot.",
         "Okay dear friends.",
         "[Thanks|Thank you] [everyone|all|friends][ for talking| for sharing| so far|].",
+        "Hello again my friends.",
+        "[Thanks|Thank you] for your patience [everyone|friends|all].",
+        "[It's|It is] [lovely|good|nice] to [hear|talk with] you all[ again| today|].",
+        "I hope everyone is holding up okay.",
+        "[Dear|My] friends [listen|hear me out][ please| a moment|].",
+        "[Hey|Hi|Hello] [friends|everyone|all] [it's me again|good to be back|nice to talk again].",
+        "I'm glad we can talk this through.",
+        "[Lovely|Nice|Great] to hear everyone's voice.",
+        "You're all doing so well.",
+        "Thank you all for being so open.",
+        "[Right|Okay] my [dears|friends|lovelies].",
+        "I hope nobody takes this the wrong way.",
+        "With kindness to everyone.",
+        "[Sweet|Dear] friends [hello|hi] again.",
+        "I [appreciate|value] [you all|this group|every voice here].",
+        "Let's be [kind|gentle|fair] to each other.",
+        "[Oh|Ah] it's good to [talk|chat] with you all.",
+        "[Much|Lots of] love to this table.",
+        "I hope you're all [well|holding up|doing okay].",
     ),
     "blunt": (
         "Straight to the point.",
@@ -445,6 +1186,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Let's cut to it.",
         "I'll keep it short.",
         "[No time to waste|Let's be quick|Short and sweet][ now| here|].",
+        "[Let's|I'll] [get to the point|not waste words|skip the small talk].",
+        "Enough circling.",
+        "Here's the deal.",
+        "I'll be blunt.",
+        "[No more|Enough] [beating around the bush|dancing around it|waffling].",
+        "[Right|Okay|Fine]. [Straight up|No nonsense|Plain talk].",
+        "I don't do small talk.",
+        "Let's not waste the day.",
+        "Here's how it is.",
+        "Short and to the point.",
+        "[Enough|Stop] [talking in circles|going around in circles].",
+        "Spare me the excuses.",
+        "I'll say it once.",
+        "[Fine|Okay|Right]. Here it is.",
+        "[Cut|Skip] the [chatter|fluff|waffle].",
+        "Facts first.",
+        "I'll be [frank|straight|direct] with you.",
+        "Let's [get|cut] to it.",
+        "No sugar coating.",
     ),
     "careful": (
         "If I may.",
@@ -462,6 +1222,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Precisely put.",
         "If you'll allow me.",
         "[Let me|Allow me to|I'll try to] [be precise|be clear|put this carefully][ here| now|].",
+        "[Let me|I want to] [choose my words|be careful here|get the details right].",
+        "If I could have a moment.",
+        "[Just|Only] a [small|quick|careful] note.",
+        "I'll try to be accurate.",
+        "Let me set out what I think.",
+        "[Let me|I'd like to] [think aloud|reason it out|be methodical] [for a moment|briefly|here].",
+        "I've been keeping notes.",
+        "Let's go through it in order.",
+        "Allow me a careful word.",
+        "I'll be as precise as I can.",
+        "Let me state this plainly.",
+        "One thing at a time please.",
+        "If I've understood things right.",
+        "[Just|Allow me] a [quick|brief] [clarification|observation|point].",
+        "[I've|I have] [weighed|checked] my words.",
+        "Let me [be|stay] accurate here.",
+        "[Carefully|Precisely] speaking.",
+        "I'll keep this [tidy|orderly|brief].",
+        "Bear with me a moment.",
     ),
     "cheerful": (
         "Alright!",
@@ -479,6 +1258,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Fun times!",
         "Buckle up!",
         "[Alright|Okay|Right] [team|everyone|folks]!",
+        "[Ooh|Oh wow|Wow] [okay|alright|right]!",
+        "[Here|Off] we go again!",
+        "Okay team huddle!",
+        "[This is getting good|Things are heating up|The plot thickens]!",
+        "Right right right!",
+        "[Yay|Yes|Ooh] [okay|alright|here we go]!",
+        "Love it!",
+        "What fun!",
+        "[Okay|Right|Alright] [gang|crew|friends] [listen up|gather round]!",
+        "Ready or not!",
+        "Let's keep the good vibes going!",
+        "[Good|Great] [morning|day] [sunshine|team|gang]!",
+        "Ha okay!",
+        "[Oh|Ooh] [boy|man] here we go!",
+        "[This|Today] is [so|really] exciting!",
+        "[Hello|Hi] [again|there] [everybody|gang]!",
+        "[Time|Ready] for [round two|more fun|some action]!",
+        "Whee!",
+        "[Big|Happy] smiles everyone!",
     ),
     "wry": (
         "Well well.",
@@ -496,6 +1294,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Another lovely day.",
         "Oh the drama.",
         "[Well|Oh] [well|good|look at that][ now|].",
+        "[Well|Oh] isn't this [fun|cosy|lovely|charming].",
+        "Another day in paradise.",
+        "[Well|So] here we all are.",
+        "What a [lovely|charming|merry] bunch we are.",
+        "Ah the joys of village life.",
+        "[Oh|Well] [how exciting|how thrilling|what fun].",
+        "Just when things were getting boring.",
+        "Ah [wonderful|splendid|marvellous].",
+        "Brace yourselves.",
+        "[Here|There] we [go|are] then.",
+        "What a [delight|pleasure|treat].",
+        "I'm sure this will go well.",
+        "Hold onto your hats.",
+        "[Another|One more] [glorious|lovely|fine] day in the village.",
+        "[Well|So] [this|that] [escalated|developed] [quickly|nicely].",
+        "[I|We] [live|live and breathe] for this.",
+        "[Naturally|Obviously|Predictably].",
+        "Oh joy.",
+        "Who could have seen this coming.",
     ),
     "earnest": (
         "Honestly.",
@@ -513,6 +1330,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "I care about this.",
         "Please take this seriously.",
         "[Please|Honestly please] [hear me out|listen|take this seriously][ everyone| friends|].",
+        "[Please|Everyone] [listen carefully|hear me out|bear with me][ for a moment| now|].",
+        "I want to be completely honest.",
+        "This is serious everyone.",
+        "I've thought hard about this.",
+        "[I mean|I really mean] every word of this.",
+        "[Friends|Everyone] I need you to hear this.",
+        "[This|It] matters more than anything today.",
+        "[Please|Honestly] [give me|lend me] a moment.",
+        "I'm speaking from the heart.",
+        "I won't pretend this is easy.",
+        "I care about every one of you.",
+        "I have thought about this all night.",
+        "Let's be honest with each other.",
+        "[I|We] [can't|mustn't] get this wrong.",
+        "Please [trust|believe] that I mean well.",
+        "[Our lives depend|The village depends] on this.",
+        "I'll [speak|say this] [plainly|truthfully|sincerely].",
+        "[With|In] all [honesty|seriousness].",
+        "I've given this [real|serious|a lot of] thought.",
     ),
     "nervous": (
         "Um okay.",
@@ -530,6 +1366,25 @@ _OPENERS: dict[str, tuple[str, ...]] = {
         "Deep breath.",
         "Okay um.",
         "[Um|Uh|Oh] [okay|so|boy][ um| okay|].",
+        "[Um|Uh|Oh] [okay|so|right] [here goes|let me try|bear with me].",
+        "I'm a bit shaky here.",
+        "Oh gosh okay.",
+        "Sorry this is hard.",
+        "[Hmm|Um] let me [think|see].",
+        "[Okay|Alright] [um|uh] [so|right|here goes].",
+        "I'm [a little|kind of|really] [anxious|jittery|on edge] [today|right now|about this].",
+        "Eek okay.",
+        "Don't laugh at me.",
+        "[Gosh|Goodness] this is [hard|scary|nerve-racking].",
+        "I'll try not to ramble.",
+        "Please be gentle.",
+        "Um hi again.",
+        "Oh dear [okay|alright].",
+        "Sorry I get flustered [easily|sometimes].",
+        "Please don't [stare|look at me like that].",
+        "Oh my goodness.",
+        "I'll [try|do] my best.",
+        "Sorry in advance.",
     ),
 }
 
@@ -546,11 +1401,25 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "Who sees it another way?",
         "Any objections?",
         "Who's with me?",
-        "What's your read?",
+        "What's everyone's read?",
         "Anyone want to push back?",
         "Convince me otherwise.",
         "[What do you all think|Does anyone see it differently|Anyone want to weigh in|Who disagrees]"
         "[ here| on this|]?",
+        "Who agrees?",
+        "What am I missing?",
+        "[Does|Do] [anyone|any of you] [see it|read it] [differently|another way]?",
+        "Tell me what you think.",
+        "[Any|Other] [thoughts|views|reads] on that?",
+        "[Who wants|Does anyone want] to [argue|push back|chime in]?",
+        "How do [the rest of you|others] [see it|feel about it]?",
+        "Is anyone [reading it|seeing it] [differently|the other way]?",
+        "[Tell me|Let me know] if I'm [wrong|missing something].",
+        "Who's [with me|on board]?",
+        "[Anybody|Anyone] [else|] [think so|agree|see it too]?",
+        "[Convince me|Show me] [otherwise|I'm wrong].",
+        "[Is that fair|Does that sound fair|Is that reasonable]?",
+        "Anyone care to [respond|add something]?",
     ),
     "plans": (
         "Let's not split the vote.",
@@ -569,6 +1438,18 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "No lone votes today please.",
         "[Let's|We should|We need to] [keep|line up|put] our votes [together|on one name|in one place]"
         "[ today| this time|].",
+        "[Let's|We should] [all|] [vote together|agree on one name|pick one name][ today| this time|].",
+        "[One name|A single target] [today|this round] please.",
+        "If we split we lose.",
+        "Stick together at the vote.",
+        "Let's not scatter our votes today.",
+        "[Let's|We should] [settle on|choose] one name before the vote.",
+        "If we stay together the wolves lose.",
+        "[Splitting|Scattering] our votes [helps|only helps] the other side.",
+        "Let's all pull in the same direction.",
+        "[Keep|Hold] the line at the vote.",
+        "[Let's|We must] [agree|settle] before [the vote|time runs out].",
+        "[United|Together] we [win|stand].",
     ),
     "summaries": (
         "That's my read.",
@@ -586,6 +1467,18 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "I'll leave it there.",
         "Over to you.",
         "[That's|That is|So that's] [my read|where I stand|my take|my view|all from me][ for now| today|].",
+        "That's [all|it] from me[ for now| today|].",
+        "[That's|Those are] my [thoughts|two cents][ for now| today|].",
+        "[That's|That is] [how I see it|where I'm at|where I am][ right now| for now|].",
+        "Enough from me.",
+        "[I'm|I am] done for now.",
+        "[That|This] is [my view|my case|my position][ in short| for now|].",
+        "[So|And] that's [my piece|my say|that].",
+        "Nothing to add [for now|beyond that].",
+        "That's [the gist|the long and short of it].",
+        "[I've said|I said] my piece.",
+        "[That's|That is] [everything|all] I've got.",
+        "[Okay|Right] that's me [done|finished].",
     ),
     "hedges": (
         "I could be wrong.",
@@ -603,28 +1496,65 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "I'll listen if you disagree.",
         "Not set in stone.",
         "[I could be|I might be|Maybe I'm] [wrong|off|mistaken][ about this| here|][ though|].",
+        "[I'm|I am] [not|far from] [certain|sure][ though| about it|].",
+        "Don't hold me to it.",
+        "I'm open to being wrong.",
+        "[Just|Only] [a feeling|a read|my gut][ for now| though|].",
+        "[That|This] [could|might] change [later|tomorrow].",
+        "[But|Then again] [who knows|I might be off].",
+        "Don't take it as gospel.",
+        "I'm [still|] [a bit|somewhat|fairly] unsure.",
+        "[That's|It's] [only|just] my [feeling|impression|reading].",
+        "I'll happily change my mind.",
+        "No [guarantees|promises] though.",
+        "[I'm|I am] [only|just] going on instinct.",
     ),
     "emphasis": (
         "This matters.",
+        "I can't stress this enough.",
+        "This is the key point.",
+        "Think hard about that.",
+        "Don't let this slide.",
+        "It's important.",
+        "We can't ignore it.",
+        "I mean it.",
+        "I'm serious about this.",
+        "I won't budge on this.",
+        "I feel strongly about this.",
+        "[I'm|I am] [dead|very|completely] serious[ about this| here|].",
+        "[I'm|I am] [sure|certain|confident] [of|about] [this|it].",
+        "[Please|Do] take this seriously.",
+        "[This|That] is [no small thing|a big deal].",
+        "[I'm|I am] not joking.",
+        "I stand by [this|it] completely.",
+        "[Listen|Hear me] on this one.",
+        "[I'm|I am] [firm|clear] on this.",
+        "[This|That] [needs saying|had to be said].",
+    ),
+    "remember": (
         "Please remember that.",
         "Mark my words.",
         "Don't forget that.",
-        "I can't stress this enough.",
         "Remember this later.",
-        "This is the key point.",
-        "Think hard about that.",
         "Keep it in mind at the vote.",
-        "Don't let this slide.",
-        "It's important.",
         "Write that down.",
         "Remember who said it.",
-        "We can't ignore it.",
-        "[Remember|Don't forget|Keep in mind] [that|this|what I said][ at the vote| later|].",
+        "Take note.",
+        "Keep that in mind.",
+        "[Remember|Don't forget|Keep in mind] [that|this|what I said][ at the vote| later| tomorrow|].",
+        "[Make a note of|Note|Mark] [that|this][ please| everyone|].",
+        "[Hold on to|Hang on to] that[ for later| for tomorrow|].",
+        "Don't lose sight of that.",
+        "[Please|Do] keep [that|this] in mind.",
+        "[Write|Jot] [that|this] down[ somewhere| for later|].",
+        "[Bear|Keep] [that|this] in mind [later|tomorrow|at the vote].",
+        "Remember I said it first.",
+        "[It will|That will] matter [later|tomorrow].",
+        "[Note|Mark] that well.",
+        "Don't let that [slip|get lost].",
     ),
     "names": (
         "Think about it.",
-        "Take note.",
-        "Keep that in mind.",
         "You heard it.",
         "Just saying.",
         "Watch closely.",
@@ -637,6 +1567,18 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
         "Make of that what you will.",
         "Time will tell.",
         "[Think about|Chew on|Sit with] [that|it][ for a bit| a moment| before the vote|].",
+        "[Think|Chew] on that[ a while| for a bit|].",
+        "We'll see soon enough.",
+        "[Just|Only] something to consider.",
+        "Watch how this plays out.",
+        "[Let's|We'll] see who [squirms|flinches|pushes back].",
+        "[See|Watch] who [reacts|squirms|goes quiet] now.",
+        "[Let's|We'll] see what happens.",
+        "[Something|Just something] to think about.",
+        "We'll know [soon|before long].",
+        "[Mull|Think] it over.",
+        "[Keep|Stay] [alert|watchful].",
+        "Just [food for thought|something to ponder].",
     ),
 }
 
@@ -650,6 +1592,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "We'll figure it out.",
         "No need to shout.",
         "[We have|There's] [time|no rush][ to get this right| to think| today|].",
+        "[Let's|We can] [take it|go] [slowly|one step at a time].",
+        "Cool heads win games.",
+        "There's no need to panic.",
+        "[Panic|Shouting] [helps|solves] nothing.",
+        "Let's keep things [steady|calm|even].",
+        "Breathe everyone.",
+        "One step at a time everyone.",
+        "[We're|We are] doing [fine|okay|well].",
     ),
     "warm": (
         "I want us all to get through this.",
@@ -660,6 +1610,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Thanks for hearing me out.",
         "I like this group.",
         "[I'm glad|It's good|I'm happy] [we're talking|we're all here|to hear everyone][ today| again|].",
+        "I [care about|believe in] [this group|all of you].",
+        "Hang in there everyone.",
+        "Be kind to each other.",
+        "I'm [rooting|cheering] for all of us.",
+        "[Sending|Much] love to everyone.",
+        "We'll get there together.",
+        "[Thank you|Thanks] for [listening|your patience].",
+        "[You're|You are] all [lovely|wonderful].",
     ),
     "blunt": (
         "I won't sugar-coat it.",
@@ -670,6 +1628,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Deal with it.",
         "I call it like I see it.",
         "[That's|That is] [how I see it|the truth|all there is to it][ plain and simple|].",
+        "We [don't have time for|can't afford] [games|excuses|waffle].",
+        "Take it or leave it.",
+        "No point dressing it up.",
+        "[That's|This is] [reality|the truth] whether we like it or not.",
+        "I won't dress it up.",
+        "Sorry if that stings.",
+        "[Deal with it|Like it or lump it].",
+        "The truth [hurts|stings] sometimes.",
     ),
     "careful": (
         "I've gone over it twice.",
@@ -680,6 +1646,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Every word matters here.",
         "I wrote it all down.",
         "[I've|I have] [gone over|looked at|thought about] [it|this|everything] [twice|carefully|again].",
+        "I've [gone over|been through] [the details|the talk|it all] [carefully|twice|again].",
+        "I try not to jump to conclusions.",
+        "Precision matters here.",
+        "[I'm|I am] [weighing|checking] every word.",
+        "Small details add up.",
+        "I'd rather be slow than wrong.",
+        "[I|I've] [double|triple] checked.",
+        "[Accuracy|Care] [matters|counts] here.",
     ),
     "cheerful": (
         "We can do this!",
@@ -690,6 +1664,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Love the energy!",
         "So much fun!",
         "[We've got this|We can do this|This is fun][ everyone| team|]!",
+        "[This|Today] is [fun|exciting|great]!",
+        "Go team!",
+        "Keep the energy up!",
+        "[Woo|Yay|Woohoo]!",
+        "[Best|Greatest] [game|day] ever!",
+        "I love this table!",
+        "[Hooray|Yippee]!",
+        "[Such|What] a [great|fun] [game|table]!",
     ),
     "wry": (
         "Not that anyone asked.",
@@ -700,6 +1682,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Who could have guessed.",
         "Truly riveting stuff.",
         "[What a surprise|Imagine that|Shocking I know|Who could have guessed][ really| honestly|].",
+        "[Color|Colour] me [amazed|astonished|unsurprised].",
+        "As one does.",
+        "The suspense is killing me.",
+        "[Riveting|Gripping|Thrilling] stuff [really|honestly|truly].",
+        "I'm shocked. Truly shocked.",
+        "Who would have thought.",
+        "[Fascinating|Charming] [really|as always].",
+        "[Quelle|What a] surprise.",
     ),
     "earnest": (
         "I really want us to win this.",
@@ -710,6 +1700,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "I just want us to win.",
         "This matters to all of us.",
         "[I really|I truly|I just] want [us|our side] to win[ this| today|].",
+        "We owe it to [the village|each other|everyone] to get this right.",
+        "I'm not taking this lightly.",
+        "Please believe I mean well.",
+        "[I|We] [must|have to] get this right.",
+        "I'm giving it everything I have.",
+        "I'm doing my honest best.",
+        "We owe it to [everyone|ourselves].",
+        "[I'm|I am] [totally|completely] sincere.",
     ),
     "nervous": (
         "I hope I'm making sense.",
@@ -720,6 +1718,14 @@ _ASIDES: dict[str, tuple[str, ...]] = {
         "Please go easy on me.",
         "I hate this part.",
         "[Sorry|Apologies] if [this sounds rushed|I'm not making sense|I ramble][ today| a bit|].",
+        "My heart is [racing|pounding].",
+        "I hope nobody is mad at me.",
+        "Sorry I'm rambling.",
+        "[Oh|Gosh] I hope I'm right.",
+        "I'm so [nervous|jumpy|shaky] [today|right now].",
+        "Please don't hate me.",
+        "[Eep|Eek] sorry.",
+        "[I'm|I am] [trembling|shaking] [a bit|a little].",
     ),
 }
 
@@ -748,9 +1754,26 @@ _MARKERS: tuple[str, ...] = (
     "After some thought",
     "Plainly put",
     "All in all",
+    "Well",
+    "So",
+    "Okay so",
+    "Simply put",
+    "To my mind",
+    "As things stand",
+    "In the end",
+    "When all is said and done",
+    "Make no mistake",
+    "Mind you",
+    "Thinking it over",
+    "After hearing everyone",
+    "Weighing it all up",
+    "In all honesty",
+    "On balance",
+    "Looking at it all",
+    "At the moment",
 )
 """Discourse markers that may lead a sentence (`Honestly I will vote for ...`)."""
-_TIME_MARKERS = frozenset({"At this point", "Right now", "For now"})
+_TIME_MARKERS = frozenset({"At this point", "Right now", "For now", "At the moment", "As things stand"})
 """Markers that say when: not put before a sentence that already does ("... for now", "... yet")."""
 
 
@@ -761,6 +1784,11 @@ class Candidate:
     text: str
     source: str
 
+
+_LAST_NIGHT = ("last night", "overnight", "during the night")
+"""How a result of last night says when (`{when}`; an earlier night is "on night 2")."""
+_WEIGHT_POWER = 0.4
+"""A frame's weight is its number of wordings to this power (see `_weight`)."""
 
 _CHOICE = re.compile(r"\[([^\[\]]*)\]")
 """A choice in a frame: `[for|against]` says one of its options, `[ today|]` may say nothing."""
@@ -787,58 +1815,119 @@ def _said_in_time(text: str, day: int) -> bool:
     return day >= 2 or not _AFTER_A_VOTE.search(text)
 
 
-def _res(species: Species | None) -> str:
-    return "a werewolf" if species is Species.WEREWOLF else "human"
+_RESULTS: dict[Species, tuple[str, ...]] = {
+    Species.WEREWOLF: ("a werewolf", "a wolf"),
+    Species.HUMAN: ("human", "innocent", "clean"),
+}
+"""The words a seer or medium may say a result in (the talk reader reads each as its species)."""
+
+
+def _res(species: Species | None, rng: random.Random) -> str:
+    return rng.choice(_RESULTS[Species.WEREWOLF if species is Species.WEREWOLF else Species.HUMAN])
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _sentence(act: SpeechAct, names: Sequence[str], day: int, rng: random.Random, used: set[str]) -> str:
-    """One realisation of `act` (its reasons kept word for word), in a frame not in `used` where one is left."""
-    kind = act.kind
-    frames = _FRAMES.get(kind, ())
-    if kind == "suspect" and not act.reasons:
-        frames = _FRAMES["suspect_bare"]
-    if not frames:
-        return act.template(tuple(names), day)
-    night = act.night if act.night >= 0 else day - 1
-    when = "last night" if night == day - 1 else f"on night {night}"
-    why = " and ".join(rng.choice((r.text, *r.others)) for r in act.reasons)
+def _wordings(reason: Reason, short: bool) -> tuple[str, ...]:
+    """The wordings of `reason` a sentence may say it in (`short`: those near the shortest)."""
+    said = (reason.text, *reason.others)
+    if not short:
+        return said
+    least = min(spoken_length(w) for w in said)
+    return tuple(w for w in said if spoken_length(w) <= least + 6)
+
+
+@functools.lru_cache(maxsize=4096)
+def _weight(frame: str) -> float:
+    """How often `frame` is drawn beside the others: a frame of many wordings more often than a fixed one."""
+    ways = len(expansions(frame))
+    for slot, wordings in _LISTS.items():
+        if f"{{{slot}}}" in frame or f"{{{slot.capitalize()}}}" in frame:
+            ways *= len(wordings)
+    return float(ways**_WEIGHT_POWER)
+
+
+def _slots(
+    act: SpeechAct, names: Sequence[str], night: int, day: int, rng: random.Random, short: bool
+) -> dict[str, str]:
+    """What a frame's slots say for `act`: its seats, role, result and night, reasons, and one wording of each list."""
+    when = rng.choice(_LAST_NIGHT) if night == day - 1 else f"on night {night}"
+    why = " and ".join(rng.choice(_wordings(r, short)) for r in act.reasons)
+    target, role = names[act.target] if act.target is not None else "", act.role or "seer"
     slots = {
-        "t": names[act.target] if act.target is not None else "",
+        "t": target,
         "to": names[act.to] if act.to is not None else "",
-        "role": act.role or "seer",
-        "res": _res(act.species),
+        "role": role,
+        "res": _res(act.species, rng),
         "when": when,
         "When": _cap(when),
         "when_short": "last night" if night == day - 1 else f"night {night}",
         "why": why,
-        "list": " and ".join(names[s] for s in act.seats),
         "Why": _cap(why),
+        "list": " and ".join(names[s] for s in act.seats),
     }
+    for slot, wordings in _LISTS.items():
+        said = rng.choice(wordings).format(t=target, role=role)
+        slots[slot], slots[slot.capitalize()] = said, _cap(said)
+    return slots
+
+
+def _sentence(
+    act: SpeechAct,
+    names: Sequence[str],
+    day: int,
+    rng: random.Random,
+    used: set[str],
+    temperament: str = "",
+    *,
+    short: bool = False,
+) -> str:
+    """One realisation of `act` (its reasons kept word for word), in a frame not in `used` where one is left.
+
+    The frames are the act kind's own and those the speaker's `temperament` adds (`_TEMPERED`).
+    `short`: for a turn that must fit a tight talk limit, a wording about as short as the act's
+    template words where a few draws find one, the shortest wordings of the reasons, and no marker
+    or reply lead of more words.
+    """
+    kind = act.kind
+    grammar = "suspect_bare" if kind == "suspect" and not act.reasons else kind
+    frames = _FRAMES.get(grammar, ())
+    if frames:
+        frames += _TEMPERED.get(temperament, {}).get(grammar, ())
+    if not frames:
+        return act.template(tuple(names), day)
+    night = act.night if act.night >= 0 else day - 1
     fresh = [f for f in frames if f not in used] or list(frames)
-    frame = rng.choice([f for f in fresh if _said_in_time(f, day)] or fresh)  # no past votes before a vote
-    used.add(frame)
-    text = _expand(frame, rng)
-    for _ in range(8):  # a choice inside the frame may speak of past votes: choose again
-        if _said_in_time(text, day):
-            break
+    pool = [f for f in fresh if _said_in_time(f, day)] or fresh  # no past votes before a vote
+    weights = [_weight(f) for f in pool]
+    room = spoken_length(act.template(tuple(names), day)) + 4 if short else 0  # what a short wording may take
+    for _ in range(12 if short else 1):  # short: the first of a few draws that fits the room
+        frame = rng.choices(pool, weights=weights)[0]
         text = _expand(frame, rng)
-    text = text.format(**slots)
+        for _ in range(8):  # a choice inside the frame may speak of past votes: choose again
+            if _said_in_time(text, day):
+                break
+            text = _expand(frame, rng)
+        text = text.format(**_slots(act, names, night, day, rng, short))
+        if not short or spoken_length(text) <= room:
+            break
+    used.add(frame)
     if kind == "greet":
         text = f"{text} {_expand(rng.choice(_FRAMES['greet_more']), rng)}"
     text = _cap(text)
-    if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and rng.random() < 0.35:
+    if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and not short and rng.random() < 0.35:
         timed = re.search(
             r"\b(?:for now|yet|so far|at this point|right now|at the moment|currently|today)\b", text, re.IGNORECASE
         )
         markers = [m for m in _MARKERS if not (timed and m in _TIME_MARKERS)]  # not "Right now ... for now"
         text = f"{rng.choice(markers)} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
     if act.to is not None and kind in OPINIONS:
-        leads = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
-        text = _again(rng.choice(leads).format(to=slots["to"]), text, names)
+        leads: tuple[str, ...] = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
+        if short:
+            leads = tuple(lead for lead in leads if spoken_length(lead) <= spoken_length("For {to}: "))
+        text = _again(rng.choice(leads).format(to=names[act.to]), text, names)
     return text
 
 
@@ -848,19 +1937,24 @@ _CLOSES: dict[str, frozenset[str]] = {
     "summaries": frozenset({"suspect", "vote", "trust", "liar", "agree", "nothing"}),
     "hedges": frozenset({"suspect", "vote", "trust", "agree"}),
     "emphasis": frozenset({"claim", "divined", "medium", "protected", "liar", "suspect", "vote", "summary"}),
+    "remember": frozenset({"claim", "divined", "medium", "protected", "summary"}),
     "names": frozenset({"suspect", "liar", "divined", "medium", "summary", "trust"}),
 }
-"""The acts after which a habit's closing line makes sense: a plan for the vote follows a vote, a
+"""The acts after which a group of closing lines makes sense: a plan for the vote follows a vote, a
 hedge an opinion (never a result, a claim or a denial: "I'm not a werewolf. Not set in stone."),
-emphasis a statement (never a question or a greeting)."""
+emphasis a statement (never a question or a greeting), and a line that asks the table to remember
+only what is worth remembering: a claim, a result, the claims so far (never a vote: "I will vote
+for Ken. Please remember that.")."""
+_HABIT_CLOSERS: dict[str, tuple[str, ...]] = {"emphasis": ("emphasis", "remember")}
+"""The groups of `_CLOSERS` a habit draws its closing lines from (a habit not here: its own group)."""
 
 
-def _closes(habit: str, acts: Sequence[SpeechAct]) -> bool:
-    """Whether a closing line of `habit` fits after `acts` (the last act that is not a question decides)."""
+def _closes(group: str, acts: Sequence[SpeechAct]) -> bool:
+    """Whether a closing line of `group` fits after `acts` (the last act that is not a question decides)."""
     told = [a for a in acts if a.kind != "question"]
-    if habit == "questions" and len(told) < len(acts):
+    if group == "questions" and len(told) < len(acts):
         return False  # one question a turn
-    return bool(told) and told[-1].kind in _CLOSES.get(habit, frozenset())
+    return bool(told) and told[-1].kind in _CLOSES.get(group, frozenset())
 
 
 def realise(
@@ -879,14 +1973,17 @@ def realise(
     them: `terse` nothing, `plain` sometimes an opener or a habit's closing line, `chatty` both and
     an aside. A repeated act (`again`) is announced as such. With a `limit` (characters, spaces not
     counted), a candidate longer than it loses what is said around the acts, and is left out if
-    its acts alone are still too long.
+    its acts alone are still too long; once that has happened twice, the acts are worded shortly
+    (see `_sentence`), so that a turn whose template words barely fit still gets wordings.
     """
     if not acts:
         return []
     out: dict[str, None] = {}
     chatty = persona.verbosity == "chatty"
     plain = persona.verbosity == "plain"
+    too_long = 0
     for _ in range(count * 3):
+        short = limit > 0 and too_long >= 2  # the acts alone did not fit twice: word them shortly
         parts: list[str] = []
         opener = chatty or (plain and rng.random() < 0.5)
         whisper = any(a.kind in ("attack", "plan") for a in acts)
@@ -896,8 +1993,9 @@ def realise(
         flagged = rng.random() < 0.8
         said: list[str] = []
         for a in acts:
-            sentence = _sentence(a, names, day, rng, used)
-            if a.again and flagged and not (a.to is not None and a.kind in OPINIONS):  # a reply has its lead
+            sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
+            reply = a.to is not None and a.kind in OPINIONS  # a reply has its lead
+            if a.again and flagged and not short and not reply:
                 leads = (*_AGAIN, *_AGAIN_OPINION) if a.kind in OPINIONS else _AGAIN
                 sentence = _again(rng.choice(leads), sentence, names)
                 flagged = False
@@ -905,9 +2003,9 @@ def realise(
         after: list[str] = []
         if chatty and not whisper and rng.random() < 0.6:
             after.append(_expand(rng.choice([a for a in _ASIDES[persona.temperament] if _said_in_time(a, day)]), rng))
-        habits = [h for h in persona.habits if h in _CLOSERS and _closes(h, acts)]
-        if habits and not whisper and (chatty or (plain and rng.random() < 0.5)):
-            after.append(_expand(rng.choice(_CLOSERS[rng.choice(habits)]), rng))
+        groups = [g for h in persona.habits for g in _HABIT_CLOSERS.get(h, (h,)) if g in _CLOSERS and _closes(g, acts)]
+        if groups and not whisper and (chatty or (plain and rng.random() < 0.5)):
+            after.append(_expand(rng.choice(_CLOSERS[rng.choice(groups)]), rng))
         if after and acts[-1].kind == "question":  # a question ends the turn: the other player answers next
             parts += [*said[:-1], *after, said[-1]]
         else:
@@ -916,6 +2014,7 @@ def realise(
         if limit > 0 and spoken_length(text) > limit:
             text = " ".join(said)  # the acts matter; what is said around them does not
             if spoken_length(text) > limit:
+                too_long += 1
                 continue
         out.setdefault(text, None)
         if len(out) >= count:
