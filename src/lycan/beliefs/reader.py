@@ -34,7 +34,7 @@ import itertools
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -245,6 +245,35 @@ _CORRECTED_VOTE = re.compile(
 )
 """A vote the speaker takes back at once for another seat ("I vote Ken. No wait, scratch that: Ann"): the
 first vote is dropped, and what the correction says is read as usual."""
+
+
+def _not_own(text: str) -> bool:
+    """Whether `text` supposes, reports someone else's words, or takes something back."""
+    return bool(_HYPOTHETICAL.search(text) or _REPORTED.search(text) or _RETRACTION.search(text))
+
+
+def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
+    """The sentences naming `seat` in which the speaker plainly speaks of it.
+
+    Not a question, a supposition, someone else's words or a retraction; not a seat first named in
+    a reason ("... because Ken voted Ann"), nor in a clause about what another does ("The wolves
+    vote Ken every day", "Ann votes Ken").
+    """
+    token = f"⟨{seat}⟩"
+    return [
+        sentence
+        for sentence in sentences
+        if token in sentence
+        and not sentence.rstrip().endswith("?")
+        and not _not_own(sentence)
+        and not _CITED_REASON.search(sentence[: sentence.find(token)])
+        and not any(
+            token in sentence[a:b] and _OTHERS_DO.match(sentence[a:b]) and not sentence[a:b].lstrip().startswith(token)
+            for a, b in _clauses(sentence)
+        )
+    ]
+
+
 _CITED_REASON = re.compile(r"\b(?:because|since|cause|'cause|as|after|when|given|considering)\b")
 """A reason's start: a seat named after it is cited as evidence, not given an opinion of."""
 _OTHERS_DO = re.compile(
@@ -762,7 +791,7 @@ class TalkReader:
                     continue
                 if not (re.search(r"⟨\d+⟩|\b(?:i|i'm|my|me|he|she|they|him|her|them|you)\b", clause)):
                     continue
-                if _HYPOTHETICAL.search(clause) or _REPORTED.search(clause) or _RETRACTION.search(clause):
+                if _not_own(clause):
                     continue
                 if _NEGATION.search(clause) and not re.search(r"⟨\d+⟩", clause):
                     continue
@@ -794,7 +823,7 @@ class TalkReader:
         speaker: int | None,
         found: list[ReadStatement],
         unread: list[str],
-        dropped: set[int] = frozenset(),  # type: ignore[assignment]
+        dropped: Collection[int] = (),
     ) -> list[ReadStatement]:
         """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats the rules left unread.
 
@@ -810,7 +839,7 @@ class TalkReader:
         sentences = self.sentences(text)
         about = {r.statement.target for r in found if r.statement.target is not None}
         named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
-        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about - dropped)
+        seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about - set(dropped))
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
         voted = any(kind == "will_vote" for kind, _ in read)  # one vote a line: the rules' stands
@@ -818,29 +847,7 @@ class TalkReader:
         out: list[ReadStatement] = []
         vote: tuple[float, ReadStatement] | None = None
         for seat in sorted(t for t in seats if t < len(self.names)):
-            clauses = (
-                [c for c in unread if f"⟨{seat}⟩" in c]
-                or [
-                    sentence
-                    for sentence in sentences
-                    if f"⟨{seat}⟩" in sentence
-                    and not (
-                        sentence.rstrip().endswith("?")
-                        or _HYPOTHETICAL.search(sentence)
-                        or _REPORTED.search(sentence)
-                        or _RETRACTION.search(sentence)
-                        or bool(
-                            _CITED_REASON.search(sentence[: sentence.find(f"⟨{seat}⟩")])
-                        )  # "... because Ken voted Ann"
-                        or any(  # "The wolves vote Ken every day", "Ann votes Ken": what others do
-                            f"⟨{seat}⟩" in sentence[a:b]
-                            and _OTHERS_DO.match(sentence[a:b])
-                            and not sentence[a:b].lstrip().startswith(f"⟨{seat}⟩")
-                            for a, b in _clauses(sentence)
-                        )
-                    )
-                ]
-            )
+            clauses = [c for c in unread if f"⟨{seat}⟩" in c] or _plain_sentences_naming(seat, sentences)
             if not clauses or all(
                 _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
             ):
