@@ -434,7 +434,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[I have|I've got] no [strong|clear|real] [read|suspicion|lean] [yet|so far|for now].",
         "I don't have a [strong|clear|real] [read|suspicion|lean] [yet|so far|for now].",
         "[Nobody|No one] [stands out|jumps out|looks off|seems off] to me [yet|so far|for now].",
-        "I'm [still|] [undecided|thinking|listening|on the fence|weighing it up] [for now|so far|at the moment].",
+        "I'm [still|] [undecided|thinking it over|listening|on the fence|weighing it up] [for now|so far|at the moment].",
         "[I want to|I'd like to|I need to] hear [more|a bit more|from everyone] before I "
         "[accuse anyone|point at anyone|pick a name|decide].",
         "[Too early|Still too early|Way too early] for me to [point at anyone|name anyone|pick a suspect|call it].",
