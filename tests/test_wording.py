@@ -26,22 +26,27 @@ from lycan.agents.phrasing import names_in, role_words
 from lycan.agents.speech import Reason, SpeechAct
 from lycan.agents.wording import (
     _ASIDES,
+    _BRIGHT,
     _CLOSERS,
     _FRAMES,
     _LAST_NIGHT,
     _LISTS,
+    _MOURNING,
     _OPENERS,
+    _QUIET,
     _REPLIES,
     _RESULTS,
     _TEMPERED,
     Heard,
+    Morning,
     check_wording,
     choose,
     expansions,
+    morning_of,
     realise,
 )
 from lycan.beliefs.reader import reader_for
-from lycan.engine.events import Talk
+from lycan.engine.events import Died, PeacefulNight, Talk
 from lycan.engine.runner import run_async
 from lycan.engine.seeds import stream
 from lycan.models.base import ChatRequest, ModelError
@@ -256,6 +261,99 @@ def test_what_is_said_around_the_acts_states_nothing_in_any_of_its_choices(group
                 assert check_wording(text, template, names=NAMES, seat=0, wolf_public=True) == "", text
         seen += 1
     assert seen > sum(len(frames) for frames in lines.values())  # the choices multiply them
+
+
+@pytest.mark.parametrize("dead", ["Player 6", "Player 6 and Player 7"])
+def test_the_nights_news_names_only_the_dead_and_states_nothing(dead: str) -> None:
+    """A morning's first line ("Poor Ken.", "Nobody died.") says no fact the reader reads and no name but the dead's."""
+    many = " and " in dead
+    lines = [
+        x.format(dead=dead, **{"is": "are" if many else "is", "was": "were" if many else "was"})
+        for frames in _MOURNING.values()
+        for frame in frames
+        for x in expansions(frame)
+    ]
+    quiet = [x for frames in _QUIET.values() for frame in frames for x in expansions(frame)]
+    assert set(_MOURNING) == set(_QUIET) == set(TEMPERAMENTS)
+    seats = (5, 6) if many else (5,)
+    template = SpeechAct("vote", 4).template(NAMES, 2)
+    for line in lines + quiet:
+        assert "," not in line and "[" not in line and "{" not in line and not role_words(line), line
+        assert not reader_for(NAMES).parse(line, 0), line
+        assert names_in(line, NAMES) <= set(seats), line
+        assert not _BRIGHT.search(line) or line in quiet, line
+        text = f"{line} {template}"
+        assert check_wording(text, template, names=NAMES, seat=0, wolf_public=True, dead=seats) == "", text
+        if line in lines:  # the dead are named only on the morning they were found
+            assert check_wording(text, template, names=NAMES, seat=0, wolf_public=True) == "other names"
+    assert len(lines) >= 5 * len(TEMPERAMENTS) and len(quiet) >= 2 * len(TEMPERAMENTS)
+
+
+def test_a_morning_after_a_death_opens_with_the_news_once_and_nothing_bright() -> None:
+    acts = [SpeechAct("suspect", 3)]
+    cheerful = Persona("cheerful", "chatty", ())
+    death = Morning(dead=(5,), first=True)
+
+    def texts(morning: Morning | None, persona: Persona = cheerful) -> list[str]:
+        return [
+            t
+            for seed in range(40)
+            for t in realise(acts, names=NAMES, persona=persona, day=2, rng=random.Random(seed), morning=morning)
+        ]
+
+    first = texts(death)
+    assert sum("Player 6" in t for t in first) > 0.6 * len(first)
+    assert all(not _BRIGHT.search(t) for t in first), [t for t in first if _BRIGHT.search(t)][:3]
+    later = texts(replace(death, first=False))
+    assert not any("Player 6" in t for t in later)
+    assert all(not _BRIGHT.search(t) for t in later)
+    assert any(_BRIGHT.search(t) for t in texts(None))  # without a death, a cheerful seat may be bright
+    assert any("died" in t or "made it" in t for t in texts(Morning(peaceful=True, first=True)))
+    terse = texts(death, Persona("blunt", "terse", ()))
+    assert 0 < sum("Player 6" in t for t in terse) < len(terse)  # a terse seat says it now and then
+
+
+class _Mornings(LLMAgent):
+    """An llm seat that notes the morning it reads at each public turn it words."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.mornings: list[tuple[int, Morning]] = []
+
+    def _word(self, view, request, template, phrased, limit):  # type: ignore[no-untyped-def]
+        if request.kind == "talk" and view.day > 0:
+            self.mornings.append((view.day, morning_of(view)))
+        return super()._word(view, request, template, phrased, limit)
+
+
+def test_a_seat_reads_its_morning_from_public_events_and_says_the_news_on_its_first_turn() -> None:
+    news = 0
+    for preset, seed in (("guardian7", 3), ("guardian7", 5), ("aiwolf5", 3)):
+        rules = get_preset(preset)
+        players = [
+            _Mornings(ScriptedModel(_phrase_fails), seed * 10 + s, talk="phrase") for s in range(rules.n_players)
+        ]
+        record = asyncio.run(run_async(rules, players, seed))  # type: ignore[arg-type]
+        deaths: dict[int, tuple[int, ...]] = {}
+        for e in record.events:
+            if isinstance(e, Died) and e.cause == "night":
+                deaths[e.day] = (*deaths.get(e.day, ()), e.target)
+        # a quiet night is news only where the werewolves could have killed (aiwolf5: none on night 0)
+        quiet = {
+            e.day
+            for e in record.events
+            if isinstance(e, PeacefulNight) and (e.day > 1 or rules.options.first_night_attack)
+        }
+        for p in players:
+            seen_days: set[int] = set()
+            for day, m in p.mornings:
+                assert m.dead == deaths.get(day, ()) and m.peaceful == (day in quiet)
+                assert m.first == (day not in seen_days)
+                seen_days.add(day)
+        for e in record.events:
+            if isinstance(e, Talk) and e.channel == "talk" and e.day in deaths and not e.over and not e.skip:
+                news += any(record.names[d] in e.text.split(".")[0] for d in deaths[e.day])
+    assert news >= 3
 
 
 def _ways(frame: str) -> int:

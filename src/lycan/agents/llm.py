@@ -37,7 +37,7 @@ from lycan.agents.parsing import (
 from lycan.agents.persona import Persona, persona_for
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
-from lycan.agents.wording import Heard, check_wording, choose, realise
+from lycan.agents.wording import Heard, check_wording, choose, morning_of, realise
 from lycan.beliefs.claims import stated_vote
 from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
@@ -597,10 +597,16 @@ class LLMAgent:
         rng = random.Random(f"{self.seed}/{view.seat}/{view.day}/{len(heard)}/{request.attempt}/wording")
         candidates: dict[str, str] = {phrased: "model"} if phrased else {}
         if acts:
-            wolf_public = request.kind == "talk" and view.role in (Role.WEREWOLF, Role.POSSESSED)
-            for text in realise(acts, names=view.names, persona=self.persona, day=view.day, rng=rng, limit=limit):
+            public = request.kind == "talk"
+            wolf_public = public and view.role in (Role.WEREWOLF, Role.POSSESSED)
+            morning = morning_of(view) if public else None
+            dead = morning.dead if morning is not None and morning.first else ()
+            wordings = realise(
+                acts, names=view.names, persona=self.persona, day=view.day, rng=rng, limit=limit, morning=morning
+            )
+            for text in wordings:
                 if text not in candidates and not check_wording(
-                    text, template, names=view.names, seat=view.seat, wolf_public=wolf_public, limit=limit
+                    text, template, names=view.names, seat=view.seat, wolf_public=wolf_public, limit=limit, dead=dead
                 ):
                     candidates[text] = "grammar"
         if not candidates:

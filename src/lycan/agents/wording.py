@@ -38,6 +38,8 @@ from lycan.agents.persona import Persona
 from lycan.agents.phrasing import names_in, role_words, voice_fault, words
 from lycan.agents.speech import OPINIONS, Reason, SpeechAct
 from lycan.beliefs.reader import reader_for
+from lycan.engine.events import Died, PeacefulNight, Talk
+from lycan.engine.view import View
 from lycan.rules.roles import Species
 from lycan.rules.talk import spoken_length
 
@@ -434,7 +436,8 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[I have|I've got] no [strong|clear|real] [read|suspicion|lean] [yet|so far|for now].",
         "I don't have a [strong|clear|real] [read|suspicion|lean] [yet|so far|for now].",
         "[Nobody|No one] [stands out|jumps out|looks off|seems off] to me [yet|so far|for now].",
-        "I'm [still|] [undecided|thinking it over|listening|on the fence|weighing it up] [for now|so far|at the moment].",
+        "I'm [still|] [undecided|thinking it over|listening|on the fence|weighing it up] "
+        "[for now|so far|at the moment].",
         "[I want to|I'd like to|I need to] hear [more|a bit more|from everyone] before I "
         "[accuse anyone|point at anyone|pick a name|decide].",
         "[Too early|Still too early|Way too early] for me to [point at anyone|name anyone|pick a suspect|call it].",
@@ -1388,6 +1391,144 @@ _OPENERS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+_MOURNING: dict[str, tuple[str, ...]] = {
+    "calm": (
+        "We lost {dead} in the night.",
+        "[A hard|A sad|A grim] morning without {dead}.",
+        "{dead} {is} gone. Let's [keep our heads|think clearly|stay steady].",
+        "[Sad|Hard|Grim] news about {dead}. Let's [stay calm|not panic|take stock].",
+        "So {dead} {was} [killed|taken] [in the night|overnight].",
+        "[Rest easy|Rest well] {dead}. Now let's think.",
+    ),
+    "warm": (
+        "Poor {dead}.",
+        "I'm so sorry about {dead}.",
+        "[Rest well|Rest easy|Sleep well] {dead}.",
+        "My heart goes out to {dead}.",
+        "[Oh|Ah] {dead}. [You'll be missed|We'll miss you].",
+        "[Losing|Waking up without] {dead} [hurts|is hard][ everyone| friends|].",
+    ),
+    "blunt": (
+        "{dead} {is} dead.",
+        "They got {dead}.",
+        "[Another|One more] night [another|one more] body. {dead} this time.",
+        "{dead} {is} gone. Let's find who did it.",
+        "[So|Right] {dead} [didn't make it|is out].",
+        "[They|The wolves] [took|picked off] {dead}. [Fine|Right|Noted].",
+    ),
+    "careful": (
+        "We lost {dead} last night. [Let's|Let me] think about why.",
+        "{dead} died in the night. That tells us something.",
+        "[Note|Let's note] who was killed: {dead}.",
+        "[So|Then] {dead} {was} the [target|one taken] last night.",
+        "[The night|Last night] cost us {dead}. [Let's|Let me] be careful now.",
+    ),
+    "cheerful": (
+        "Chin up everyone even after losing {dead}!",
+        "Sad about {dead} but we keep going!",
+        "[We'll|Let's] win this for {dead}!",
+        "[Chins up|Heads up] [team|everyone|folks]! [We lost|Goodbye] {dead} but we can still do this!",
+        "[Oh|Aw] {dead}! [Let's|We'll] make it count!",
+    ),
+    "wry": (
+        "Well {dead} won't be joining us today.",
+        "[So much|So] for {dead}.",
+        "Well that's {dead} gone.",
+        "Someone [really|clearly] didn't like {dead}.",
+        "[Goodbye|Farewell] {dead}. [Nobody|No one] is safe [it seems|apparently].",
+        "And then there were fewer. [Poor|Sorry] {dead}.",
+    ),
+    "earnest": (
+        "I'm truly sorry about {dead}.",
+        "We owe it to {dead} to get this right.",
+        "{dead} deserved better.",
+        "[Let's|We must] [honour|remember] {dead} by [finding the wolves|getting this right].",
+        "[Losing|We lost] {dead}. [That|It] [hurts|matters].",
+    ),
+    "nervous": (
+        "Oh no {dead}...",
+        "They got {dead}. [I'm scared|This is scary|I'm shaking].",
+        "Oh gosh poor {dead}.",
+        "[Any of us|I] could be next after {dead}.",
+        "[Um|Oh] {dead} {is} [gone|dead]. [Okay|Okay okay].",
+    ),
+}
+"""What a seat says first on a morning that found players dead, by temperament (`{dead}` the dead,
+`{is}`/`{was}` their verb): said once, on the seat's first turn of the day, naming only the dead."""
+
+_QUIET: dict[str, tuple[str, ...]] = {
+    "calm": ("A quiet night. Good.", "Nobody died last night. Let's use that."),
+    "warm": ("[Thank goodness|Oh thank heavens] nobody died.", "[Everyone|All of us] made it through the night."),
+    "blunt": ("Nobody died. [Fine|Good].", "No body this morning."),
+    "careful": ("Nobody died last night. [That tells us something|Worth noting].", "A night without a death."),
+    "cheerful": ("Nobody died! [Good morning|What a relief]!", "Everyone made it! [Yay|Hooray]!"),
+    "wry": ("Nobody died. [How unusual|Miracles happen].", "[Well|Oh] everyone's still here. [Shocking|Imagine that]."),
+    "earnest": ("[I'm so glad|Thank goodness] nobody died last night.", "We all made it through the night."),
+    "nervous": ("[Phew|Oh phew] nobody died.", "[I'm|We're] still [here|alive]. [Phew|Okay]."),
+}
+"""What a seat says first on a morning after a night without a death, by temperament."""
+
+_BRIGHT = re.compile(
+    r"\b(?:fun|sunshine|vibes|exciting|thrilling|whee|smiles?|love it|woo|yay|good news|what a game|"
+    r"let's do this|lovely|delight\w*|nice|cosy|paradise|glad|great|merry|joys?|wonderful|splendid|"
+    r"marvellous|glorious|treat|pleasure|charming|good (?:morning|day)|fine day|live for this|"
+    r"getting (?:good|boring)|heating up|plot thickens|buckle up|ready or not|round two|some action|"
+    r"love|escalated|developed nicely|go well|good to (?:see|hear|be back)|doing so well|holding up okay)\b",
+    re.IGNORECASE,
+)
+"""Words too bright for a morning that found a player dead (openers and asides that say them are not said then)."""
+
+_NEWS_CHANCE = {"terse": 0.35, "plain": 0.7, "chatty": 0.9}
+"""How often a candidate for a seat's first turn of a day opens with the night's news, by verbosity."""
+
+
+@dataclass(frozen=True)
+class Morning:
+    """How the day began, as every seat saw it: the seats found dead, or a night without a death.
+
+    `first`: the seat has not yet spoken in today's public talk (the news is said once).
+    """
+
+    dead: tuple[int, ...] = ()
+    peaceful: bool = False
+    first: bool = False
+
+
+def morning_of(view: View) -> Morning:
+    """The `Morning` of `view`'s day (public events only: the night's deaths, a quiet night, its own talk).
+
+    A night without an attack (night 0 where the rules have none) is no news.
+    """
+    dead = tuple(e.target for e in view.events if isinstance(e, Died) and e.cause == "night" and e.day == view.day)
+    peaceful = any(isinstance(e, PeacefulNight) and e.day == view.day for e in view.events)
+    spoke = any(
+        isinstance(e, Talk) and e.actor == view.seat and e.day == view.day and e.channel == "talk" and not e.over
+        for e in view.events
+    )
+    attacked = view.day > 1 or (view.day == 1 and view.rules.options.first_night_attack)  # a night that could kill
+    return Morning(dead if view.day > 0 else (), peaceful and attacked, not spoke)
+
+
+def _news(morning: Morning, names: Sequence[str], temperament: str, rng: random.Random) -> str:
+    """A first line about the night (`_MOURNING` or `_QUIET`), naming only the dead."""
+    if morning.dead:
+        dead = [names[s] for s in morning.dead]
+        who, many = " and ".join(dead), len(dead) > 1
+        line = _expand(rng.choice(_MOURNING[temperament]), rng)
+        return _cap(line.format(dead=who, **{"is": "are" if many else "is", "was": "were" if many else "was"}))
+    return _expand(rng.choice(_QUIET[temperament]), rng)
+
+
+def _unbright(pool: Sequence[str], rng: random.Random) -> str | None:
+    """A line of `pool`, expanded so that it says nothing too bright for a sad morning (None if none does)."""
+    for frame in rng.sample(list(pool), len(pool)):
+        for _ in range(4):
+            text = _expand(frame, rng)
+            if not _BRIGHT.search(text):
+                return text
+    return None
+
+
 _CLOSERS: dict[str, tuple[str, ...]] = {
     "questions": (
         "What do you all think?",
@@ -1966,6 +2107,7 @@ def realise(
     rng: random.Random,
     count: int = CANDIDATES,
     limit: int = 0,
+    morning: Morning | None = None,
 ) -> list[str]:
     """Up to `count` distinct wordings of `acts`, in the manner of `persona` (unchecked; see `check_wording`).
 
@@ -1975,20 +2117,39 @@ def realise(
     counted), a candidate longer than it loses what is said around the acts, and is left out if
     its acts alone are still too long; once that has happened twice, the acts are worded shortly
     (see `_sentence`), so that a turn whose template words barely fit still gets wordings.
+    With a `morning` (public talk), a seat's first turn of a day may open with the night's news
+    (`_MOURNING`, `_QUIET`: a terse seat now and then, a chatty one nearly always), and on a day
+    that began with a death nothing bright is said around the acts ("Great morning sunshine!").
     """
     if not acts:
         return []
     out: dict[str, None] = {}
     chatty = persona.verbosity == "chatty"
     plain = persona.verbosity == "plain"
+    sad = morning is not None and bool(morning.dead)
     too_long = 0
     for _ in range(count * 3):
         short = limit > 0 and too_long >= 2  # the acts alone did not fit twice: word them shortly
         parts: list[str] = []
         opener = chatty or (plain and rng.random() < 0.5)
         whisper = any(a.kind in ("attack", "plan") for a in acts)
-        if opener and not whisper and acts[0].kind != "greet":
-            parts.append(_expand(rng.choice(_OPENERS[persona.temperament]), rng))
+        news = (
+            morning is not None
+            and morning.first
+            and (morning.dead or morning.peaceful)
+            and rng.random() < _NEWS_CHANCE[persona.verbosity]
+        )
+        if news and not whisper and acts[0].kind != "greet":
+            assert morning is not None
+            parts.append(_news(morning, names, persona.temperament, rng))
+        elif opener and not whisper and acts[0].kind != "greet":
+            line = (
+                _unbright(_OPENERS[persona.temperament], rng)
+                if sad
+                else _expand(rng.choice(_OPENERS[persona.temperament]), rng)
+            )
+            if line:
+                parts.append(line)
         used: set[str] = set()
         flagged = rng.random() < 0.8
         said: list[str] = []
@@ -2002,7 +2163,10 @@ def realise(
             said.append(sentence)
         after: list[str] = []
         if chatty and not whisper and rng.random() < 0.6:
-            after.append(_expand(rng.choice([a for a in _ASIDES[persona.temperament] if _said_in_time(a, day)]), rng))
+            asides = [a for a in _ASIDES[persona.temperament] if _said_in_time(a, day)]
+            aside = _unbright(asides, rng) if sad else _expand(rng.choice(asides), rng)
+            if aside:
+                after.append(aside)
         groups = [g for h in persona.habits for g in _HABIT_CLOSERS.get(h, (h,)) if g in _CLOSERS and _closes(g, acts)]
         if groups and not whisper and (chatty or (plain and rng.random() < 0.5)):
             after.append(_expand(rng.choice(_CLOSERS[rng.choice(groups)]), rng))
@@ -2030,13 +2194,14 @@ def check_wording(
     seat: int,
     wolf_public: bool,
     limit: int = 0,
+    dead: Iterable[int] = (),
 ) -> str:
     """Why `text` may not be spoken for the acts whose template words are `template` ("" when it may).
 
     The facts must be the template's: the talk reader reads the same statements from both; the
-    names of the template and no other (the names a reason cites are part of the act), no role word
-    the template lacks; within the talk
-    limit; none of the voice faults (`wolf_public`: a werewolf-side seat in public talk).
+    names of the template and no other (the names a reason cites are part of the act; the seats
+    found `dead` this morning, which the day's news may name), no role word the template lacks;
+    within the talk limit; none of the voice faults (`wolf_public`: a werewolf-side seat in public talk).
     """
     if limit > 0 and spoken_length(text) > limit:
         return "too long"
@@ -2046,7 +2211,9 @@ def check_wording(
     reader = reader_for(names)
     if set(reader.parse(text, seat)) != set(reader.parse(template, seat)):
         return "contradicts the act"
-    if names_in(text, names) != names_in(template, names):
+    named = names_in(template, names)
+    mourned = set(dead) - named
+    if names_in(text, names) - mourned != named:
         return "other names"
     if not role_words(text) <= role_words(template):
         return "other roles"
@@ -2101,4 +2268,14 @@ def choose(candidates: Sequence[str], heard: Heard, rng: random.Random) -> str |
     return min(keyed)[2]
 
 
-__all__ = ["CANDIDATES", "Candidate", "Heard", "check_wording", "choose", "expansions", "realise"]
+__all__ = [
+    "CANDIDATES",
+    "Candidate",
+    "Heard",
+    "Morning",
+    "check_wording",
+    "choose",
+    "expansions",
+    "morning_of",
+    "realise",
+]
