@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from lycan.engine.seeds import derive
 from lycan.rules import get_preset
 from lycan.store import GameStore
 from lycan.train.pipeline import PipelineConfig, train_pipeline
-from lycan.value import default_candidates, default_value
+from lycan.value import default_calibration, default_candidates, default_value
 from lycan.value.onnx import OnnxValue
 
 SMALL = PipelineConfig(
@@ -153,3 +154,13 @@ def test_the_shipped_network_plays_from_the_command_line(tmp_path: Path) -> None
     assert shown.exit_code == 0, shown.output
     assert "P(win) by the value network" in shown.output and "mean P(win) of its choices by day" in shown.output
     assert "played out (won):" in shown.output  # the shipped settings search every decision
+    # the shipped network's calibration: each chosen P(win) noted calibrated, and shown so
+    calibration = default_calibration()
+    assert calibration is not None
+    for c in calls:
+        detail = json.loads(c.reasoning)
+        raw = detail["chosen"][1]
+        role = next(r.roles[c.seat] for r in records if c in r.model_calls).value
+        assert detail["calibrated"] == pytest.approx(calibration.apply(raw, role), abs=1e-6)
+    assert "calibrated (the network's own figure in brackets)" in shown.output
+    assert re.search(r"chose \d\.\d\d \[\d\.\d\d\]", shown.output)

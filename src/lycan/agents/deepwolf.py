@@ -30,7 +30,7 @@ from lycan.engine.actions import OVER, PASS, Action, Request
 from lycan.engine.record import ModelCall
 from lycan.engine.view import View
 from lycan.models.base import ChatModel
-from lycan.value.base import ValueModel
+from lycan.value.base import CALIBRATION_FILE, Calibration, ValueModel
 from lycan.value.onnx import OnnxValue
 from lycan.value.shipped import (
     Maybe,
@@ -202,6 +202,11 @@ class DeepWolfAgent(SyncAgent):
         self._value = value
         self._candidates = candidates
         self._calls: list[ModelCall] = []
+        self.calibration = (
+            Calibration.load(folder) if folder is not None and (folder / CALIBRATION_FILE).is_file() else None
+        )
+        """The calibration stored beside the network (None: it has none, or the value model was given):
+        the record notes each chosen candidate's P(win) calibrated, for `lycan replay --values`."""
 
     def worlds(self, role: str) -> int:
         """Worlds per searched decision for a seat in `role` (0: no search)."""
@@ -256,7 +261,7 @@ class DeepWolfAgent(SyncAgent):
         try:
             scores = self.value.score(view, request, options)
         except Exception as err:  # a broken network never breaks a game: first legal candidate
-            self._note(request, [], options[0], started, error=f"{type(err).__name__}: {err}")
+            self._note(request, view, [], options[0], started, error=f"{type(err).__name__}: {err}")
             self._overrule(request, proposal, options[0])
             return options[0]
         ranked = sorted(range(len(options)), key=lambda i: -scores[i])
@@ -283,6 +288,7 @@ class DeepWolfAgent(SyncAgent):
         written = [(a, scores[options.index(a)]) for a in fresh if a in options]
         self._note(
             request,
+            view,
             best,
             picked,
             started,
@@ -430,6 +436,7 @@ class DeepWolfAgent(SyncAgent):
     def _note(
         self,
         request: Request,
+        view: View,
         top: list[tuple[Action, float]],
         picked: Action,
         started: float,
@@ -447,6 +454,8 @@ class DeepWolfAgent(SyncAgent):
             "top": [[_describe(a), round(v, 6)] for a, v in top],
             "proposal": [_describe(proposal[0]), proposal[1]] if proposal else None,
         }
+        if chosen is not None and self.calibration is not None:
+            detail["calibrated"] = round(self.calibration.apply(chosen, view.role.value), 6)
         if fresh:
             detail["fresh"] = [[_describe(a), round(v, 6)] for a, v in fresh]
         if searched:

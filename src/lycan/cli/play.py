@@ -499,8 +499,9 @@ def replay(
         bool,
         typer.Option(
             "--values",
-            help="for every deepwolf seat, its value network's P(win) through the game and the top candidates "
-            "of each decision",
+            help="for every deepwolf seat, its value network's P(win) through the game (calibrated where the "
+            "network has a calibration, with the network's own figure beside it) and the top candidates of each "
+            "decision",
         ),
     ] = False,
     audio: Annotated[Path | None, typer.Option(help="also speak every utterance into WAV files in this folder")] = None,
@@ -542,18 +543,24 @@ def _print_values(record: GameRecord, seat: int | None) -> None:
         fail("no deepwolf decisions in this game" + ("" if seat is None else " for that seat"))
     for s in sorted({c.seat for c in calls}):
         mine = [c for c in calls if c.seat == s]
-        console.print(f"-- {record.names[s]} ({record.roles[s].value}): P(win) by the value network --", markup=False)
+        details = [json.loads(c.reasoning) for c in mine]
+        calibrated = all("calibrated" in d for d in details if (d.get("chosen") or [None, None])[1] is not None)
+        how = "calibrated (the network's own figure in brackets)" if calibrated else "as the network rates it"
+        console.print(
+            f"-- {record.names[s]} ({record.roles[s].value}): P(win) by the value network, {how} --", markup=False
+        )
         curve: dict[int, list[float]] = {}
-        for c in mine:
-            detail = json.loads(c.reasoning)
+        for c, detail in zip(mine, details, strict=True):
             chosen, runner = detail.get("chosen"), detail.get("runner_up")
             day = int(detail.get("day", -1))
             if chosen and chosen[1] is not None:
-                curve.setdefault(day, []).append(float(chosen[1]))
+                curve.setdefault(day, []).append(float(detail["calibrated"] if calibrated else chosen[1]))
             best = "; ".join(f"{text[:60]} {value:.2f}" for text, value in detail.get("top", [])[:3])
-            line = (
-                f"  day {day} {c.kind:<7} chose {chosen[1]:.2f}" if chosen and chosen[1] is not None else f"  {c.kind}"
-            )
+            if chosen and chosen[1] is not None:
+                figure = f"{detail['calibrated']:.2f} [{chosen[1]:.2f}]" if calibrated else f"{chosen[1]:.2f}"
+                line = f"  day {day} {c.kind:<7} chose {figure}"
+            else:
+                line = f"  {c.kind}"
             if runner:
                 line += f" (runner-up {runner[1]:.2f})"
             console.print(
