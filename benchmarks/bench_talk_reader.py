@@ -7,7 +7,10 @@ are given per group of kinds, as the targets name them: role claims and results 
 identified), vote intentions and accusations (will_vote, accuses), and the rest (defends, liar,
 guarded), with 95% intervals from resampling lines (2,000 resamples). Beside the reader (its rules
 and the learned opinion reader behind them, `lycan.beliefs.opinions`), its rules alone, the exact
-template parser (`SpeechParser`) on the same lines, and the cost of reading a line.
+template parser (`SpeechParser`) on the same lines, and the cost of reading a line. "reader in table"
+reads each line knowing the role its speaker claimed in the table's earlier lines, as the reader
+itself read them (`read_in_table`: a game's belief engine reads talk so); "reader" reads
+each line alone.
 
 With `--model local` (or any `lycan.models.load_model` spec), the rules and a chat model behind
 them (`ClaimExtractor`, the model asked about lines the rules did not account for whole, its
@@ -28,7 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lycan.beliefs.claims import SpeechParser, Statement
-from lycan.beliefs.extract import Labelled, canonical, load_labelled
+from lycan.beliefs.extract import Labelled, canonical, load_labelled, read_in_table
 from lycan.beliefs.reader import TalkReader
 
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -103,7 +106,9 @@ def main() -> None:
         model = load_model(args.model, n_ctx=2048)
     for path in args.files:
         rows = load_labelled(path)
+        tabled = {id(row): got for row, got in zip(rows, read_in_table(rows), strict=True)}
         readers: dict[str, Read] = {
+            "reader in table": lambda row, got=tabled: got[id(row)],
             "reader": lambda row: TalkReader(row.names).parse(row.text, row.speaker),
             "rules alone": lambda row: TalkReader(row.names, learned=False).parse(row.text, row.speaker),
             "template parser": lambda row: SpeechParser(row.names).parse(row.text, row.speaker),

@@ -144,7 +144,7 @@ def test_an_empty_model_reads_its_bias() -> None:
 
 def test_the_learned_layer_reads_a_plain_sentence_the_rules_read_nothing_of_and_not_what_others_do() -> None:
     names = ("Rin", "Ken", "Mio", "Ann", "Bob")
-    plain = "Honestly Ken has been super helpful and consistent."
+    plain = "Ken has been really helpful and consistent all game."
     assert not TalkReader(names, learned=False).parse(plain, 0)
     assert {(s.kind, s.target) for s in TalkReader(names).parse(plain, 0)} == {("defends", 1)}
     for text in (

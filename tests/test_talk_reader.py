@@ -10,8 +10,8 @@ import pytest
 
 from lycan.agents import make_agent
 from lycan.beliefs.claims import Statement, parser_for
-from lycan.beliefs.extract import Labelled, canonical, load_labelled
-from lycan.beliefs.reader import TalkReader, normalise
+from lycan.beliefs.extract import Labelled, canonical, load_labelled, read_in_table
+from lycan.beliefs.reader import TalkReader, claimed_role, normalise
 from lycan.engine import run_sync
 from lycan.engine.events import Talk
 from lycan.rules import Species, get_preset
@@ -31,12 +31,12 @@ def said(text: str, speaker: int = 5, names: tuple[str, ...] = NAMES) -> set[tup
 
 
 def counts(rows: list[Labelled]) -> tuple[Counter[str], Counter[str], Counter[str]]:
-    """True positives, false positives and misses per statement kind."""
+    """True positives, false positives and misses per statement kind (each line read in its table)."""
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
-    for row in rows:
-        got = Counter(canonical(s) for s in TalkReader(row.names).parse(row.text, row.speaker))
+    for row, read in zip(rows, read_in_table(rows), strict=True):
+        got = Counter(canonical(s) for s in read)
         gold = Counter(canonical(s) for s in row.gold)
         for st in set(got) | set(gold):
             hit = min(got[st], gold[st])
@@ -61,7 +61,9 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
     # it was measured (BENCHMARKS.md), a development set since; dev5 to dev8 by four more hands
     # (dev8: pirates, fantasy role-play, lawyers, sports commentary, bullet lists; its claims and
     # results are read at 0.80, from 0.60 before it was built on); dev9 (noir, verse, courtiers,
-    # streamers) and dev10 (non-native word orders, SMS, sarcasm, long paragraphs) by two more
+    # streamers) and dev10 (non-native word orders, SMS, sarcasm, long paragraphs) by two more;
+    # dev11 (dialects, pidgin and Singlish, trader and courtroom jargon, emoji bullets, quote replies)
+    # by one more. Every line is read in its table (`read_in_table`), as a game reads it.
     [
         ("dev.jsonl", 0.95, 0.94, 0.85),
         ("dev2.jsonl", 0.95, 0.89, 0.85),
@@ -73,6 +75,7 @@ def test_the_corpus_is_varied_and_well_formed() -> None:
         ("dev8.jsonl", 0.94, 0.69, 0.78),
         ("dev9.jsonl", 0.94, 0.76, 0.76),
         ("dev10.jsonl", 0.93, 0.76, 0.85),
+        ("dev11.jsonl", 0.94, 0.76, 0.85),
     ],
 )
 def test_the_reader_reads_the_development_corpora(
@@ -492,6 +495,81 @@ def test_what_a_review_found_the_eighth_version_misread(text: str, expected: set
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the ninth version: honorifics, a result in the next sentence, arrows and pictures, dialects
+        (
+            "I am seer. Last night I divine Baraka-san. Result is human.",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "human")},
+        ),
+        ("Night two I check Baraka. Werewolf leh.", {("divined", "Baraka Otieno", "werewolf")}),
+        ("I looked at Baraka. She is human.", {("divined", "Baraka Otieno", "human")}),
+        (
+            "\U0001f52e seer claim\n\u27a1\ufe0f N1: Baraka \u279c human \u2705",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "human")},
+        ),
+        (
+            "\U0001f464 villager\n\U0001f5f3\ufe0f Baraka",
+            {("claim", None, "villager"), ("will_vote", "Baraka Otieno", "")},
+        ),
+        ("Guardian, that's me.", {("claim", None, "guardian")}),
+        ("Hunter, aye. What of it.", {("claim", None, "hunter")}),
+        ("It is me who is the seer.", {("claim", None, "seer")}),
+        ("I appear before you as the medium.", {("claim", None, "medium")}),
+        ("Medium checking in!", {("claim", None, "medium")}),
+        ("Aiyo. I villager lah!", {("claim", None, "villager")}),
+        ("I'll go first (someone has to): seer.", {("claim", None, "seer")}),
+        ("Ah'm the guardian. Ah'm votin' Baraka.", {("claim", None, "guardian"), ("will_vote", "Baraka Otieno", "")}),
+        ("I'm voting Baraka like any sensible person would.", {("will_vote", "Baraka Otieno", "")}),
+        ("Okay, I don decide. I go vote Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Baraka first. I dey vote am.", {("will_vote", "Baraka Otieno", "")}),
+        ("Baraka, na you be the wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("Vote submitted: Baraka Otieno.", {("will_vote", "Baraka Otieno", "")}),
+        ("I will vote accordingly: Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Sorry Baraka, must vote you.", {("will_vote", "Baraka Otieno", "")}),
+        ("I find Baraka suspect.", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka is in on it, mark my words.", {("accuses", "Baraka Otieno", "")}),
+        ("also baraka being this quiet is giving wolf ngl", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka claim so fast one, very suspicious leh.", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka's seer claim na fake.", {("liar", "Baraka Otieno", "seer")}),
+        ("I find Baraka's seer claim not credible.", {("liar", "Baraka Otieno", "seer")}),
+    ],
+)
+def test_the_ninth_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Would you vote Baraka like anyone would?", set()),
+        ("I'd check Baraka. Human or not, we'll see.", set()),  # a plan, not a result
+        ("\u2705 Baraka cleared for me", {("defends", "Baraka Otieno", "")}),  # a mark, not a result
+        ("Achieng thanks \U0001f64f Baraka is the wolf.", {("accuses", "Baraka Otieno", "")}),  # a picture parts words
+    ],
+)
+def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
+    text: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+def test_a_line_is_read_in_the_light_of_the_role_its_speaker_claimed_before() -> None:
+    reader = TalkReader(MORE)
+    line = "Baraka was human."
+    assert reader.parse(line, 5) == ()  # alone: whose result, if any?
+    medium, seer, villager = (reader.parse(line, 5, role) for role in ("medium", "seer", "villager"))
+    assert [(s.kind, s.target, s.species) for s in medium] == [("identified", 2, Species.HUMAN)]
+    assert [(s.kind, s.target, s.species) for s in seer] == [("divined", 2, Species.HUMAN)]
+    assert all(s.kind not in ("divined", "identified") for s in villager)
+    # a line with a claim of its own is read by it, not by the earlier one
+    own = reader.parse("I'm the seer. Baraka was human.", 5, "medium")
+    assert ("divined", 2) in {(s.kind, s.target) for s in own}
+    assert claimed_role(medium) == "medium" and claimed_role(seer, "villager") == "seer"
+    assert claimed_role((), "guardian") == "guardian"
+
+
+@pytest.mark.parametrize(
     "phrase", ["Baraka's solid ", "believe Baraka's claim ", "the suspect is Baraka ", "night 1 Baraka human "]
 )
 def test_a_line_written_to_be_long_costs_no_more_than_its_first_part(phrase: str) -> None:
@@ -665,6 +743,25 @@ def test_silence_is_evidence_only_where_the_reader_is_sure() -> None:
     assert any(o.actor == 0 for o in templates.close(3) if isinstance(o, Claim))  # a reader that cannot tell
 
 
+def test_the_belief_engine_reads_a_line_in_the_light_of_its_speakers_earlier_claim() -> None:
+    from lycan.beliefs.evidence import Observer, Report
+    from lycan.engine.events import PhaseStarted
+    from lycan.rules import Role
+
+    names = ("Ana", "Ben", "Cai", "Dov", "Eli")
+    events = [
+        PhaseStarted(id=0, day=2, phase="day", alive=(0, 1, 3, 4)),
+        Talk(id=1, day=2, phase="day", actor=0, text="I'm the medium, I'll tell you what they were."),
+        Talk(id=2, day=2, phase="day", actor=1, text="Seer here."),
+        Talk(id=3, day=2, phase="day", actor=0, text="Cai was human, sadly."),
+        Talk(id=4, day=2, phase="day", actor=1, text="Dov was human."),
+        Talk(id=5, day=2, phase="day", actor=3, text="Cai was human."),  # no claim before: an opinion
+    ]
+    roles = (Role.SEER, Role.MEDIUM, Role.VILLAGER, Role.WEREWOLF, Role.POSSESSED)
+    reports = [(o.kind, o.actor, o.target) for o in Observer(names, 4, roles).read(events) if isinstance(o, Report)]
+    assert reports == [("identified", 0, 2), ("divined", 1, 3)]
+
+
 def test_short_forms_of_names_that_one_seat_has() -> None:
     names = ("Xabier Etxeberria", "Oluwaseun Adeyemi", "Diego Moreno", "Meenakshi Iyer", "Ana")
     assert said("Voting Xabi. I trust Seun.", speaker=4, names=names) == {
@@ -694,7 +791,7 @@ VOCAB = ("Ken", "Blackwell Jones", "Whitehead Amos", "Greenwood Ray", "Trustram 
         ("The wolves vote Ken every single day.", set()),
         ("Lynching Ken is right.", set()),
         ("Ken got my guard up with that claim.", set()),
-        ("Ken read as a wolf to me yesterday.", set()),
+        ("Ken read as a wolf to me yesterday.", {("accuses", "Ken", "")}),  # an impression, not a result
         ("Ken's flip: wolf", set()),
         ("The seer is mine to protect tonight.", set()),
         ("Ken is the wolf I saw lying.", {("accuses", "Ken", "")}),

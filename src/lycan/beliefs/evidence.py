@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lycan.beliefs.claims import Statement
-from lycan.beliefs.reader import MIN_CONFIDENCE, Reading, reader_for
+from lycan.beliefs.reader import MIN_CONFIDENCE, Reading, TalkReader, claimed_role, reader_for
 from lycan.engine.events import Event, Executed, PhaseStarted, Talk, VoteCast
 from lycan.rules.roles import Role, Species, parse_role
 
@@ -93,6 +93,8 @@ class Observer:
             that returns a `Reading` also says which lines it did not understand whole: a seat whose
             talk of a day held a role or a result the reader could not read is not taken to have
             stayed silent about claims that day (silence is evidence only where the reader is sure).
+            A `TalkReader` reads each line knowing the role its speaker has claimed so far
+            ("Olga was human" from a medium claimant is a medium's result).
     """
 
     def __init__(
@@ -107,6 +109,8 @@ class Observer:
         self.n = len(names)
         self.roles_in_play = frozenset(roles_in_play)
         self.reader: Reader = read or reader_for(names)
+        self.said_role: dict[int, str] = {}
+        """The role each seat has claimed in public talk so far, as read (a line is read in its light)."""
         self.unsure: dict[int, set[int]] = {}
         """Seats whose talk on each day may hold a claim the reader did not read (no silence for them)."""
         self.alive: tuple[int, ...] = tuple(range(self.n))
@@ -156,7 +160,13 @@ class Observer:
             return []
         out: list[Observation] = []
         others = tuple(s for s in self.alive if s != actor)
-        said = self.reader(e.text, actor)
+        before = self.said_role.get(actor, "")
+        said = (
+            self.reader.read(e.text, actor, before)
+            if isinstance(self.reader, TalkReader)
+            else self.reader(e.text, actor)
+        )
+        self.said_role[actor] = claimed_role(said, before)
         statements: Iterable[Statement] = said
         if isinstance(said, Reading):
             if said.doubts_claims:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from lycan.beliefs.claims import CLAIMABLE_ROLES, Statement, StatementKind
-from lycan.beliefs.reader import TalkReader
+from lycan.beliefs.reader import TalkReader, claimed_role
 from lycan.models.base import ChatModel, ChatRequest, Message
 from lycan.rules.roles import ROLE_ALIASES, Role, Species, parse_role
 
@@ -597,6 +597,25 @@ def load_labelled(path: str | Path) -> list[Labelled]:
     return [labelled_from_dict(json.loads(line)) for line in lines if line.strip()]
 
 
+def read_in_table(rows: Sequence[Labelled], *, learned: bool = True) -> list[tuple[Statement, ...]]:
+    """What the talk reader reads in each of `rows`, each line in the light of the table's earlier lines.
+
+    Rows of one table (the same names) follow each other in a labelled file. Each speaker's claimed
+    role is the one the reader itself read in that speaker's earlier rows (`claimed_role`), never the
+    labels: what a game's belief engine knows when it reads a line (`lycan.beliefs.evidence`).
+    """
+    readers: dict[tuple[str, ...], TalkReader] = {}
+    said: dict[tuple[tuple[str, ...], int], str] = {}
+    out: list[tuple[Statement, ...]] = []
+    for row in rows:
+        reader = readers.setdefault(row.names, TalkReader(row.names, learned=learned))
+        key = (row.names, row.speaker)
+        got = reader.parse(row.text, row.speaker, said.get(key, ""))
+        said[key] = claimed_role(got, said.get(key, ""))
+        out.append(got)
+    return out
+
+
 __all__ = [
     "EXAMPLE_NAMES",
     "EXTRACTED_KINDS",
@@ -611,5 +630,6 @@ __all__ = [
     "canonical",
     "labelled_from_dict",
     "load_labelled",
+    "read_in_table",
     "score",
 ]

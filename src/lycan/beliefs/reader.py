@@ -34,7 +34,7 @@ import itertools
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -108,6 +108,13 @@ _FIXES: dict[str, str] = {
     "cheked": "checked",
     "chcked": "checked",
     "vore": "vote",
+    "ower": "over",
+    "villageois": "villager",
+    "ah'm": "i'm",
+    "ah'll": "i'll",
+    "ah've": "i've",
+    "ah'd": "i'd",
+    "wis": "was",
     "votin": "voting",
     "sussy": "sus",
     "lyin": "lying",
@@ -267,6 +274,7 @@ def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
         and not sentence.rstrip().endswith("?")
         and not _not_own(sentence)
         and not _CITED_REASON.search(sentence[: sentence.find(token)])
+        and not re.search(re.escape(token) + _AGREED_WITH, sentence)
         and not any(
             token in sentence[a:b] and _OTHERS_DO.match(sentence[a:b]) and not sentence[a:b].lstrip().startswith(token)
             for a, b in _clauses(sentence)
@@ -274,6 +282,12 @@ def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
     ]
 
 
+_AGREED_WITH = (
+    r"(?:'s)?\s+(?:(?:is|was|could be|might be|may be|seems)\s+)?(?:onto something|on to something|right|on the money|"
+    r"spot on|on point)\b|\s+(?:has|had|made|makes|raises|raised)\s+(?:a\s+)?(?:good\s+|fair\s+|solid\s+|strong\s+|"
+    r"valid\s+)?point\b|\s+(?:said it well|sees it clearly|saw it clearly|nailed it|put it well|called it)\b"
+)
+"""What follows a seat the speaker agrees with ("Ken is onto something about Ann"): a nod to their point, not a read of them."""
 _CITED_REASON = re.compile(r"\b(?:because|since|cause|'cause|as|after|when|given|considering)\b")
 """A reason's start: a seat named after it is cited as evidence, not given an opinion of."""
 _OTHERS_DO = re.compile(
@@ -403,6 +417,16 @@ def normalise(text: str) -> str:
             0x2014: " - ",
             0x2015: " - ",
             0x2192: " = ",
+            0x2794: " = ",  # the arrows of bullet lists: "N1: Ken ➜ human"
+            0x2799: " = ",
+            0x279C: " = ",
+            0x279D: " = ",
+            0x279E: " = ",
+            0x27A1: " = ",
+            0x21E8: " = ",
+            0x2B95: " = ",
+            0xFE0F: None,  # the emoji presentation selector
+            0x1F5F3: " vote: ",  # the ballot box: "🗳️ Mika"
             0x21D2: " = ",
             0x27F6: " = ",
             0xFF1A: ":",
@@ -415,6 +439,14 @@ def normalise(text: str) -> str:
     )
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
     s = re.sub(r"\s*\U0001f43a+\s*", " wolf ", s)  # the wolf emoji is the word
+    s = re.sub(r"(?m)^[ \t]*=[ \t]*", "", s)  # an arrow that opens a line is its bullet ("➡️ N1: Rory = human")
+    # a picture that opens or ends a line is a bullet or a mark ("🔮 seer claim", "👤 villager"); within it, it parts words
+    s = re.sub(r"([-:=])[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*", r"\1 ", s)  # "Rory - 🧍 human"
+    s = re.sub(
+        r"(?m)^[^\w\n]*?[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*|[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*$",
+        "",
+        s,
+    )
     s = re.sub(r"\b(wolf)\s+wolf\b", r"\1", s, flags=re.IGNORECASE)
     s = re.sub(r"(\*\*|__|~~|`+)", "", s)
     s = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", s)
@@ -431,7 +463,12 @@ def _said_not_asked(m: re.Match[str]) -> str:
 
 
 def _fix_words(s: str) -> str:
-    return re.sub(r"[a-z][a-z'-]*", lambda m: _FIXES.get(m.group(0), m.group(0)), s)
+    return re.sub(r"[a-z][a-z'-]*", lambda m: _FIXES.get(m.group(0)) or _g_dropped(m.group(0)), s)
+
+
+def _g_dropped(word: str) -> str:
+    """A word with its g dropped, written back ("votin'" voting, "gettin'" getting); other words as they are."""
+    return word[:-1] + "g" if len(word) >= 6 and word.endswith("in'") else word
 
 
 # ----------------------------------------------------------------------------- names
@@ -580,7 +617,7 @@ class TalkReader:
         self._short = _short_forms(self.names, aliases)
         self._parts = _name_parts(self.names)
         self._name_re = re.compile(rf"@?(?<![\w])(?:{alts})(?![\w\]])(?:'s\b)?", re.IGNORECASE) if alts else None
-        self._cache: OrderedDict[tuple[str, int | None], Reading] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int | None, str], Reading] = OrderedDict()
         self._size = cache
         self._patterns = _patterns()
 
@@ -589,18 +626,23 @@ class TalkReader:
         """`read` (a reader is a function of the line and its speaker)."""
         return self.read(text, speaker)
 
-    def parse(self, text: str, speaker: int | None = None) -> tuple[Statement, ...]:
+    def parse(self, text: str, speaker: int | None = None, claimed: str = "") -> tuple[Statement, ...]:
         """The statements alone (the `SpeechParser.parse` signature)."""
-        return self.read(text, speaker).statements
+        return self.read(text, speaker, claimed).statements
 
-    def read(self, text: str, speaker: int | None = None) -> Reading:
-        """What `speaker` plainly says in `text`: statements with confidences, and what was not understood."""
-        key = (text, speaker)
+    def read(self, text: str, speaker: int | None = None, claimed: str = "") -> Reading:
+        """What `speaker` plainly says in `text`: statements with confidences, and what was not understood.
+
+        `claimed`: the role the speaker claimed earlier at the table ("" if none or not known). A
+        line that claims nothing itself is read in its light: "Olga was human" from a medium
+        claimant is a medium's result, from a seer claimant a divination, from a villager an opinion.
+        """
+        key = (text, speaker, claimed)
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        reading = self._read(text[:MAX_READ], speaker)
+        reading = self._read(text[:MAX_READ], speaker, claimed)
         self._cache[key] = reading
         if len(self._cache) > self._size:
             self._cache.popitem(last=False)
@@ -664,12 +706,14 @@ class TalkReader:
         text = re.sub(r"(^|[^\w@⟨])@?([A-Za-z][a-z]{4,})(?![\w⟩])", misspelt, text)
         return text.lower(), seats
 
-    def _read(self, text: str, speaker: int | None) -> Reading:
+    def _read(self, text: str, speaker: int | None, claimed: str = "") -> Reading:
         protocol: list[ReadStatement] = []
         if re.search(r"\b(?:COMINGOUT|DIVINED|IDENTIFIED|GUARDED|ESTIMATE|VOTE)\b", text):
             protocol = [ReadStatement(st, 1.0, text) for st in self._protocol.parse(text, speaker)]
         s, _ = self._tokens(normalise(text))
         s = _fix_words(s)
+        s = re.sub(r"⟨(\d+)⟩(?:\s+⟨\1⟩)+", r"⟨\1⟩", s)  # "Mei Lin" of Mei Lin Tan: one seat named once
+        s = re.sub(r"(⟨\d+⟩)-(?:san|kun|chan|sama|senpai|sensei|ssi|nim|ji|bhai|didi)\b", r"\1", s)  # "Mei-san"
         if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
@@ -684,8 +728,27 @@ class TalkReader:
         s = re.sub(
             r"(?<![,\s])[,\s]+(?:ok|okay|right|yeah|alright|ya|k)\s*\?+", _said_not_asked, s
         )  # "I'm the seer, ok?"
-        s = re.sub(r"\bme\s+(vote|ballot)\b", r"my \1", s)  # "Rivera gets me vote"
+        s = re.sub(r"\b(?:me|ma|mah)\s+(vote|ballot)\b", r"my \1", s)  # "Rivera gets me vote", "ma vote's on her"
+        # a result said in the next sentence: "I divine Mei. Result is human.", "I check Shun. Werewolf leh."
+        s = re.sub(
+            r"(\bi\s+(?:also\s+|then\s+|just\s+)?(?:divine|divined|check|checked|inspect|inspected|look at|looked at|"
+            r"scan|scanned|peek at|peeked at|investigate|investigated|test|tested)\s+⟨\d+⟩)\s*[.!]+\s+"
+            r"(?:(?:the\s+|my\s+)?result\s*(?:is|was|:|=|-)?\s*|(?:he|she|they)(?:'s|\s+is|\s+was|\s+are)\s+|"
+            r"it(?:'s|\s+is|\s+was)\s+)?(?=(?:an?\s+)?(?:human|werewolf|wolf|innocent|clean|white|black)\b)",
+            r"\1: ",
+            s,
+        )
         s = re.sub(r"(⟨\d+⟩)\s*\((?:d|n|day|night)\s*\d+\)", r"\1", s)  # "Ashkan (D1) was a wolf"
+        # the ninth version: "like anyone would" is a manner, not a supposition; pidgin and
+        # Singlish votes and verdicts ("I dey vote am", "I go vote Ken", "na you be the wolf")
+        s = re.sub(r"\s*\blike\s+any(?:one|body|\s+[a-z]+(?:\s+[a-z]+)?)\s+would\b", "", s)
+        s = re.sub(r"\bi\s+(?:dey|go|don|wan|gon)\s+(vote|voting)\b", r"i will vote", s)
+        s = re.sub(r"\bvote\s+am\b", "vote him", s)
+        s = re.sub(r"\bna\s+(⟨\d+⟩|you|him|her)\s+(?:be|dey be|is)\s+(?:the\s+)?(wolf|werewolf)\b", r"\1 is the \2", s)
+        s = re.sub(r"\b(⟨\d+⟩)\s+na\s+(?:the\s+)?(wolf|werewolf)\b", r"\1 is a \2", s)
+        s = re.sub(
+            r"\bmy\s+vote\s+(?:dey\s+)?go(?:es)?\s+(?:to\s+)?(?:your\s+side|to\s+you)\b", "my vote goes to you", s
+        )
         s = _pronouns(s, speaker)
         s = _strip_planted(s)
         # a claim or a result said across two sentences: "Yaw is not the seer. I am.", "The real seer? Me.",
@@ -750,7 +813,7 @@ class TalkReader:
         found: list[ReadStatement] = []
         unread: list[str] = []
         doubts = False
-        claims_line = self._line_claims(s)
+        claims_line = self._line_claims(s) or ({claimed} if claimed else set())
         roles_line = {ROLE_WORDS[w] for w in _ROLE_ANY.findall(s)} - {"villager"}
         for sentence in _sentences(s):
             body = sentence.rstrip()
@@ -1056,7 +1119,15 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (rf"\bi\s+stand\s+(?:before\s+you\s+|here\s+)?as\s+(?:the|a|your)\s+{_ROLE}\b", 0.9),
-            (rf"^\s*{_ROLE}\s+(?:again|speaking|reporting|here again)\b", 0.85),
+            (rf"^\s*{_ROLE}\s+(?:again|speaking|reporting|here again|checking in|reporting in)\b", 0.85),
+            # the ninth version: "Guardian, that's me.", "Possessed, aye.", "it is me who is the seer",
+            # "I appear before you as the medium", "I villager lah!", "I'll go first: seer."
+            (rf"^\s*{_ROLE}\s*[,-]?\s*(?:that'?s|that is)\s+me\b", 0.9),
+            (rf"^\s*{_ROLE}\s*,\s*(?:aye|yes|yeah|yep|indeed)\b", 0.85),
+            (rf"\bit(?:'s|\s+is)\s+me\s+who\s+(?:is|am)\s+(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
+            (rf"\bi\s+(?:appear|come)\s+before\s+you\s+as\s+(?:the|a|your)\s+{_ROLE}\b", 0.9),
+            (rf"(?:^|[.!?]\s*)i\s+{_ROLE}\s*(?:lah|leh|lor|la|one|only|ah)?\s*(?:[.!,]|$)", 0.85),
+            (rf"\b(?:i'll|i will|let me)\s+go\s+first\b[^.!?:]{{0,30}}:\s*(?:the\s+)?{_ROLE}\s*(?:[.!]|$)", 0.85),
             (rf"^\s*(?:as\s+(?:the\s+)?)?{_ROLE}\s*:", 0.85),
             (rf"^\s*\(\s*{_ROLE}\s*\)\s*[.!]?\s*$", 0.85),
             (rf"^\s*{_ROLE}\s*(?:n\d|night\s*\d|d\d)\s*:", 0.85),
@@ -1352,7 +1423,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bme\s*=\s*{_WHO}", 0.85),
             # a labelled line: "Vote: Ken", "Vote target: Ken (quiet all day)", "Action: vote Ken"
             (
-                rf"^\s*(?:vote|my vote|final vote|vote target|voting|action|today's vote)\s*[:=]\s*(?:vote\s+(?:for\s+)?|lynch\s+)?{_WHO}(?=\s*(?:[.!,;(]|$))",
+                rf"^\s*(?:vote|my vote|final vote|vote target|voting|action|today's vote|vote submitted|vote cast|"
+                rf"vote locked(?: in)?|locking in|locked in)\s*[:=]\s*(?:vote\s+(?:for\s+)?|lynch\s+)?{_WHO}(?=\s*(?:[.!,;(]|$))",
                 0.85,
             ),
             (
@@ -1360,6 +1432,9 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (rf"{_WHO}\s*=\s*vote\b", 0.85),
+            (rf"\bvote\s+accordingly\s*[:-]\s*{_WHO}", 0.85),
+            (rf"{_WHO}\s+is\s+the\s+one\s+i(?:'m|\s+am|'ll\s+be|\s+will\s+be)\s+voting\s+(?:for|against|out)\b", 0.9),
+            (rf"\b(?:must|have to|gotta|got to|need to)\s+vote\s+(?:for\s+|out\s+)?{_WHO}(?!\s+(?:if|unless)\b)", 0.85),
             (rf"\bvote\s+stays\s+(?:on|with)\s+{_WHO}", 0.9),
             (rf"(?:^|[.,;:!]\s*)(?:so\s+)?{_WHO}\s+(?:vote|vote from me|for me|it is)\s*[.!]?\s*$", 0.8),
             (rf"(?:^|[.!]\s*)everyone\s+(?:on|onto|vote)\s+{_WHO}\s*(?:[.!]|$)", 0.85),
@@ -1468,6 +1543,13 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bmy\s+vote\s+puts\s+{_WHO}\s+(?:at|to|on)\b", 0.85),
         ],
         "liar": [
+            # the ninth version: "Olga's seer claim na fake", "I find Farhan's seer claim not credible"
+            (
+                rf"{_WHO}'s\s+{_ROLE}\s+claim\s+(?:is\s+|was\s+|na\s+|looks\s+|seems\s+|sounds\s+)?"
+                rf"(?:totally\s+|obviously\s+|clearly\s+|so\s+)?(?:fake|false|a lie|bogus|not credible|made up|a bluff|nonsense)\b",
+                0.85,
+            ),
+            (rf"\bi\s+find\s+{_WHO}'s\s+{_ROLE}\s+claim\s+(?:not\s+credible|fake|false|bogus|unconvincing)\b", 0.85),
             (
                 rf"{_WHO}(?:'s|\s+is)\s+(?:a\s+)?(?:were)?wolf\s+(?:who|that)\s+(?:fake[- ]?claimed|faked|is faking|falsely claimed)\s+"
                 rf"(?:the\s+|a\s+)?{_ROLE}\b",
@@ -1550,6 +1632,19 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            # the ninth version: "I find Rory suspect", "Chidi being this quiet is giving wolf",
+            # "Rory is in on it", "Dmitri claim so fast one, very suspicious leh"
+            (
+                rf"\bi\s+find\s+{_WHO}\s+(?:very\s+|quite\s+|rather\s+|a bit\s+)?(?:suspect|suspicious|shady|guilty|wolfy)\b",
+                0.85,
+            ),
+            (rf"{_WHO}[^.⟨]{{0,40}}?\bis\s+giving\s+(?:wolf|werewolf|scum|sus)\b", 0.8),
+            (rf"{_WHO}(?:'s|\s+is|\s+was)\s+in\s+on\s+it\b", 0.8),
+            (
+                rf"^\s*(?:and\s+|also\s+)?{_WHO}\s+[^.⟨?,]{{1,40}}?,\s*(?:very|so|quite|super|really|damn)\s+"
+                rf"(?:suspicious|sus|sketchy|shady|fishy)\b(?!\s+(?:of|that|about|how|why|to)\b)",
+                0.8,
+            ),
             (
                 rf"{_WHO}\s+is\s+the\s+one\s+(?:dodging|hiding|pushing|lying|stirring|avoiding|deflecting|bussing|faking)\b",
                 0.8,
@@ -2168,6 +2263,23 @@ def _resolve(matches: list[_Match]) -> list[_Match]:
     return sorted(kept, key=lambda x: x.start)
 
 
+_ROLE_OF_RESULT = {"divined": "seer", "identified": "medium", "guarded": "guardian"}
+
+
+def claimed_role(statements: Iterable[Statement], before: str = "") -> str:
+    """The role a speaker has claimed once `statements` are said, if `before` was its claim until then.
+
+    A claim counts, and so does a result or a protection, which only its role reports.
+    """
+    role = before
+    for st in statements:
+        if st.kind == "claim" and st.role:
+            role = st.role
+        elif st.kind in _ROLE_OF_RESULT:
+            role = _ROLE_OF_RESULT[st.kind]
+    return role
+
+
 @functools.lru_cache(maxsize=64)
 def reader_for(names: tuple[str, ...]) -> TalkReader:
     """The reader of a table of `names`, shared by every seat of it (a line is read once per table)."""
@@ -2181,6 +2293,7 @@ __all__ = [
     "ReadStatement",
     "Reading",
     "TalkReader",
+    "claimed_role",
     "normalise",
     "reader_for",
 ]
