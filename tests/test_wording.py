@@ -290,7 +290,7 @@ def test_the_nights_news_names_only_the_dead_and_states_nothing(dead: str) -> No
 
 
 def test_a_morning_after_a_death_opens_with_the_news_once_and_nothing_bright() -> None:
-    acts = [SpeechAct("suspect", 3)]
+    acts = [SpeechAct("nothing"), SpeechAct("suspect", 3)]
     cheerful = Persona("cheerful", "chatty", ())
     death = Morning(dead=(5,), first=True)
 

@@ -1472,7 +1472,8 @@ _BRIGHT = re.compile(
     r"\b(?:fun|sunshine|vibes|exciting|thrilling|whee|smiles?|love it|woo|yay|good news|what a game|"
     r"let's do this|lovely|delight\w*|nice|cosy|paradise|glad|great|merry|joys?|wonderful|splendid|"
     r"marvellous|glorious|treat|pleasure|charming|good (?:morning|day)|fine day|live for this|"
-    r"getting (?:good|boring)|heating up|plot thickens|buckle up|ready or not|round two|some action|"
+    r"getting (?:good|boring)|heating up|plot thickens|buckle up|ready or not|round two|some action|all here|"
+    r"having fun|best game|feeling lucky|happy|hooray|whee|yippee|"
     r"love|escalated|developed nicely|go well|good to (?:see|hear|be back)|doing so well|holding up okay)\b",
     re.IGNORECASE,
 )
@@ -2155,6 +2156,10 @@ def realise(
         said: list[str] = []
         for a in acts:
             sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
+            for _ in range(6 if sad else 0):  # a sad morning: a wording with nothing bright in it
+                if not _BRIGHT.search(sentence):
+                    break
+                sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
             reply = a.to is not None and a.kind in OPINIONS  # a reply has its lead
             if a.again and flagged and not short and not reply:
                 leads = (*_AGAIN, *_AGAIN_OPINION) if a.kind in OPINIONS else _AGAIN
