@@ -36,7 +36,7 @@ from lycan.engine.runner import run_async, run_sync
 from lycan.engine.seeds import derive
 from lycan.engine.view import View
 from lycan.models.base import ChatRequest
-from lycan.rules import Role, Team, get_preset, team_of
+from lycan.rules import Role, Species, Team, get_preset, team_of
 from scripted import ScriptedModel, sensible
 
 
@@ -431,3 +431,38 @@ def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_see
         run_sync(rules, agents, seed)
     assert checked and all(lone not in (trusting, stale) for lone, trusting, _, stale in checked), checked
     assert all(lone == steered for lone, _, steered, _ in checked), checked  # without the trust, it steers
+
+
+def test_once_the_lone_seer_claimant_reports_a_werewolf_the_reasoner_no_longer_steers_the_vote() -> None:
+    checked: list[tuple[int, int | None, int | None, int | None, int]] = []  # wolf; trusting, unsteered, not; steer
+
+    class Probe(HeuristicAgent):
+        """A villager that, at each vote, asks a camwolf seat in its place whom it would vote for."""
+
+        def decide(self, view: View, request: Request) -> Action:
+            planner = CamWolfAgent.planner_type(1)
+            lone = planner.lone_seer(view)
+            reported = planner._memory(view).seer_claims.get(lone, {}) if lone is not None else {}
+            wolves = [t for t, sp in reported.items() if sp is Species.WEREWOLF and t in request.targets]
+            if request.kind == "vote" and wolves:
+                other = next(t for t in request.targets if t not in (*wolves, lone))
+                results = []
+                for trust, concluded in ((True, True), (True, False), (False, True)):
+                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1, trust_lone_seer=trust)
+                    if concluded:
+                        wrong = Identification((view.events[-1].id,), "a hunch", other, Role.WEREWOLF)
+                        agent.reasonings.append((view.day, Reasoning("", (wrong,), Manner())))
+                    results.append(asyncio.run(agent.act(view, request)).target)
+                checked.append((wolves[-1], *results, other))
+            return super().decide(view, request)
+
+    rules = get_preset("guardian7")
+    for seed in range(900, 940):
+        agents = lineup(["heuristic-beliefs"] * 7, seed)
+        for seat, role in enumerate(Game(rules, seed).roles):
+            if role is Role.VILLAGER:
+                agents[seat] = Probe(derive(seed, "agent", seat))
+        run_sync(rules, agents, seed)
+    assert checked and all(trusting == unsteered for _, trusting, unsteered, _, _ in checked), checked
+    assert sum(wolf == trusting for wolf, trusting, _, _, _ in checked) >= 0.8 * len(checked), checked
+    assert all(steered == steer for _, _, _, steered, steer in checked), checked  # without the trust: the Reasoner's
