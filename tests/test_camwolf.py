@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -401,6 +402,17 @@ def test_a_camwolf_village_never_votes_out_its_lone_seer_claimant() -> None:
     assert [v for r in _pack_games(None, seeds, Team.VILLAGE) for v in _votes_against_a_lone_seer(r)]
 
 
+def _villagers_as(probe: Callable[[int], HeuristicAgent], seeds: range) -> None:
+    """guardian7 games of heuristic-beliefs seats, each villager a `probe` (which asks its questions as it plays)."""
+    rules = get_preset("guardian7")
+    for seed in seeds:
+        agents = lineup(["heuristic-beliefs"] * 7, seed)
+        for seat, role in enumerate(Game(rules, seed).roles):
+            if role is Role.VILLAGER:
+                agents[seat] = probe(derive(seed, "agent", seat))
+        run_sync(rules, agents, seed)
+
+
 def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_seer_claimant() -> None:
     checked: list[tuple[int, int | None, int | None, int | None]] = []  # claimant; votes: trusting, not, stale steer
 
@@ -422,13 +434,7 @@ def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_see
                 checked.append((lone, results[0], results[1], results[2]))
             return super().decide(view, request)
 
-    rules = get_preset("guardian7")
-    for seed in range(900, 920):
-        agents = lineup(["heuristic-beliefs"] * 7, seed)
-        for seat, role in enumerate(Game(rules, seed).roles):
-            if role is Role.VILLAGER:
-                agents[seat] = Probe(derive(seed, "agent", seat))
-        run_sync(rules, agents, seed)
+    _villagers_as(Probe, range(900, 920))
     assert checked and all(lone not in (trusting, stale) for lone, trusting, _, stale in checked), checked
     assert all(lone == steered for lone, _, steered, _ in checked), checked  # without the trust, it steers
 
@@ -456,13 +462,7 @@ def test_once_the_lone_seer_claimant_reports_a_werewolf_the_reasoner_no_longer_s
                 checked.append((wolves[-1], *results, other))
             return super().decide(view, request)
 
-    rules = get_preset("guardian7")
-    for seed in range(900, 940):
-        agents = lineup(["heuristic-beliefs"] * 7, seed)
-        for seat, role in enumerate(Game(rules, seed).roles):
-            if role is Role.VILLAGER:
-                agents[seat] = Probe(derive(seed, "agent", seat))
-        run_sync(rules, agents, seed)
+    _villagers_as(Probe, range(900, 940))
     assert checked and all(trusting == unsteered for _, trusting, unsteered, _, _ in checked), checked
     assert sum(wolf == trusting for wolf, trusting, _, _, _ in checked) >= 0.8 * len(checked), checked
     assert all(steered == steer for _, _, _, steered, steer in checked), checked  # without the trust: the Reasoner's
