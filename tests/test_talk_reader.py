@@ -546,6 +546,7 @@ def test_the_ninth_versions_phrasings_are_read(text: str, expected: set[tuple[st
         ("I'd check Baraka. Human or not, we'll see.", set()),  # a plan, not a result
         ("\u2705 Baraka cleared for me", {("defends", "Baraka Otieno", "")}),  # a mark, not a result
         ("Achieng thanks \U0001f64f Baraka is the wolf.", {("accuses", "Baraka Otieno", "")}),  # a picture parts words
+        ("> \U0001f52e seer claim", set()),  # a quoted line keeps its quote mark under a picture
     ],
 )
 def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(

@@ -443,7 +443,7 @@ def normalise(text: str) -> str:
     # a picture that opens or ends a line is a bullet or a mark ("🔮 seer claim", "👤 villager"); within it, it parts words
     s = re.sub(r"([-:=])[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*", r"\1 ", s)  # "Rory - 🧍 human"
     s = re.sub(
-        r"(?m)^[^\w\n]*?[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*|[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*$",
+        r"(?m)^[ \t•·*-]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*|[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*$",
         "",
         s,
     )
