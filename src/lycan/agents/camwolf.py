@@ -282,7 +282,7 @@ class Planner(BeliefHeuristicAgent):
             sp is Species.WEREWOLF and t in targets for t, sp in mem.seer_claims.get(lone, {}).items()
         ):
             return super()._vote(mem, view, targets)
-        spared = self.trust_lone_seer and steer == self._lone_seer(mem, view)
+        spared = lone is not None and steer == lone
         if steer is not None and steer in targets and not spared:
             return steer
         return super()._vote(mem, view, targets)
