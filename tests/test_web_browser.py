@@ -76,6 +76,8 @@ def test_person_plays_a_complete_game_in_the_browser(tmp_path: Path) -> None:
             # the spectator's page has drawn its table before it is read (a busy machine once read
             # it before its badge was written)
             watcher.wait_for_function("() => (document.querySelector('.role-badge') || {}).innerText === 'Spectator'")
+            # and its meter, which comes in its own message right after the table's state
+            watcher.wait_for_function("() => document.querySelectorAll('.seat .meter').length === 5")
 
             handled: set[str] = set()
             spoke = False
