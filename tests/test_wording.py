@@ -313,6 +313,27 @@ def test_a_morning_after_a_death_opens_with_the_news_once_and_nothing_bright() -
     assert 0 < sum("Player 6" in t for t in terse) < len(terse)  # a terse seat says it now and then
 
 
+@pytest.mark.parametrize("temperament", TEMPERAMENTS)
+def test_a_turn_never_says_its_manner_twice_in_other_words(temperament: str) -> None:
+    """An aside or closing line that repeats the opener ("Please trust that I mean well. ... Please
+    believe I mean well.") is drawn again: no two sentences of a turn share four words running."""
+    persona = Persona(temperament, "chatty", HABITS[:2])
+
+    def runs(sentence: str) -> set[tuple[str, ...]]:
+        words = re.findall(r"[a-z']+", sentence.lower())
+        return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
+
+    turns = 0
+    for seed in range(300):
+        for acts in ([SpeechAct("nothing")], [SpeechAct("suspect", 3), SpeechAct("vote", 3)]):
+            for text in realise(acts, names=NAMES, persona=persona, day=2, rng=random.Random(seed)):
+                sentences = [runs(x) for x in re.split(r"(?<=[.!?])\s+", text)]
+                for a, b in itertools.combinations(sentences, 2):
+                    assert not a & b, text
+                turns += 1
+    assert turns >= 600
+
+
 class _Mornings(LLMAgent):
     """An llm seat that notes the morning it reads at each public turn it words."""
 

@@ -1473,7 +1473,7 @@ _BRIGHT = re.compile(
     r"let's do this|lovely|delight\w*|nice|cosy|paradise|glad|great|merry|joys?|wonderful|splendid|"
     r"marvellous|glorious|treat|pleasure|charming|good (?:morning|day)|fine day|live for this|"
     r"getting (?:good|boring)|heating up|plot thickens|buckle up|ready or not|round two|some action|all here|"
-    r"having fun|best game|feeling lucky|happy|hooray|whee|yippee|"
+    r"having fun|best game|feeling lucky|happy|hooray|whee|yippee|huddle|"
     r"love|escalated|developed nicely|go well|good to (?:see|hear|be back)|doing so well|holding up okay)\b",
     re.IGNORECASE,
 )
@@ -1518,6 +1518,17 @@ def _news(morning: Morning, names: Sequence[str], temperament: str, rng: random.
         line = _expand(rng.choice(_MOURNING[temperament]), rng)
         return _cap(line.format(dead=who, **{"is": "are" if many else "is", "was": "were" if many else "was"}))
     return _expand(rng.choice(_QUIET[temperament]), rng)
+
+
+def _repeats(line: str, parts: Sequence[str]) -> bool:
+    """Whether `line` says three words running that `parts` (what the turn already says) say."""
+
+    def runs(text: str) -> set[tuple[str, ...]]:
+        words = re.findall(r"[a-z']+", text.lower())
+        return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
+
+    said = set().union(*(runs(p) for p in parts)) if parts else set()
+    return bool(runs(line) & said)
 
 
 def _unbright(pool: Sequence[str], rng: random.Random) -> str | None:
@@ -2063,8 +2074,12 @@ def _sentence(
         timed = re.search(
             r"\b(?:for now|yet|so far|at this point|right now|at the moment|currently|today)\b", text, re.IGNORECASE
         )
-        markers = [m for m in _MARKERS if not (timed and m in _TIME_MARKERS)]  # not "Right now ... for now"
-        text = f"{rng.choice(markers)} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
+        # not "Right now ... for now", nor a marker another act of the turn took
+        markers = [m for m in _MARKERS if not (timed and m in _TIME_MARKERS) and m not in used]
+        if markers:
+            marker = rng.choice(markers)
+            used.add(marker)
+            text = f"{marker} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
     if act.to is not None and kind in OPINIONS:
         leads: tuple[str, ...] = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
         if short:
@@ -2156,8 +2171,10 @@ def realise(
         said: list[str] = []
         for a in acts:
             sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
-            for _ in range(6 if sad else 0):  # a sad morning: a wording with nothing bright in it
-                if not _BRIGHT.search(sentence):
+            # a wording that says no three words running of what the turn said before ("Ken is the one
+            # I doubt most. Ken is the one I'm voting for."), and, on a sad morning, nothing bright
+            for _ in range(6):
+                if not (sad and _BRIGHT.search(sentence)) and not _repeats(sentence, [*parts, *said]):
                     break
                 sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
             reply = a.to is not None and a.kind in OPINIONS  # a reply has its lead
@@ -2169,12 +2186,19 @@ def realise(
         after: list[str] = []
         if chatty and not whisper and rng.random() < 0.6:
             asides = [a for a in _ASIDES[persona.temperament] if _said_in_time(a, day)]
-            aside = _unbright(asides, rng) if sad else _expand(rng.choice(asides), rng)
-            if aside:
-                after.append(aside)
+            # never the opener again in other words ("Please trust that I mean well. ... Please believe I mean well.")
+            for _ in range(4):
+                aside = _unbright(asides, rng) if sad else _expand(rng.choice(asides), rng)
+                if aside and not _repeats(aside, [*parts, *said]):
+                    after.append(aside)
+                    break
         groups = [g for h in persona.habits for g in _HABIT_CLOSERS.get(h, (h,)) if g in _CLOSERS and _closes(g, acts)]
         if groups and not whisper and (chatty or (plain and rng.random() < 0.5)):
-            after.append(_expand(rng.choice(_CLOSERS[rng.choice(groups)]), rng))
+            for _ in range(4):
+                closer = _expand(rng.choice(_CLOSERS[rng.choice(groups)]), rng)
+                if not _repeats(closer, [*parts, *said, *after]):
+                    after.append(closer)
+                    break
         if after and acts[-1].kind == "question":  # a question ends the turn: the other player answers next
             parts += [*said[:-1], *after, said[-1]]
         else:
