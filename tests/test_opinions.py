@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from lycan.beliefs.extract import canonical, load_labelled
-from lycan.beliefs.opinions import CONFIDENCE, KINDS, OpinionModel, default_model, features, slot
-from lycan.beliefs.reader import TalkReader
+from lycan.beliefs.opinions import CONFIDENCE, KINDS, OPINION_KINDS, OpinionModel, default_model, features, slot
+from lycan.beliefs.reader import _ROLE_OF_RESULT, TalkReader
 from lycan.train.opinions import examples, train
 
 TALK = Path(__file__).parent / "data" / "talk"
@@ -97,11 +97,26 @@ def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them
         extra = [r for r in with_model.found if r not in alone.found]
         assert with_model.unread == alone.unread
         about = {s.target for s in alone.statements if s.target is not None}
-        for r in extra:
+        claims = {s.role for s in alone.statements if s.kind == "claim"}
+        results = [r for r in extra if r.statement.kind in ("divined", "identified", "guarded")]
+        for r in results:
+            # a result or a protection only from a speaker who claims the role that gets it, and
+            # none where the rules read one of that seat; it replaces their opinion of the seat
+            assert _ROLE_OF_RESULT[r.statement.kind] in claims, (row.text, r)
+            assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
+            assert not any(
+                s.target == r.statement.target and s.kind in ("divined", "identified", "guarded")
+                for s in alone.statements
+                if s.kind == r.statement.kind or r.statement.kind != "guarded"
+            )
+        gone = [r for r in alone.found if r not in with_model.found]
+        assert all(r.statement.kind in ("accuses", "defends") for r in gone)
+        assert {r.statement.target for r in gone} <= {r.statement.target for r in results}
+        for r in (r for r in extra if r not in results):
             # a seat named in an unread clause, or one the rules read nothing of
             assert r.statement.target not in about or any(f"⟨{r.statement.target}⟩" in c for c in alone.unread)
             assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
-            assert r.statement.kind in KINDS
+            assert r.statement.kind in OPINION_KINDS
             assert f"⟨{r.statement.target}⟩" in r.clause
             opposite = {"accuses": "defends", "will_vote": "defends", "defends": "accuses"}[r.statement.kind]
             assert all((s.kind, s.target) != (opposite, r.statement.target) for s in alone.statements)
@@ -155,3 +170,35 @@ def test_the_learned_layer_reads_a_plain_sentence_the_rules_read_nothing_of_and_
         "Mio says Ken has been super helpful and consistent.",  # someone else's words
     ):
         assert not TalkReader(names).parse(text, 0), text
+
+
+def _results(reader: TalkReader, text: str, claimed: str = "") -> set[tuple[str, int, str]]:
+    return {
+        (s.kind, s.target, s.species.value if s.species else "")
+        for s in reader.parse(text, 0, claimed)
+        if s.kind in ("divined", "identified", "guarded") and s.target is not None
+    }
+
+
+def test_the_learned_layer_reads_results_in_words_no_rule_knows_from_the_role_that_gets_them() -> None:
+    names = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
+    reader, rules = TalkReader(names), TalkReader(names, learned=False)
+    seer = "I'm the seer. My lantern found Ken Mori last night, all human."
+    assert _results(reader, seer) == {("divined", 1, "human")}
+    assert not _results(rules, seer)
+    # the result is the seer's, not an opinion of Ken as well
+    assert not {s for s in reader.parse(seer, 0) if s.kind in ("defends", "accuses")}
+    # the same words from a seat that claims no such role, or claims the medium, say no divination
+    said = "My lantern found Ken Mori last night, all human."
+    assert not _results(reader, said)
+    assert _results(reader, said, "seer") == {("divined", 1, "human")}
+    assert _results(reader, said, "medium") <= {("identified", 1, "human")}
+    assert not _results(reader, said, "villager")
+    assert _results(reader, "I'm the seer. Last night I went to Ken and saw a wolf.") == {("divined", 1, "werewolf")}
+    # asked, supposed, or someone else's: nothing
+    for text in (
+        "I'm the seer. Did my lantern find Ken Mori all human?",
+        "I'm the seer. Mio says her lantern found Ken Mori last night, all human.",
+        "I'm the seer. If my lantern had found Ken Mori last night, all human, I'd say so.",
+    ):
+        assert not _results(reader, text), text

@@ -1,4 +1,4 @@
-"""A learned reader of opinions, behind the talk reader's rules: accusations, votes and defences.
+"""A learned reader behind the talk reader's rules: accusations, votes, defences, results and protections.
 
 The rules of `lycan.beliefs.reader` read what they were written for, and each new hand of players
 says "I'm voting X" in ways no rule foresaw: on every new labelled set, recall of votes and
@@ -13,7 +13,10 @@ a model trained on every labelled set does. This is that model, kept small and e
   logistic regression per kind gives P(the speaker states this kind about that seat);
 - the reader asks it only where its rules left a clause unread that names the seat, adds a
   statement at `THRESHOLD` or above that the rules did not read, and never one that contradicts
-  what they did (an accusation of a seat they read as defended, or the reverse).
+  what they did (an accusation of a seat they read as defended, or the reverse);
+- results and protections ("Dropped in on Farah last night, she's totally human"): asked only of a
+  speaker who claims the role that gets them (seer, medium, guardian; in the line or earlier at the
+  table, the `role:` features), about a seat named beside a species word, at `RESULT_THRESHOLD`.
 
 Training (`lycan.train.opinions`, scikit-learn from the `train` extra) uses the labelled sets' `dev`
 parts only: the held-out parts stay a fair test. The shipped weights (`params/opinions.npz`) are
@@ -27,19 +30,29 @@ import itertools
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends")
-"""The statement kinds the model reads, in the order of its weight rows."""
+KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends", "result_human", "result_werewolf", "guarded")
+"""The statement kinds the model reads, in the order of its weight rows: opinions, then a result the
+speaker reports of the seat (a seer's divination or a medium's reading, by the role the speaker
+claims) and a protection the speaker says it gave."""
+OPINION_KINDS: tuple[str, ...] = KINDS[:3]
+"""The opinions among `KINDS`."""
+RESULT_KINDS: dict[str, str] = {"result_human": "human", "result_werewolf": "werewolf"}
+"""The result kinds among `KINDS`, with the species each reports."""
 N_FEATURES = 2**18
 """Hash slots of the features."""
 THRESHOLD = 0.7
 """P at or above which the reader adds the statement (measured on the held-out sets: BENCHMARKS.md)."""
+RESULT_THRESHOLD = 0.5
+"""P at or above which the reader adds a result or a protection: these are asked only of a speaker who
+claims the role that gets them, about a seat named beside a species word (for results), so a lower
+bar keeps the precision of the rules (measured on the held-out sets: BENCHMARKS.md)."""
 CONFIDENCE = 0.8
 """The confidence of a statement the model adds: about the precision of its additions on held-out sets."""
 
@@ -48,8 +61,13 @@ SEAT_TOKEN = re.compile(r"⟨(\d+)⟩")
 _WORD = re.compile(r"[a-z']+|TGT|ME|OTH|[?!]")
 
 
-def features(sentences: Sequence[str], target: int, speaker: int | None) -> list[str]:
-    """The features of `target` in a line read as `sentences` (the reader's, seats as `⟨seat⟩` tokens)."""
+def features(sentences: Sequence[str], target: int, speaker: int | None, roles: Collection[str] = ()) -> list[str]:
+    """The features of `target` in a line read as `sentences` (the reader's, seats as `⟨seat⟩` tokens).
+
+    `roles`: the roles the speaker claims, in the line or earlier at the table (a seer's "Ken is
+    human" is a result, a villager's an opinion). The words of a sentence that follows one naming
+    the seat and names no seat itself count too, marked as such ("Checked Ken. Human.").
+    """
 
     def mark(m: re.Match[str]) -> str:
         seat = int(m.group(1))
@@ -69,7 +87,12 @@ def features(sentences: Sequence[str], target: int, speaker: int | None) -> list
             window = " ".join(w[max(0, i - 5) : i + 6])
             out += ["c:" + window[j : j + 4].replace(" ", "_") for j in range(len(window) - 3)]
         out.append(f"names:{min(3, len(set(SEAT_TOKEN.findall(sentence))))}")
+    for i, sentence in enumerate(sentences[:-1]):
+        after = sentences[i + 1]
+        if token in sentence and not SEAT_TOKEN.search(after):
+            out += [f"nx:{w}" for w in _WORD.findall(after)[:8]]
     out.append(f"sentences:{min(3, len(naming))}")
+    out += [f"role:{r}" for r in sorted(roles)] or ["role:none"]
     return out
 
 
@@ -98,9 +121,11 @@ class OpinionModel:
     bias: np.ndarray
     """(len(KINDS),) intercepts."""
 
-    def predict(self, sentences: Sequence[str], target: int, speaker: int | None) -> dict[str, float]:
-        """P(the speaker states each kind about `target`), from the line's `sentences`."""
-        slots, values = vector(features(sentences, target, speaker))
+    def predict(
+        self, sentences: Sequence[str], target: int, speaker: int | None, roles: Collection[str] = ()
+    ) -> dict[str, float]:
+        """P(the speaker states each kind about `target`), from the line's `sentences` (`features`)."""
+        slots, values = vector(features(sentences, target, speaker, roles))
         if not len(self.slots):
             return {k: float(1.0 / (1.0 + np.exp(-z))) for k, z in zip(KINDS, self.bias, strict=True)}
         at = np.searchsorted(self.slots, slots)
@@ -140,6 +165,9 @@ __all__ = [
     "CONFIDENCE",
     "KINDS",
     "N_FEATURES",
+    "OPINION_KINDS",
+    "RESULT_KINDS",
+    "RESULT_THRESHOLD",
     "SEAT_TOKEN",
     "THRESHOLD",
     "OpinionModel",

@@ -254,6 +254,13 @@ _CORRECTED_VOTE = re.compile(
 first vote is dropped, and what the correction says is read as usual."""
 
 
+_GUESSED = re.compile(
+    r"\b(?:imo|imho|i think|i believe|i feel|i reckon|i guess|i suspect|i bet|my gut|gut says|seems?|looks? like|"
+    r"probably|maybe|perhaps|likely|must be|might be|could be|feels? like|smells? like|vibes?)\b"
+)
+"""Words that make a sentence a guess, not a result ("Rin = wolf imo", "Ken seems human to me")."""
+
+
 def _not_own(text: str) -> bool:
     """Whether `text` supposes, reports someone else's words, or takes something back."""
     return bool(_HYPOTHETICAL.search(text) or _REPORTED.search(text) or _RETRACTION.search(text))
@@ -877,8 +884,59 @@ class TalkReader:
         if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
             unread, doubts = [], False
         elif self.learned:
-            found += self._learned(text, speaker, found, unread, dropped)
+            roles = {r.statement.role for r in found if r.statement.kind == "claim"} or (
+                {claimed} if claimed else set()
+            )
+            found = self._learned_results(text, speaker, found, roles)
+            found += self._learned(text, speaker, found, unread, dropped, roles)
         return Reading(tuple(found), tuple(unread), doubts)
+
+    def _learned_results(
+        self, text: str, speaker: int | None, found: list[ReadStatement], roles: set[str]
+    ) -> list[ReadStatement]:
+        """`found` with the results and protections the learned reader finds that the rules did not read.
+
+        Asked only of a speaker who claims the role that gets them (a seer's divination, a medium's
+        reading, a guardian's protection: in the line or earlier at the table), about each seat the
+        line names that the rules read no such statement of. A result needs its species word in a
+        sentence naming the seat or in the seatless sentence after it ("Checked Ken. Human."); it
+        replaces what the rules made of the same words as an opinion ("Ken, she's totally human":
+        no defence as well).
+        """
+        from lycan.beliefs.opinions import CONFIDENCE, RESULT_KINDS, RESULT_THRESHOLD, default_model
+
+        result_kind = "divined" if "seer" in roles else "identified" if "medium" in roles else ""
+        guards = "guardian" in roles
+        if not (result_kind or guards):
+            return found
+        sentences = self.sentences(text)
+        named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)} - {speaker}
+        read = {(r.statement.kind, r.statement.target) for r in found}
+        added: list[ReadStatement] = []
+        judged: set[int] = set()
+        for seat in sorted(t for t in named if t < len(self.names)):
+            token = f"⟨{seat}⟩"
+            near = [
+                x
+                for i, sentence in enumerate(sentences)
+                for x in (sentence, *sentences[i + 1 : i + 2])
+                if token in sentence and (x == sentence or not re.search(r"⟨\d+⟩", x))
+            ]
+            if any(_not_own(x) or x.rstrip().endswith("?") or _GUESSED.search(x) for x in near if token in x):
+                continue  # asked, supposed, guessed, someone else's words or taken back: no result
+            p = default_model().predict(sentences, seat, speaker, roles)
+            clause = next(x for x in near if token in x)
+            if result_kind and not any(k in ("divined", "identified") and t == seat for k, t in read):
+                kind, best = max(((k, p[k]) for k in RESULT_KINDS), key=lambda kp: kp[1])
+                words = _HUMAN_WORDS if RESULT_KINDS[kind] == "human" else _WOLF_WORDS
+                if best >= RESULT_THRESHOLD and any(re.search(rf"\b(?:{words})\b", x) for x in near):
+                    st = Statement(cast(StatementKind, result_kind), seat, "", Species(RESULT_KINDS[kind]))
+                    added.append(ReadStatement(st, CONFIDENCE, clause))
+                    judged.add(seat)
+            if guards and ("guarded", seat) not in read and p["guarded"] >= RESULT_THRESHOLD:
+                added.append(ReadStatement(Statement("guarded", seat, "", None), CONFIDENCE, clause))
+        kept = [r for r in found if not (r.statement.target in judged and r.statement.kind in ("accuses", "defends"))]
+        return kept + added
 
     def _learned(
         self,
@@ -887,6 +945,7 @@ class TalkReader:
         found: list[ReadStatement],
         unread: list[str],
         dropped: Collection[int] = (),
+        roles: Collection[str] = (),
     ) -> list[ReadStatement]:
         """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats the rules left unread.
 
@@ -897,7 +956,7 @@ class TalkReader:
         or voted for; nothing about a seat whose every such clause holds a negation, "least" or a
         flip; at most one vote a line, and none where the rules read one.
         """
-        from lycan.beliefs.opinions import CONFIDENCE, THRESHOLD, default_model
+        from lycan.beliefs.opinions import CONFIDENCE, OPINION_KINDS, THRESHOLD, default_model
 
         sentences = self.sentences(text)
         about = {r.statement.target for r in found if r.statement.target is not None}
@@ -915,7 +974,8 @@ class TalkReader:
                 _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
             ):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
-            for kind, p in default_model().predict(sentences, seat, speaker).items():
+            predicted = default_model().predict(sentences, seat, speaker, roles)
+            for kind, p in ((k, predicted[k]) for k in OPINION_KINDS):
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
                 st = ReadStatement(Statement(cast(StatementKind, kind), seat, "", None), CONFIDENCE, clauses[0])

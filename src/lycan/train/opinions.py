@@ -13,23 +13,34 @@ import numpy as np
 
 from lycan.beliefs.extract import Labelled
 from lycan.beliefs.opinions import KINDS, N_FEATURES, SEAT_TOKEN, OpinionModel, features, vector
-from lycan.beliefs.reader import TalkReader
+from lycan.beliefs.reader import TalkReader, claimed_role
 
 C = 8.0
 """Inverse L2 strength of the logistic regressions."""
 
 
 def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]]:
-    """Every (features, gold per kind) of every seat named in the lines of `rows` (not the speaker)."""
+    """Every (features, gold per kind) of every seat named in the lines of `rows` (not the speaker).
+
+    The speaker's roles are what the reader's rules read, as the reader has them when it asks the
+    model: the roles claimed in the line, else the one the rules read in the speaker's earlier
+    lines at the table (rows of one table follow each other, as `read_in_table` reads them).
+    """
     out: list[tuple[list[str], dict[str, bool]]] = []
     readers: dict[tuple[str, ...], TalkReader] = {}
+    said: dict[tuple[tuple[str, ...], int], str] = {}
     for row in rows:
-        reader = readers.setdefault(row.names, TalkReader(row.names))
+        reader = readers.setdefault(row.names, TalkReader(row.names, learned=False))
+        key = (row.names, row.speaker)
+        got = reader.parse(row.text, row.speaker, said.get(key, ""))
+        roles = {s.role for s in got if s.kind == "claim"} or ({said[key]} if said.get(key) else set())
+        said[key] = claimed_role(got, said.get(key, ""))
         sentences = reader.sentences(row.text)
-        gold = {(s.kind, s.target) for s in row.gold}
+        gold: set[tuple[str, int | None]] = {(s.kind, s.target) for s in row.gold}
+        gold |= {(f"result_{s.species.value}", s.target) for s in row.gold if s.species is not None}
         named = {int(x) for s in sentences for x in SEAT_TOKEN.findall(s)} - {row.speaker}
         for seat in sorted(named):
-            out.append((features(sentences, seat, row.speaker), {k: (k, seat) in gold for k in KINDS}))
+            out.append((features(sentences, seat, row.speaker, roles), {k: (k, seat) in gold for k in KINDS}))
     return out
 
 
