@@ -10,9 +10,18 @@ import numpy as np
 import pytest
 
 from lycan.beliefs.extract import canonical, load_labelled
-from lycan.beliefs.opinions import CONFIDENCE, KINDS, OPINION_KINDS, OpinionModel, default_model, features, slot
+from lycan.beliefs.opinions import (
+    CONFIDENCE,
+    KINDS,
+    OPINION_KINDS,
+    OpinionModel,
+    default_claim_model,
+    default_model,
+    features,
+    slot,
+)
 from lycan.beliefs.reader import _ROLE_OF_RESULT, TalkReader
-from lycan.train.opinions import examples, train
+from lycan.train.opinions import claim_examples, examples, train
 
 TALK = Path(__file__).parent / "data" / "talk"
 NAMES = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
@@ -48,6 +57,8 @@ def test_the_shipped_model_was_trained_on_the_dev_sets_alone() -> None:
     # the shipped weights use exactly the slots the dev sets' features fill (a held-out line would add its own)
     slots = {slot(f) for feats, _ in examples(dev) for f in feats}
     assert set(model.slots.tolist()) == slots
+    claims = {slot(f) for feats, _ in claim_examples(dev) for f in feats}
+    assert set(default_claim_model().slots.tolist()) == claims
 
 
 def test_features_know_the_seat_only_by_its_place_in_the_line() -> None:
@@ -99,6 +110,10 @@ def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them
         about = {s.target for s in alone.statements if s.target is not None}
         claims = {s.role for s in alone.statements if s.kind == "claim"}
         results = [r for r in extra if r.statement.kind in ("divined", "identified", "guarded")]
+        claimed = [r for r in extra if r.statement.kind == "claim"]
+        # a claim only in a line the rules read none in, and one at most
+        assert len(claimed) <= 1 and not (claimed and claims), (row.text, claimed)
+        claims |= {r.statement.role for r in claimed}
         for r in results:
             # a result or a protection only from a speaker who claims the role that gets it, and
             # none where the rules read one of that seat; it replaces their opinion of the seat
@@ -112,7 +127,7 @@ def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them
         gone = [r for r in alone.found if r not in with_model.found]
         assert all(r.statement.kind in ("accuses", "defends") for r in gone)
         assert {r.statement.target for r in gone} <= {r.statement.target for r in results}
-        for r in (r for r in extra if r not in results):
+        for r in (r for r in extra if r not in results and r not in claimed):
             # a seat named in an unread clause, or one the rules read nothing of
             assert r.statement.target not in about or any(f"⟨{r.statement.target}⟩" in c for c in alone.unread)
             assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
@@ -137,6 +152,8 @@ def test_the_reader_fit_command_trains_and_writes_weights_the_reader_can_load(tm
     assert result.exit_code == 0, result.output
     assert "trained on" in result.output and "will_vote" in result.output
     assert OpinionModel.load(out).weights.shape[0] == len(KINDS)
+    assert OpinionModel.load(tmp_path / "claims.npz").weights.shape[0] == 1
+    assert "claims:" in result.output
     missing = CliRunner().invoke(app, ["beliefs", "reader-fit", str(tmp_path / "none.jsonl"), "--out", str(out)])
     assert missing.exit_code != 0 and "none.jsonl" in missing.output
 
@@ -202,3 +219,23 @@ def test_the_learned_layer_reads_results_in_words_no_rule_knows_from_the_role_th
         "I'm the seer. If my lantern had found Ken Mori last night, all human, I'd say so.",
     ):
         assert not _results(reader, text), text
+
+
+def test_the_learned_layer_reads_a_claim_in_words_no_rule_knows_and_never_a_second_one() -> None:
+    names = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
+    reader, rules = TalkReader(names), TalkReader(names, learned=False)
+
+    def claims(r: TalkReader, text: str) -> set[str]:
+        return {s.role for s in r.parse(text, 0) if s.kind == "claim"}
+
+    for text, role in (
+        ("I act as the medium at this table. Ken, executed yesterday, read as human.", "medium"),
+        ("Role disclosure: bodyguard. My shield went to Mio last night.", "guardian"),
+    ):
+        assert not claims(rules, text), text
+        assert claims(reader, text) == {role}, text
+    # asked or supposed: no claim; a line the rules read a claim in gets no second one
+    for text in ("Should the medium act at this table now?", "If I were the bodyguard I'd shield Mio."):
+        assert not claims(reader, text), text
+    both = "I'm the seer. Role disclosure from Ken: bodyguard."
+    assert claims(reader, both) == claims(rules, both) == {"seer"}

@@ -49,6 +49,9 @@ N_FEATURES = 2**18
 """Hash slots of the features."""
 THRESHOLD = 0.7
 """P at or above which the reader adds the statement (measured on the held-out sets: BENCHMARKS.md)."""
+CLAIM_THRESHOLD = 0.7
+"""P at or above which the reader adds a role claim the rules did not read (asked only of a line in
+which they read none)."""
 RESULT_THRESHOLD = 0.5
 """P at or above which the reader adds a result or a protection: these are asked only of a speaker who
 claims the role that gets them, about a seat named beside a species word (for results), so a lower
@@ -125,14 +128,18 @@ class OpinionModel:
         self, sentences: Sequence[str], target: int, speaker: int | None, roles: Collection[str] = ()
     ) -> dict[str, float]:
         """P(the speaker states each kind about `target`), from the line's `sentences` (`features`)."""
-        slots, values = vector(features(sentences, target, speaker, roles))
+        return dict(zip(KINDS, self.scores(features(sentences, target, speaker, roles)), strict=True))
+
+    def scores(self, feats: Iterable[str]) -> list[float]:
+        """P of each row's kind, from the features of one example."""
+        slots, values = vector(feats)
         if not len(self.slots):
-            return {k: float(1.0 / (1.0 + np.exp(-z))) for k, z in zip(KINDS, self.bias, strict=True)}
+            return [float(1.0 / (1.0 + np.exp(-z))) for z in self.bias]
         at = np.searchsorted(self.slots, slots)
         at = np.minimum(at, len(self.slots) - 1)
         known = self.slots[at] == slots
         logits = self.weights[:, at[known]] @ values[known] + self.bias
-        return {k: float(1.0 / (1.0 + np.exp(-z))) for k, z in zip(KINDS, logits, strict=True)}
+        return [float(1.0 / (1.0 + np.exp(-z))) for z in logits]
 
     def save(self, path: str | Path) -> None:
         """Write the model as a compressed `.npz` (float16 weights)."""
@@ -161,16 +168,63 @@ def default_model() -> OpinionModel:
         return OpinionModel.load(path)
 
 
+ROLE_TOKEN = re.compile(r"⟦(\w+)⟧")
+"""A role word as `claim_features` is given it: `⟦seer⟧` for any word the reader knows for the seer."""
+
+
+def claim_features(sentences: Sequence[str], role: str, speaker: int | None, before: str = "") -> list[str]:
+    """The features of "the speaker claims `role`" in a line read as `sentences`.
+
+    The sentences hold seats as `⟨seat⟩` tokens and role words as `⟦role⟧` tokens (the reader
+    writes both); `role`'s own become `ROLE`, other roles `RX`, the speaker `ME`, other seats `OTH`.
+    `before`: the role the speaker claimed earlier at the table ("" if none).
+    """
+
+    def mark(sentence: str) -> str:
+        sentence = SEAT_TOKEN.sub(lambda m: " ME " if int(m.group(1)) == speaker else " OTH ", sentence)
+        return ROLE_TOKEN.sub(lambda m: " ROLE " if m.group(1) == role else " RX ", sentence)
+
+    out: list[str] = []
+    naming = [s for s in sentences if f"⟦{role}⟧" in s]
+    for n, sentence in enumerate(naming):
+        w = re.findall(r"[a-z']+|ROLE|RX|ME|OTH|[?!:]", mark(sentence))
+        out += w
+        out += [f"{a}_{b}" for a, b in itertools.pairwise(w)]
+        for i in (i for i, x in enumerate(w) if x == "ROLE"):
+            for j in range(max(0, i - 4), min(len(w), i + 5)):
+                if j != i:
+                    out.append(f"n{j - i}:{w[j]}" if abs(j - i) <= 2 else f"near:{w[j]}")
+            window = " ".join(w[max(0, i - 5) : i + 6])
+            out += ["c:" + window[j : j + 4].replace(" ", "_") for j in range(len(window) - 3)]
+            out.append(f"at:{min(i, 3)}")
+        out.append(f"first:{n == 0 and sentences.index(sentence) == 0}")
+    out.append(f"r:{role}")
+    out.append("before:none" if not before else "before:same" if before == role else "before:other")
+    out.append(f"roles:{min(3, len({m for s in sentences for m in ROLE_TOKEN.findall(s)}))}")
+    return out
+
+
+@functools.cache
+def default_claim_model() -> OpinionModel:
+    """The shipped claim model (`lycan/beliefs/params/claims.npz`): one row, P(the speaker claims the role)."""
+    with resources.as_file(resources.files("lycan.beliefs") / "params" / "claims.npz") as path:
+        return OpinionModel.load(path)
+
+
 __all__ = [
+    "CLAIM_THRESHOLD",
     "CONFIDENCE",
     "KINDS",
     "N_FEATURES",
     "OPINION_KINDS",
     "RESULT_KINDS",
     "RESULT_THRESHOLD",
+    "ROLE_TOKEN",
     "SEAT_TOKEN",
     "THRESHOLD",
     "OpinionModel",
+    "claim_features",
+    "default_claim_model",
     "default_model",
     "features",
     "slot",

@@ -655,6 +655,10 @@ class TalkReader:
             self._cache.popitem(last=False)
         return reading
 
+    def role_sentences(self, text: str) -> list[str]:
+        """`sentences`, with each word for a role as `⟦role⟧` ("bodyguard" as `⟦guardian⟧`)."""
+        return [_ROLE_ANY.sub(lambda m: f"⟦{ROLE_WORDS[m.group('role')]}⟧", x) for x in self.sentences(text)]
+
     def sentences(self, text: str) -> list[str]:
         """The sentences of `text` as the reader sees them: normalised, lower case, seats as `⟨seat⟩` tokens."""
         s, _ = self._tokens(normalise(text))
@@ -884,12 +888,45 @@ class TalkReader:
         if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
             unread, doubts = [], False
         elif self.learned:
+            found += self._learned_claim(text, speaker, found, claimed)
             roles = {r.statement.role for r in found if r.statement.kind == "claim"} or (
                 {claimed} if claimed else set()
             )
             found = self._learned_results(text, speaker, found, roles)
             found += self._learned(text, speaker, found, unread, dropped, roles)
         return Reading(tuple(found), tuple(unread), doubts)
+
+    def _learned_claim(
+        self, text: str, speaker: int | None, found: list[ReadStatement], claimed: str
+    ) -> list[ReadStatement]:
+        """The role claim the learned claim reader finds in a line in which the rules read none.
+
+        Each role the line has a word for is asked about ("I act as the medium at this table",
+        "bodyguard is me"); the likeliest at `CLAIM_THRESHOLD` or above is the speaker's claim,
+        unless every sentence with its word is a question or a supposition.
+        """
+        from lycan.beliefs.opinions import CLAIM_THRESHOLD, CONFIDENCE, ROLE_TOKEN, claim_features, default_claim_model
+
+        if any(r.statement.kind == "claim" for r in found):
+            return []
+        sentences, words = self.role_sentences(text), self.sentences(text)
+        best: tuple[float, str, str] | None = None
+        for role in sorted({m for x in sentences for m in ROLE_TOKEN.findall(x)}):
+            plain = [
+                i
+                for i, x in enumerate(words)
+                if any(
+                    _own_role_word(words, i, m) for m in _ROLE_ANY.finditer(x) if ROLE_WORDS[m.group("role")] == role
+                )
+            ]
+            if not plain:
+                continue
+            (p,) = default_claim_model().scores(claim_features(sentences, role, speaker, claimed))
+            if p >= CLAIM_THRESHOLD and (best is None or p > best[0]):
+                best = (p, role, words[plain[0]].strip())
+        if best is None:
+            return []
+        return [ReadStatement(Statement("claim", None, best[1], None), CONFIDENCE, best[2])]
 
     def _learned_results(
         self, text: str, speaker: int | None, found: list[ReadStatement], roles: set[str]
@@ -2136,6 +2173,31 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
             before,
         )
     )
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|me|my|myself|mine)\b")
+_ASKING = re.compile(r"\b(?:please|anyone|who|whoever|we need|waiting|none|nobody|no one|yet)\b")
+
+
+def _own_role_word(sentences: Sequence[str], i: int, m: re.Match[str]) -> bool:
+    """Whether the role word `m` of sentence `i` may be the speaker's claim, for the learned claim reader.
+
+    Not in a question, a supposition, someone else's words or a quotation; not a possessive ("the
+    seer's friend"); and in a sentence that speaks of the speaker, or is little more than the role
+    word itself and answers no question about someone else ("What is Ken? Just a villager.").
+    """
+    sentence = sentences[i]
+    if sentence.rstrip().endswith("?") or _not_own(sentence) or _quoted(sentence, m.start()):
+        return False
+    if re.match(r"'s\b", sentence[m.end() :]) or (
+        re.match(r"\s+(?:claim|co)\b", sentence[m.end() :]) and not _FIRST_PERSON.search(sentence)
+    ):
+        return False  # "the seer's friend", "Seer claim, please.": about a role, not a claim of it
+    if _FIRST_PERSON.search(sentence):
+        return True
+    rest = re.findall(r"[a-z']+", sentence[: m.start()] + " " + sentence[m.end() :])
+    after_question = i > 0 and sentences[i - 1].rstrip().endswith("?")
+    return len(rest) <= 3 and not after_question and not _ASKING.search(sentence) and not re.search(r"⟨\d+⟩", sentence)
 
 
 def _quoted(body: str, at: int) -> bool:

@@ -69,27 +69,39 @@ def beliefs_fit(
 @beliefs_app.command("reader-fit")
 def beliefs_reader_fit(
     files: Annotated[list[Path], typer.Argument(help="labelled talk (JSONL, `lycan.beliefs.extract.Labelled` lines)")],
-    out: Annotated[Path, typer.Option(help="where to write the weights (.npz)")],
+    out: Annotated[Path, typer.Option(help="where to write the opinion and result weights (.npz)")],
+    claims_out: Annotated[
+        Path | None, typer.Option(help="where to write the claim weights (.npz; default: claims.npz beside --out)")
+    ] = None,
 ) -> None:
-    """Train the learned opinion reader (`lycan.beliefs.opinions`) on labelled lines.
+    """Train the learned readers behind the talk reader's rules (`lycan.beliefs.opinions`) on labelled lines.
 
-    Give the labelled sets' parts meant for building on (the shipped weights come from
-    `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
+    Two models: opinions, results and protections about named seats (`--out`), and role claims
+    (`--claims-out`). Give the labelled sets' parts meant for building on (the shipped weights come
+    from `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
     """
     from lycan.beliefs.extract import load_labelled
     from lycan.beliefs.opinions import KINDS
-    from lycan.train.opinions import examples, train
+    from lycan.train.opinions import claim_examples, examples, train, train_claims
 
+    claims_path = claims_out or out.with_name("claims.npz")
     with clear_errors():
         try:
             rows = [row for path in files for row in load_labelled(path)]
             model = train(rows)
+            claims = train_claims(rows)
         except (OSError, ValueError, KeyError, RuntimeError) as err:
             fail(str(err))
         model.save(out)
+        claims.save(claims_path)
     seats = examples(rows)
     counts = ", ".join(f"{k} {sum(gold[k] for _, gold in seats)}" for k in KINDS)
+    roles = claim_examples(rows)
     console.print(f"trained on {len(rows)} lines, {len(seats)} named seats ({counts}); weights written to {out}")
+    console.print(
+        f"claims: {len(roles)} roles named, {sum(gold['claim'] for _, gold in roles)} claimed; "
+        f"weights written to {claims_path}"
+    )
 
 
 dataset_app = typer.Typer(no_args_is_help=True, help="Training datasets: viewpoint samples from stored games.")

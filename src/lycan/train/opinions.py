@@ -12,7 +12,16 @@ from collections.abc import Iterable
 import numpy as np
 
 from lycan.beliefs.extract import Labelled
-from lycan.beliefs.opinions import KINDS, N_FEATURES, SEAT_TOKEN, OpinionModel, features, vector
+from lycan.beliefs.opinions import (
+    KINDS,
+    N_FEATURES,
+    ROLE_TOKEN,
+    SEAT_TOKEN,
+    OpinionModel,
+    claim_features,
+    features,
+    vector,
+)
 from lycan.beliefs.reader import TalkReader, claimed_role
 
 C = 8.0
@@ -44,19 +53,33 @@ def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]
     return out
 
 
-def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
-    """Fit the model on labelled lines (scikit-learn's logistic regression, one per kind).
+def claim_examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]]:
+    """Every (features, gold) of every role a line of `rows` has a word for: does the speaker claim it?
 
-    Raises:
-        RuntimeError: scikit-learn (the `train` extra) is missing.
-        ValueError: a kind has no positive or no negative example.
+    The role claimed earlier is the one the rules read in the speaker's earlier lines at the table.
     """
+    out: list[tuple[list[str], dict[str, bool]]] = []
+    readers: dict[tuple[str, ...], TalkReader] = {}
+    said: dict[tuple[tuple[str, ...], int], str] = {}
+    for row in rows:
+        reader = readers.setdefault(row.names, TalkReader(row.names, learned=False))
+        key = (row.names, row.speaker)
+        before = said.get(key, "")
+        said[key] = claimed_role(reader.parse(row.text, row.speaker, before), before)
+        sentences = reader.role_sentences(row.text)
+        claims = {s.role for s in row.gold if s.kind == "claim"}
+        for role in sorted({m for x in sentences for m in ROLE_TOKEN.findall(x)}):
+            out.append((claim_features(sentences, role, row.speaker, before), {"claim": role in claims}))
+    return out
+
+
+def _fit(data: list[tuple[list[str], dict[str, bool]]], kinds: tuple[str, ...], c: float) -> OpinionModel:
+    """One logistic regression per kind over the hashed features of `data` (the slots they fill kept)."""
     try:
         from scipy.sparse import csr_matrix
         from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
     except ImportError as err:  # pragma: no cover - the train extra is installed with the dev setup
         raise RuntimeError("training the opinion reader needs scikit-learn: pip install 'lycan[train]'") from err
-    data = examples(rows)
     indptr, indices, values = [0], [], []
     for feats, _ in data:
         slots, vals = vector(feats)
@@ -66,7 +89,7 @@ def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
     x = csr_matrix((values, indices, indptr), shape=(len(data), N_FEATURES))
     used = np.unique(np.array(indices, dtype=np.int64))
     weights, bias = [], []
-    for kind in KINDS:
+    for kind in kinds:
         y = np.array([gold[kind] for _, gold in data])
         if y.all() or not y.any():
             raise ValueError(f"no {'negative' if y.all() else 'positive'} example of {kind!r} to learn from")
@@ -76,4 +99,22 @@ def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
     return OpinionModel(used, np.array(weights, dtype=np.float32), np.array(bias, dtype=np.float64))
 
 
-__all__ = ["C", "examples", "train"]
+def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
+    """Fit the model on labelled lines (scikit-learn's logistic regression, one per kind).
+
+    Raises:
+        RuntimeError: scikit-learn (the `train` extra) is missing.
+        ValueError: a kind has no positive or no negative example.
+    """
+    return _fit(examples(rows), KINDS, c)
+
+
+def train_claims(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
+    """Fit the claim model (`lycan.beliefs.opinions.default_claim_model`, one row) on labelled lines.
+
+    Raises as `train` does.
+    """
+    return _fit(claim_examples(rows), ("claim",), c)
+
+
+__all__ = ["C", "claim_examples", "examples", "train", "train_claims"]
