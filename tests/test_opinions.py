@@ -128,8 +128,14 @@ def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them
         assert all(r.statement.kind in ("accuses", "defends") for r in gone)
         assert {r.statement.target for r in gone} <= {r.statement.target for r in results}
         for r in (r for r in extra if r not in results and r not in claimed):
-            # a seat named in an unread clause, or one the rules read nothing of
-            assert r.statement.target not in about or any(f"⟨{r.statement.target}⟩" in c for c in alone.unread)
+            # a seat named in an unread clause, one the rules read nothing of, or an accusation of
+            # one they read only a vote for
+            only_voted = {s.kind for s in alone.statements if s.target == r.statement.target} == {"will_vote"}
+            assert (
+                r.statement.target not in about
+                or any(f"⟨{r.statement.target}⟩" in c for c in alone.unread)
+                or (only_voted and r.statement.kind == "accuses")
+            )
             assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
             assert r.statement.kind in OPINION_KINDS
             assert f"⟨{r.statement.target}⟩" in r.clause
@@ -239,3 +245,13 @@ def test_the_learned_layer_reads_a_claim_in_words_no_rule_knows_and_never_a_seco
         assert not claims(reader, text), text
     both = "I'm the seer. Role disclosure from Ken: bodyguard."
     assert claims(reader, both) == claims(rules, both) == {"seer"}
+
+
+def test_a_vote_the_rules_read_alone_may_be_an_accusation_too_but_not_a_vote_with_nothing_against() -> None:
+    names = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
+    reader, rules = TalkReader(names), TalkReader(names, learned=False)
+    reasoned = "I'm voting Ken, his story keeps changing every time he talks."
+    assert {(s.kind, s.target) for s in rules.parse(reasoned, 0)} == {("will_vote", 1)}
+    assert {(s.kind, s.target) for s in reader.parse(reasoned, 0)} == {("will_vote", 1), ("accuses", 1)}
+    for plain in ("Voting Ken. Nice guy, nothing against him, just a coin flip.", "Ken has my vote, sorry Ken."):
+        assert not any(s.kind == "accuses" for s in reader.parse(plain, 0)), plain

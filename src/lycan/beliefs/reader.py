@@ -986,9 +986,9 @@ class TalkReader:
     ) -> list[ReadStatement]:
         """The opinions the learned reader (`lycan.beliefs.opinions`) finds about seats the rules left unread.
 
-        It is asked about seats named in unread clauses, and about seats the rules read nothing of
+        It is asked about seats named in unread clauses, about seats the rules read nothing of
         that a plain sentence names (not a question, a supposition, someone else's words or a
-        retraction). Only statements the rules did not read, and none against what they did read:
+        retraction), and whether the line accuses a seat the rules read only a vote for. Only statements the rules did not read, and none against what they did read:
         no accusation of a seat read as defended, no defence of one read as accused, called a liar
         or voted for; nothing about a seat whose every such clause holds a negation, "least" or a
         flip; at most one vote a line, and none where the rules read one.
@@ -1002,6 +1002,11 @@ class TalkReader:
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
         voted = any(kind == "will_vote" for kind, _ in read)  # one vote a line: the rules' stands
+        # a seat the rules read only a vote for is asked whether the line accuses it too ("Voting
+        # Kerem. He's shoving with nothing and hoping we fold.")
+        judged = {t for k, t in read if k in ("accuses", "defends", "liar", "divined", "identified", "guarded")}
+        only = {t: "accuses" for k, t in read if k == "will_vote" and t is not None and t not in judged | seats}
+        seats |= set(only)
         against = {"accuses": ("defends",), "will_vote": ("defends",), "defends": ("accuses", "liar", "will_vote")}
         out: list[ReadStatement] = []
         vote: tuple[float, ReadStatement] | None = None
@@ -1012,7 +1017,7 @@ class TalkReader:
             ):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
             predicted = default_model().predict(sentences, seat, speaker, roles)
-            for kind, p in ((k, predicted[k]) for k in OPINION_KINDS):
+            for kind, p in ((k, predicted[k]) for k in OPINION_KINDS if only.get(seat, k) == k):
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
                 st = ReadStatement(Statement(cast(StatementKind, kind), seat, "", None), CONFIDENCE, clauses[0])
