@@ -24,7 +24,7 @@ from lycan.beliefs.opinions import (
 )
 from lycan.beliefs.reader import TalkReader, claimed_role
 
-C = 8.0
+C = 16.0
 """Inverse L2 strength of the logistic regressions."""
 
 
