@@ -139,7 +139,9 @@ def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them
             assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
             assert r.statement.kind in OPINION_KINDS
             assert f"⟨{r.statement.target}⟩" in r.clause
-            opposite = {"accuses": "defends", "will_vote": "defends", "defends": "accuses"}[r.statement.kind]
+            opposite = {"accuses": "defends", "will_vote": "defends", "defends": "accuses", "liar": "defends"}[
+                r.statement.kind
+            ]
             assert all((s.kind, s.target) != (opposite, r.statement.target) for s in alone.statements)
         added += len(extra)
     assert added >= 10
@@ -255,3 +257,14 @@ def test_a_vote_the_rules_read_alone_may_be_an_accusation_too_but_not_a_vote_wit
     assert {(s.kind, s.target) for s in reader.parse(reasoned, 0)} == {("will_vote", 1), ("accuses", 1)}
     for plain in ("Voting Ken. Nice guy, nothing against him, just a coin flip.", "Ken has my vote, sorry Ken."):
         assert not any(s.kind == "accuses" for s in reader.parse(plain, 0)), plain
+
+
+def test_the_learned_layer_calls_a_liar_with_the_role_said_beside_the_seat_and_not_a_seat_that_acted() -> None:
+    names = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
+    reader, rules = TalkReader(names), TalkReader(names, learned=False)
+    text = "Ken's seer story is pure theatre, not buying a word of it."
+    assert not rules.parse(text, 0)
+    assert {(s.kind, s.target, s.role) for s in reader.parse(text, 0)} == {("liar", 1, "seer")}
+    # no role word, or two different ones: no liar call (the role it fakes is not known)
+    assert not any(s.kind == "liar" for s in reader.parse("Ken's story is pure theatre, not buying a word of it.", 0))
+    assert not any(s.kind == "liar" for s in reader.parse("Ken flagged the fake seer first.", 0))

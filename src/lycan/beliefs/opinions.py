@@ -37,12 +37,12 @@ from pathlib import Path
 
 import numpy as np
 
-KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends", "result_human", "result_werewolf", "guarded")
+KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends", "result_human", "result_werewolf", "guarded", "liar")
 """The statement kinds the model reads, in the order of its weight rows: opinions, then a result the
 speaker reports of the seat (a seer's divination or a medium's reading, by the role the speaker
 claims) and a protection the speaker says it gave."""
-OPINION_KINDS: tuple[str, ...] = KINDS[:3]
-"""The opinions among `KINDS`."""
+OPINION_KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends", "liar")
+"""The opinions among `KINDS` (a liar call: the seat claims a role falsely)."""
 RESULT_KINDS: dict[str, str] = {"result_human": "human", "result_werewolf": "werewolf"}
 """The result kinds among `KINDS`, with the species each reports."""
 N_FEATURES = 2**18

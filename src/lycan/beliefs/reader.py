@@ -1007,7 +1007,13 @@ class TalkReader:
         judged = {t for k, t in read if k in ("accuses", "defends", "liar", "divined", "identified", "guarded")}
         only = {t: "accuses" for k, t in read if k == "will_vote" and t is not None and t not in judged | seats}
         seats |= set(only)
-        against = {"accuses": ("defends",), "will_vote": ("defends",), "defends": ("accuses", "liar", "will_vote")}
+        against = {
+            "accuses": ("defends",),
+            "will_vote": ("defends",),
+            "defends": ("accuses", "liar", "will_vote"),
+            "liar": ("defends",),
+        }
+        role_sentences = self.role_sentences(text)
         out: list[ReadStatement] = []
         vote: tuple[float, ReadStatement] | None = None
         for seat in sorted(t for t in seats if t < len(self.names)):
@@ -1020,7 +1026,12 @@ class TalkReader:
             for kind, p in ((k, predicted[k]) for k in OPINION_KINDS if only.get(seat, k) == k):
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
-                st = ReadStatement(Statement(cast(StatementKind, kind), seat, "", None), CONFIDENCE, clauses[0])
+                role = ""
+                if kind == "liar":  # the role the seat is said to fake: the one role word said beside it
+                    role = _one_role([x for x in role_sentences if f"⟨{seat}⟩" in x]) or _one_role(role_sentences)
+                    if not role or any(re.search(rf"⟨{seat}⟩\s+{_ACTED}", c) for c in clauses):
+                        continue  # no role to fake, or the seat did something ("Ken flagged the fake seer")
+                st = ReadStatement(Statement(cast(StatementKind, kind), seat, role, None), CONFIDENCE, clauses[0])
                 if kind != "will_vote":
                     out.append(st)
                 elif not voted and (vote is None or p > vote[0]):
@@ -2178,6 +2189,16 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
             before,
         )
     )
+
+
+_ACTED = r"(?!(?:claimed|faked|lied|pretended|falsely|fake|is|was|has|had)\b)[a-z]+ed\b"
+"""A past act after a seat's name: the seat did something (not a lie it told)."""
+
+
+def _one_role(sentences: Sequence[str]) -> str:
+    """The one role `sentences` (as `TalkReader.role_sentences` writes them) have words for, or ""."""
+    roles = {m for x in sentences for m in re.findall(r"⟦(\w+)⟧", x)} - {"villager"}
+    return roles.pop() if len(roles) == 1 else ""
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|me|my|myself|mine)\b")
