@@ -227,7 +227,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "I protected {t} last night.",
         "[Last night|Overnight] I [protected|guarded|shielded] {t}.",
         "I had {t} covered last night.",
-        "My [guard|shield] [was on|went to] {t} last night.",
+        "My shield [was on|went to] {t} last night.",
     ),
     "vote": (
         "I will vote for {t}.",

@@ -45,6 +45,9 @@ OPINION_KINDS: tuple[str, ...] = ("accuses", "will_vote", "defends", "liar")
 """The opinions among `KINDS` (a liar call: the seat claims a role falsely)."""
 RESULT_KINDS: dict[str, str] = {"result_human": "human", "result_werewolf": "werewolf"}
 """The result kinds among `KINDS`, with the species each reports."""
+AFTER_KINDS: frozenset[str] = frozenset({*RESULT_KINDS, "guarded"})
+"""The kinds read from the next sentence's words as well ("Checked Ken. Human."); an opinion is not
+("Ken you have the wrong person. I'm not a wolf." accuses nobody)."""
 N_FEATURES = 2**18
 """Hash slots of the features."""
 THRESHOLD = 0.7
@@ -69,7 +72,8 @@ def features(sentences: Sequence[str], target: int, speaker: int | None, roles: 
 
     `roles`: the roles the speaker claims, in the line or earlier at the table (a seer's "Ken is
     human" is a result, a villager's an opinion). The words of a sentence that follows one naming
-    the seat and names no seat itself count too, marked as such ("Checked Ken. Human.").
+    the seat and names no seat itself count too, marked `nx:` ("Checked Ken. Human."): only the
+    kinds in `AFTER_KINDS` are read from them (`plain` leaves them out).
     """
 
     def mark(m: re.Match[str]) -> str:
@@ -97,6 +101,11 @@ def features(sentences: Sequence[str], target: int, speaker: int | None, roles: 
     out.append(f"sentences:{min(3, len(naming))}")
     out += [f"role:{r}" for r in sorted(roles)] or ["role:none"]
     return out
+
+
+def plain(feats: Iterable[str]) -> list[str]:
+    """`feats` without the next sentence's words: what the kinds not in `AFTER_KINDS` are read from."""
+    return [f for f in feats if not f.startswith("nx:")]
 
 
 def slot(feature: str) -> int:
@@ -128,7 +137,9 @@ class OpinionModel:
         self, sentences: Sequence[str], target: int, speaker: int | None, roles: Collection[str] = ()
     ) -> dict[str, float]:
         """P(the speaker states each kind about `target`), from the line's `sentences` (`features`)."""
-        return dict(zip(KINDS, self.scores(features(sentences, target, speaker, roles)), strict=True))
+        feats = features(sentences, target, speaker, roles)
+        both = (self.scores(plain(feats)), self.scores(feats))
+        return {k: both[k in AFTER_KINDS][i] for i, k in enumerate(KINDS)}
 
     def scores(self, feats: Iterable[str]) -> list[float]:
         """P of each row's kind, from the features of one example."""
@@ -212,6 +223,7 @@ def default_claim_model() -> OpinionModel:
 
 
 __all__ = [
+    "AFTER_KINDS",
     "CLAIM_THRESHOLD",
     "CONFIDENCE",
     "KINDS",
@@ -227,6 +239,7 @@ __all__ = [
     "default_claim_model",
     "default_model",
     "features",
+    "plain",
     "slot",
     "vector",
 ]

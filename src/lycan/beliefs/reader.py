@@ -293,6 +293,8 @@ _AGREED_WITH = (
     r"(?:'s)?\s+(?:(?:is|was|could be|might be|may be|seems)\s+)?(?:onto something|on to something|right|on the money|"
     r"spot on|on point)\b|\s+(?:has|had|made|makes|raises|raised)\s+(?:a\s+)?(?:good\s+|fair\s+|solid\s+|strong\s+|"
     r"valid\s+)?point\b|\s+(?:said it well|sees it clearly|saw it clearly|nailed it|put it well|called it)\b"
+    r"|\s+(?:has|had|'s)\s+(?:got\s+)?it\s+right\b|\s+(?:has|had|'s got)\s+a\s+(?:good|fair|solid|strong)\s+read\b"
+    r"|\s+(?:is|was|'s)\s+on\s+the\s+right\s+track\b"
 )
 """What follows a seat the speaker agrees with ("Ken is onto something about Ann"): a nod to their point, not a read of them."""
 _CITED_REASON = re.compile(r"\b(?:because|since|cause|'cause|as|after|when|given|considering)\b")
@@ -1004,9 +1006,19 @@ class TalkReader:
         voted = any(kind == "will_vote" for kind, _ in read)  # one vote a line: the rules' stands
         # a seat the rules read only a vote for is asked whether the line accuses it too ("Voting
         # Kerem. He's shoving with nothing and hoping we fold.")
+        # where its sentence says more than the vote ("Ken is the one I'm voting for today." is a vote)
         judged = {t for k, t in read if k in ("accuses", "defends", "liar", "divined", "identified", "guarded")}
-        only = {t: "accuses" for k, t in read if k == "will_vote" and t is not None and t not in judged | seats}
+        only: dict[int, str] = {}
+        for r in found:
+            t = r.statement.target
+            if r.statement.kind == "will_vote" and t is not None and t not in judged | seats:
+                rest = [x.replace(r.clause, " ") for x in sentences if f"⟨{t}⟩" in x]
+                if any(len(re.findall(r"[a-z']+", x)) >= 3 for x in rest):  # the sentence says more than the vote
+                    only[t] = "accuses"
         seats |= set(only)
+        # a seat the line only speaks to ("Ken I've been honest all along", "Ken please be honest") is
+        # not what the line has an opinion of
+        seats = {t for t in seats if not all(_vocative(t).match(x) for x in sentences if f"⟨{t}⟩" in x)}
         against = {
             "accuses": ("defends",),
             "will_vote": ("defends",),
@@ -1022,9 +1034,17 @@ class TalkReader:
                 _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
             ):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
+            naming = [x for x in sentences if f"⟨{seat}⟩" in x]
+            if all(_CITED_REASON.search(x[: x.index(f"⟨{seat}⟩")]) for x in naming):
+                continue  # "I suspect Ann because Ken made a seer claim": Ken is the evidence, not the opinion
             predicted = default_model().predict(sentences, seat, speaker, roles)
+            # seats named together ("Ken and Ann") get an opinion together or not at all
+            partners = {int(a or b) for x in naming for a, b in _partners(seat).findall(x)}
+            partner_p = {t: default_model().predict(sentences, t, speaker, roles) for t in partners - {speaker}}
             for kind, p in ((k, predicted[k]) for k in OPINION_KINDS if only.get(seat, k) == k):
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
+                    continue
+                if any(q[kind] < THRESHOLD and (kind, t) not in read for t, q in partner_p.items()):
                     continue
                 role = ""
                 if kind == "liar":  # the role the seat is said to fake: the one role word said beside it
@@ -2193,6 +2213,19 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
 
 _ACTED = r"(?!(?:claimed|faked|lied|pretended|falsely|fake|is|was|has|had)\b)[a-z]+ed\b"
 """A past act after a seat's name: the seat did something (not a lie it told)."""
+
+
+def _partners(seat: int) -> re.Pattern[str]:
+    """The seats named together with `seat` ("Ken and Ann", "Ann & Ken")."""
+    return re.compile(rf"(?<=⟨{seat}⟩)\s*(?:and|&)\s*⟨(\d+)⟩|⟨(\d+)⟩(?=\s*(?:and|&)\s*⟨{seat}⟩)")
+
+
+def _vocative(seat: int) -> re.Pattern[str]:
+    """A sentence that opens by speaking to `seat`, naming it no more ("Ken I've been honest", "For Ken: ...")."""
+    return re.compile(
+        rf"^\s*(?:(?:for|to|re|@)\s*⟨{seat}⟩\s*:|⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|"
+        rf"look|hold on|hey)\b|⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩)(?![^.!?]*⟨{seat}⟩)"
+    )
 
 
 def _one_role(sentences: Sequence[str]) -> str:

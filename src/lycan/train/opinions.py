@@ -7,12 +7,14 @@ extra) fits them; reading with the result needs numpy alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from typing import Any
 
 import numpy as np
 
 from lycan.beliefs.extract import Labelled
 from lycan.beliefs.opinions import (
+    AFTER_KINDS,
     KINDS,
     N_FEATURES,
     ROLE_TOKEN,
@@ -20,6 +22,7 @@ from lycan.beliefs.opinions import (
     OpinionModel,
     claim_features,
     features,
+    plain,
     vector,
 )
 from lycan.beliefs.reader import TalkReader, claimed_role
@@ -73,23 +76,34 @@ def claim_examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, 
     return out
 
 
-def _fit(data: list[tuple[list[str], dict[str, bool]]], kinds: tuple[str, ...], c: float) -> OpinionModel:
-    """One logistic regression per kind over the hashed features of `data` (the slots they fill kept)."""
+def _fit(
+    data: list[tuple[list[str], dict[str, bool]]], kinds: tuple[str, ...], c: float, after: Collection[str] = ()
+) -> OpinionModel:
+    """One logistic regression per kind over the hashed features of `data` (the slots they fill kept).
+
+    Kinds not in `after` are fitted without the next sentence's words (`plain`).
+    """
     try:
         from scipy.sparse import csr_matrix
         from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
     except ImportError as err:  # pragma: no cover - the train extra is installed with the dev setup
         raise RuntimeError("training the opinion reader needs scikit-learn: pip install 'lycan[train]'") from err
-    indptr, indices, values = [0], [], []
-    for feats, _ in data:
-        slots, vals = vector(feats)
-        indices += slots.tolist()
-        values += vals.tolist()
-        indptr.append(len(indices))
-    x = csr_matrix((values, indices, indptr), shape=(len(data), N_FEATURES))
+
+    def matrix(rows: list[list[str]]) -> tuple[Any, list[int]]:
+        indptr, indices, values = [0], [], []
+        for feats in rows:
+            slots, vals = vector(feats)
+            indices += slots.tolist()
+            values += vals.tolist()
+            indptr.append(len(indices))
+        return csr_matrix((values, indices, indptr), shape=(len(rows), N_FEATURES)), indices
+
+    x_after, indices = matrix([feats for feats, _ in data])
+    x_plain, _ = matrix([plain(feats) for feats, _ in data])
     used = np.unique(np.array(indices, dtype=np.int64))
     weights, bias = [], []
     for kind in kinds:
+        x = x_after if kind in after else x_plain
         y = np.array([gold[kind] for _, gold in data])
         if y.all() or not y.any():
             raise ValueError(f"no {'negative' if y.all() else 'positive'} example of {kind!r} to learn from")
@@ -106,7 +120,7 @@ def train(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
         RuntimeError: scikit-learn (the `train` extra) is missing.
         ValueError: a kind has no positive or no negative example.
     """
-    return _fit(examples(rows), KINDS, c)
+    return _fit(examples(rows), KINDS, c, AFTER_KINDS)
 
 
 def train_claims(rows: Iterable[Labelled], *, c: float = C) -> OpinionModel:
