@@ -325,7 +325,9 @@ def test_the_reasoners_log_keeps_today_and_a_window_of_earlier_days_that_rarely_
     assert all(len(w) <= 3 for w in windows.values()), "earlier days' window moves at most twice a day"
 
 
-def _pack_games(policy: type[HeuristicAgent] | None, seeds: range, side: Team = Team.WEREWOLF) -> list[GameRecord]:
+def _pack_games(
+    policy: Callable[[int], HeuristicAgent] | None, seeds: range, side: Team = Team.WEREWOLF
+) -> list[GameRecord]:
     """guardian7 games of `heuristic-beliefs` seats, with `policy` (None: the same) on every seat of `side`."""
     rules = get_preset("guardian7")
     records = []
@@ -400,6 +402,16 @@ def test_a_camwolf_village_never_votes_out_its_lone_seer_claimant() -> None:
     assert not [v for r in ours for v in _votes_against_a_lone_seer(r)]
     # the heuristic's belief-driven village, on the same deals, does
     assert [v for r in _pack_games(None, seeds, Team.VILLAGE) for v in _votes_against_a_lone_seer(r)]
+
+
+def test_an_llm_village_seats_planner_spares_its_lone_seer_claimant_too() -> None:
+    """The llm seat's planner (what it says it will vote, and the vote it promised) trusts as camwolf's does."""
+    from lycan.agents.llm import LLMAgent
+
+    def planner(seed: int) -> HeuristicAgent:
+        return LLMAgent(ScriptedModel(), seed, talk="phrase").planner()
+
+    assert not [v for r in _pack_games(planner, range(900, 960), Team.VILLAGE) for v in _votes_against_a_lone_seer(r)]
 
 
 def _villagers_as(probe: Callable[[int], HeuristicAgent], seeds: range) -> None:

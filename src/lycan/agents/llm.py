@@ -511,6 +511,9 @@ class LLMAgent:
             self._planner = BeliefHeuristicAgent(self.seed)
             self._planner.converse = True
             self._planner.wolf_keeps_word = True  # a werewolf seat votes as it said it would (see camwolf's Planner)
+            # a village seat spares the one player who has claimed seer, as camwolf's planner does
+            # (BENCHMARKS.md, "Werewolves against a village that reasons": about 3 games in 100)
+            self._planner.trust_lone_seer = True
         return self._planner
 
     async def _phrase(
