@@ -6,7 +6,7 @@ line; a statement counts as found when kind, seat, role and species all match (`
 are given per group of kinds, as the targets name them: role claims and results (claim, divined,
 identified), vote intentions and accusations (will_vote, accuses), and the rest (defends, liar,
 guarded), with 95% intervals from resampling lines (2,000 resamples). Beside the reader (its rules
-and the learned opinion reader behind them, `lycan.beliefs.opinions`), its rules alone, the exact
+and the learned readers behind them, `lycan.beliefs.opinions`), its rules alone, the exact
 template parser (`SpeechParser`) on the same lines, and the cost of reading a line. "reader in table"
 reads each line knowing the role its speaker claimed in the table's earlier lines, as the reader
 itself read them (`read_in_table`: a game's belief engine reads talk so); "reader" reads

@@ -612,8 +612,9 @@ class TalkReader:
     Args:
         names: the table's seat names.
         cache: lines kept read (a game's lines are read once).
-        learned: ask the learned opinion reader (`lycan.beliefs.opinions`) about the seats named in
-            clauses the rules left unread (False: the rules alone).
+        learned: ask the learned readers (`lycan.beliefs.opinions`) what the rules left: opinions of
+            seats named in clauses they did not read, a claim in a line they read none in, results
+            and protections from a claimant of the role (False: the rules alone).
     """
 
     def __init__(self, names: Sequence[str], *, cache: int = 4096, learned: bool = True) -> None:
