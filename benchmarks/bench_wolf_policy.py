@@ -13,7 +13,8 @@ Werewolf side (`--side werewolf`):
 - `camwolf`: the policy of camwolf's planner (`lycan.agents.camwolf`), read from its class.
 
 Village side (`--side village`): the heuristic's village, and camwolf's planner, which spares the
-lone seer claimant (`trust_lone_seer`); held to its word by a vote-score weight (`word_weight`); or
+lone seer claimant (`trust_lone_seer`), as the `llm` seat's planner does (the last two rows: without
+and with the trust); held to its word by a vote-score weight (`word_weight`); or
 naming no vote while its top two choices are within a margin (`Torn`: it breaks no word, since it
 gives none it may break).
 
@@ -21,7 +22,7 @@ For every seed (from `--first-seed` up) each policy plays the same deal with the
 so rows differ by the side's policy alone. Prints that side's win rate with its Wilson 95% interval
 and N, and the paired difference from the first row with a 95% interval.
 
-Usage: python benchmarks/bench_wolf_policy.py [--games 3200] [--side both] [--preset guardian7] [--jobs 2]
+Usage: python benchmarks/bench_wolf_policy.py [--games 3200] [--side both] [--preset guardian7] [--jobs 2] [--rows llm]
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ VILLAGE_POLICIES: dict[str, Policy] = {
         f"camwolf, names no vote when torn by {m:g}": {"trust_lone_seer": CAMWOLF.trust_lone_seer, "torn_margin": m}
         for m in (0.02, 0.1)
     },
+    # the `llm` seat's planner (`lycan.agents.llm.LLMAgent.planner`), without and with the trust
+    "llm, trusts no claimant": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": False},
+    "llm": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": True},
 }
 
 
@@ -140,6 +144,7 @@ def main() -> None:
     parser.add_argument("--preset", default="guardian7")
     parser.add_argument("--first-seed", type=int, default=3_000_000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--rows", help="only the policies whose name starts with this (the first row is then theirs)")
     args = parser.parse_args()
     cpu = platform.processor() or platform.machine()
     print(f"machine: {cpu}, {os.cpu_count()} cores, {args.jobs} workers, Python {platform.python_version()}")
@@ -156,6 +161,8 @@ def main() -> None:
             print("|---|---|---|---|---|---|")
             first: list[int] | None = None
             for name, policy in (WOLF_POLICIES if side == "werewolf" else VILLAGE_POLICIES).items():
+                if args.rows and not name.startswith(args.rows):
+                    continue
                 n = len(chunks)
                 done = list(pool.map(play_chunk, [args.preset] * n, [side] * n, [policy] * n, chunks))
                 wins = [w for chunk, _, _ in done for w in chunk]
