@@ -13,8 +13,8 @@ Werewolf side (`--side werewolf`):
 - `camwolf`: the policy of camwolf's planner (`lycan.agents.camwolf`), read from its class.
 
 Village side (`--side village`): the heuristic's village, and camwolf's planner, which spares the
-lone seer claimant (`trust_lone_seer`), as the `llm` seat's planner does (the last two rows: without
-and with the trust); held to its word by a vote-score weight (`word_weight`); or
+lone seer claimant (`trust_lone_seer`); the `llm` seat's planner, which trusts no claimant, and the
+same with the trust (the last two rows); held to its word by a vote-score weight (`word_weight`); or
 naming no vote while its top two choices are within a margin (`Torn`: it breaks no word, since it
 gives none it may break).
 
@@ -72,9 +72,9 @@ VILLAGE_POLICIES: dict[str, Policy] = {
         f"camwolf, names no vote when torn by {m:g}": {"trust_lone_seer": CAMWOLF.trust_lone_seer, "torn_margin": m}
         for m in (0.02, 0.1)
     },
-    # the `llm` seat's planner (`lycan.agents.llm.LLMAgent.planner`), without and with the trust
+    # the `llm` seat's planner (`lycan.agents.llm.LLMAgent.planner`), as it is and with the trust
     "llm, trusts no claimant": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": False},
-    "llm": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": True},
+    "llm, spares a lone seer claimant": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": True},
 }
 
 

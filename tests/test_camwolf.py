@@ -404,16 +404,6 @@ def test_a_camwolf_village_never_votes_out_its_lone_seer_claimant() -> None:
     assert [v for r in _pack_games(None, seeds, Team.VILLAGE) for v in _votes_against_a_lone_seer(r)]
 
 
-def test_an_llm_village_seats_planner_spares_its_lone_seer_claimant_too() -> None:
-    """The llm seat's planner (what it says it will vote, and the vote it promised) trusts as camwolf's does."""
-    from lycan.agents.llm import LLMAgent
-
-    def planner(seed: int) -> HeuristicAgent:
-        return LLMAgent(ScriptedModel(), seed, talk="phrase").planner()
-
-    assert not [v for r in _pack_games(planner, range(900, 960), Team.VILLAGE) for v in _votes_against_a_lone_seer(r)]
-
-
 def _villagers_as(probe: Callable[[int], HeuristicAgent], seeds: range) -> None:
     """guardian7 games of heuristic-beliefs seats, each villager a `probe` (which asks its questions as it plays)."""
     rules = get_preset("guardian7")
