@@ -85,14 +85,7 @@ def features(sentences: Sequence[str], target: int, speaker: int | None, roles: 
     naming = [s for s in sentences if token in s]
     for sentence in naming:
         w = _WORD.findall(SEAT_TOKEN.sub(mark, sentence))
-        out += w
-        out += [f"{a}_{b}" for a, b in itertools.pairwise(w)]
-        for i in (i for i, x in enumerate(w) if x == "TGT"):
-            for j in range(max(0, i - 4), min(len(w), i + 5)):
-                if j != i:
-                    out.append(f"n{j - i}:{w[j]}" if abs(j - i) <= 2 else f"near:{w[j]}")
-            window = " ".join(w[max(0, i - 5) : i + 6])
-            out += ["c:" + window[j : j + 4].replace(" ", "_") for j in range(len(window) - 3)]
+        out += _around(w, "TGT")
         out.append(f"names:{min(3, len(set(SEAT_TOKEN.findall(sentence))))}")
     for i, sentence in enumerate(sentences[:-1]):
         after = sentences[i + 1]
@@ -100,6 +93,18 @@ def features(sentences: Sequence[str], target: int, speaker: int | None, roles: 
             out += [f"nx:{w}" for w in _WORD.findall(after)[:8]]
     out.append(f"sentences:{min(3, len(naming))}")
     out += [f"role:{r}" for r in sorted(roles)] or ["role:none"]
+    return out
+
+
+def _around(w: Sequence[str], token: str) -> list[str]:
+    """A sentence's words `w`, their pairs, and at each `token` the words near it and letter runs of four."""
+    out = [*w, *(f"{a}_{b}" for a, b in itertools.pairwise(w))]
+    for i in (i for i, x in enumerate(w) if x == token):
+        for j in range(max(0, i - 4), min(len(w), i + 5)):
+            if j != i:
+                out.append(f"n{j - i}:{w[j]}" if abs(j - i) <= 2 else f"near:{w[j]}")
+        window = " ".join(w[max(0, i - 5) : i + 6])
+        out += ["c:" + window[j : j + 4].replace(" ", "_") for j in range(len(window) - 3)]
     return out
 
 
@@ -199,15 +204,8 @@ def claim_features(sentences: Sequence[str], role: str, speaker: int | None, bef
     naming = [s for s in sentences if f"⟦{role}⟧" in s]
     for n, sentence in enumerate(naming):
         w = re.findall(r"[a-z']+|ROLE|RX|ME|OTH|[?!:]", mark(sentence))
-        out += w
-        out += [f"{a}_{b}" for a, b in itertools.pairwise(w)]
-        for i in (i for i, x in enumerate(w) if x == "ROLE"):
-            for j in range(max(0, i - 4), min(len(w), i + 5)):
-                if j != i:
-                    out.append(f"n{j - i}:{w[j]}" if abs(j - i) <= 2 else f"near:{w[j]}")
-            window = " ".join(w[max(0, i - 5) : i + 6])
-            out += ["c:" + window[j : j + 4].replace(" ", "_") for j in range(len(window) - 3)]
-            out.append(f"at:{min(i, 3)}")
+        out += _around(w, "ROLE")
+        out += [f"at:{min(i, 3)}" for i, x in enumerate(w) if x == "ROLE"]
         out.append(f"first:{n == 0 and sentences.index(sentence) == 0}")
     out.append(f"r:{role}")
     out.append("before:none" if not before else "before:same" if before == role else "before:other")

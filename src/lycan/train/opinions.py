@@ -7,11 +7,12 @@ extra) fits them; reading with the result needs numpy alone.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
+from lycan.beliefs.claims import Statement
 from lycan.beliefs.extract import Labelled
 from lycan.beliefs.opinions import (
     AFTER_KINDS,
@@ -31,6 +32,22 @@ C = 16.0
 """Inverse L2 strength of the logistic regressions."""
 
 
+def _in_table(rows: Iterable[Labelled]) -> Iterator[tuple[Labelled, TalkReader, str, tuple[Statement, ...]]]:
+    """Each row with its table's rules-only reader, its speaker's earlier claim, and what the rules read in it.
+
+    The earlier claim is the role the rules read in the speaker's earlier rows at the table.
+    """
+    readers: dict[tuple[str, ...], TalkReader] = {}
+    said: dict[tuple[tuple[str, ...], int], str] = {}
+    for row in rows:
+        reader = readers.setdefault(row.names, TalkReader(row.names, learned=False))
+        key = (row.names, row.speaker)
+        before = said.get(key, "")
+        got = reader.parse(row.text, row.speaker, before)
+        said[key] = claimed_role(got, before)
+        yield row, reader, before, got
+
+
 def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]]:
     """Every (features, gold per kind) of every seat named in the lines of `rows` (not the speaker).
 
@@ -39,14 +56,8 @@ def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]
     lines at the table (rows of one table follow each other, as `read_in_table` reads them).
     """
     out: list[tuple[list[str], dict[str, bool]]] = []
-    readers: dict[tuple[str, ...], TalkReader] = {}
-    said: dict[tuple[tuple[str, ...], int], str] = {}
-    for row in rows:
-        reader = readers.setdefault(row.names, TalkReader(row.names, learned=False))
-        key = (row.names, row.speaker)
-        got = reader.parse(row.text, row.speaker, said.get(key, ""))
-        roles = {s.role for s in got if s.kind == "claim"} or ({said[key]} if said.get(key) else set())
-        said[key] = claimed_role(got, said.get(key, ""))
+    for row, reader, before, got in _in_table(rows):
+        roles = {s.role for s in got if s.kind == "claim"} or ({before} if before else set())
         sentences = reader.sentences(row.text)
         gold: set[tuple[str, int | None]] = {(s.kind, s.target) for s in row.gold}
         gold |= {(f"result_{s.species.value}", s.target) for s in row.gold if s.species is not None}
@@ -62,13 +73,7 @@ def claim_examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, 
     The role claimed earlier is the one the rules read in the speaker's earlier lines at the table.
     """
     out: list[tuple[list[str], dict[str, bool]]] = []
-    readers: dict[tuple[str, ...], TalkReader] = {}
-    said: dict[tuple[tuple[str, ...], int], str] = {}
-    for row in rows:
-        reader = readers.setdefault(row.names, TalkReader(row.names, learned=False))
-        key = (row.names, row.speaker)
-        before = said.get(key, "")
-        said[key] = claimed_role(reader.parse(row.text, row.speaker, before), before)
+    for row, reader, before, _ in _in_table(rows):
         sentences = reader.role_sentences(row.text)
         claims = {s.role for s in row.gold if s.kind == "claim"}
         for role in sorted({m for x in sentences for m in ROLE_TOKEN.findall(x)}):
