@@ -426,7 +426,7 @@ def test_what_only_looks_like_the_seventh_versions_phrasings_claims_nothing_of_i
         ("Baraka claims seer falsely.", {("liar", "Baraka Otieno", "seer")}),
         (
             "I'm a villager. Achieng is the real seer and Baraka's a fake.",
-            {("claim", None, "villager"), ("liar", "Baraka Otieno", "seer")},
+            {("claim", None, "villager"), ("defends", "Achieng Odhiambo", ""), ("liar", "Baraka Otieno", "seer")},
         ),
         ("Baraka's got my trust.", {("defends", "Baraka Otieno", "")}),
         ("I'm treating Baraka as genuine.", {("defends", "Baraka Otieno", "")}),
@@ -553,6 +553,74 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
     text: str, expected: set[tuple[str, str | None, str]]
 ) -> None:
     assert said(text, speaker=5, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Baraka is no seer. I am.", {("claim", None, "seer"), ("liar", "Baraka Otieno", "seer")}),
+        (
+            "Baraka, you are not the seer, because it is me.",
+            {("claim", None, "seer"), ("liar", "Baraka Otieno", "seer")},
+        ),
+        ("A second seer stands before ye: 'tis I.", {("claim", None, "seer")}),
+        ("Which is what I am: villager. Over.", {("claim", None, "villager")}),
+        ("Let the record show that I hold the office of seer.", {("claim", None, "seer")}),
+        (
+            "If it please the court, I too claim the office of seer. My finding: Baraka is a werewolf.",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "werewolf")},
+        ),
+        ("I've nothing to claim, just a villager.", {("claim", None, "villager")}),
+        ("Guys, seer ako. Si Baraka, human.", {("claim", None, "seer"), ("divined", "Baraka Otieno", "human")}),
+        ("I'm not going to pretend to have a role: I'm a villager.", {("claim", None, "villager")}),
+        (
+            "im the real seer and Baraka is WOLF no cap",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "werewolf")},
+        ),
+        ("Voting Baraka, the fake seer.", {("will_vote", "Baraka Otieno", ""), ("liar", "Baraka Otieno", "seer")}),
+        ("Achieng bussed her own partner - I'm calling her a wolf.", {("accuses", "Achieng Odhiambo", "")}),
+        ("I name Baraka a traitor.", {("accuses", "Baraka Otieno", "")}),
+    ],
+)
+def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("If I were the seer, I'd claim it now.", set()),  # a supposition stays one
+        ("I'm not calling Baraka a wolf.", set()),
+        ("Baraka's vote is fake.", set()),  # the seat's vote, not a vote for the seat
+        ("Let me sum up: Achieng and Baraka claim the seer role.", set()),  # other seats' claims
+        ("I'm no hunter. Nothing to report.", set()),
+    ],
+)
+def test_what_only_looks_like_the_eleventh_versions_phrasings_says_no_more(
+    text: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+def test_a_hyphenated_name_is_read_joined_or_spaced() -> None:
+    names = ("Do-hyun Jeon", "Seo-yeon Choi", "Min-jun Kang", "Rin", "Jean-Luc Moreau")
+    assert said("im seer. seoyeon human. dohyun wolf. vote dohyun.", speaker=3, names=names) == {
+        ("claim", None, "seer"),
+        ("divined", "Seo-yeon Choi", "human"),
+        ("divined", "Do-hyun Jeon", "werewolf"),
+        ("will_vote", "Do-hyun Jeon", ""),
+    }
+    assert said("voting jean luc", speaker=3, names=names) == {("will_vote", "Jean-Luc Moreau", "")}
+
+
+def test_a_player_is_read_by_an_english_nickname_that_looks_like_the_name() -> None:
+    names = ("Nathaniel Cross", "Elizabeth Navarro", "Patrick Delaney", "Rin", "William Hart", "Peter Lund")
+    assert said("Back. Voting Nate, obviously.", speaker=3, names=names) == {("will_vote", "Nathaniel Cross", "")}
+    assert said("paddy is a wolf", speaker=3, names=names) == {("accuses", "Patrick Delaney", "")}
+    assert said("Also Liz is human, I trust her.", speaker=3, names=names) == {("defends", "Elizabeth Navarro", "")}
+    # a nickname that is a word is never a name; one that only shares a history reads as another person
+    assert said("I will vote Rin", speaker=0, names=names) == {("will_vote", "Rin", "")}
+    assert said("voting peter", speaker=3, names=names) == {("will_vote", "Peter Lund", "")}
 
 
 def test_a_line_is_read_in_the_light_of_the_role_its_speaker_claimed_before() -> None:

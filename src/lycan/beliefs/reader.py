@@ -38,6 +38,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from nicknames import NickNamer
+
 from lycan.beliefs.claims import SpeechParser, Statement, StatementKind, parser_for
 from lycan.rules.roles import Species
 
@@ -217,7 +219,7 @@ _NEGATION = re.compile(
     r"no (?:think|believe|trust|vote|suspect)|stop(?=\s+\w+ing)|quit(?=\s+\w+ing))\b|n't\b|\bno\s+(?:dey\s+|be\s+)?$|\b(?:stop|quit)\s+$"
 )
 _IF = (
-    r"if(?!\s+(?:you\s+ask\s+me|any(?:one|body)\s+(?:cares|asks|wonders|is\s+asking|'s\s+asking)|"
+    r"if(?!\s+(?:you\s+ask\s+me|it\s+(?:please|pleases)\s|i\s+may\b|you\s+will\b|you\s+please\b|i(?:'m|\s+am)\s+(?:being\s+)?honest\b|any(?:one|body)\s+(?:cares|asks|wonders|is\s+asking|'s\s+asking)|"
     r"you\s+(?:must\s+know|want\s+to\s+know|were\s+wondering)|you're\s+wondering)\b)"
 )
 """'if' as a condition, not as a marker ("if you ask me", "if anyone cares", "if you must know")."""
@@ -448,6 +450,7 @@ def normalise(text: str) -> str:
     )
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
     s = re.sub(r"\s*\U0001f43a+\s*", " wolf ", s)  # the wolf emoji is the word
+    s = re.sub(r"\s*\bno\s+cap\b", "", s, flags=re.IGNORECASE)  # "no cap": slang for "truly", no negation
     s = re.sub(r"(?m)^[ \t]*=[ \t]*", "", s)  # an arrow that opens a line is its bullet ("➡️ N1: Rory = human")
     # a picture that opens or ends a line is a bullet or a mark ("🔮 seer claim", "👤 villager"); within it, it parts words
     s = re.sub(r"([-:=])[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*", r"\1 ", s)  # "Rory - 🧍 human"
@@ -462,6 +465,9 @@ def normalise(text: str) -> str:
     s = re.sub(r"(?<![\w])_(?=\S)|(?<=\S)_(?![\w])", "", s)
     s = re.sub(r"^\s*#+\s*", "", s, flags=re.MULTILINE)
     s = re.sub(r"[ \t]+", " ", s)
+    letters = [c for c in s if c.isalpha()]
+    if len(letters) >= 8 and sum(c.isupper() for c in letters) >= 0.85 * len(letters):
+        s = re.sub(r"[^\W\d_]{2,}", lambda m: m.group(0).capitalize(), s)  # a shouted line: "OBI IS A WOLF" names Obi
     return s.strip()
 
 
@@ -508,6 +514,11 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
             for part in parts:
                 if len(part) >= 3:
                     add(part, seat)
+        for part in parts:  # "dohyun" and "do hyun" for Do-hyun, as people type it
+            pieces = [x for x in re.split(r"[-\u2010\u2011]", part) if x]
+            if len(pieces) > 1 and len("".join(pieces)) >= 4:
+                add("".join(pieces), seat)
+                add(" ".join(pieces), seat)
         m = re.fullmatch(r"\s*([A-Za-z]+)\s*\[\s*0*(\d+)\s*\]\s*", name)  # Agent[01]
         if m:
             word, number = m.group(1), int(m.group(2))
@@ -518,8 +529,40 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
             number = int(m.group(2))
             for form in (f"player {number}", f"player{number}", f"p{number}", f"seat {number}"):
                 add(form, seat)
+    for seat, name in enumerate(names):  # "Nate" for Nathaniel, "Liz" for Elizabeth
+        for part in name.split():
+            for nick in _nicknames(fold(part).lower()):
+                if len(nick) >= 4 and nick not in _NOT_NAMES | _READER_WORDS | _WORD_NICKNAMES:
+                    add(nick, seat)
     full = {fold(name).strip().lower(): seat for seat, name in enumerate(names)}
     return {alias: next(iter(seats)) for alias, seats in counts.items() if len(seats) == 1 or alias in full} | full
+
+
+_WORD_NICKNAMES = frozenset(
+    """will bill frank rich sandy dick rose hope faith grace penny candy honey sunny rusty buck chuck duke
+    jack jock patty ginger sonny dolly holly molly belle bella mandy randy cliff gene chip mick""".split()  # noqa: SIM905
+)
+"""Nicknames that are also words a player says ("will", "frank"): never taken for a name."""
+
+
+@functools.cache
+def _nicknames(given: str) -> frozenset[str]:
+    """The English nicknames of a given name (the `nicknames` dataset) that look like it.
+
+    A nickname counts when it shares two letters in a row with the name ("Nate" and Nathaniel, "Liz"
+    and Elizabeth, "Paddy" and Patrick): the dataset also links names that only share a history
+    ("Peter" and Patrick, "Rupert" and Robert), and those read as another person.
+    """
+    if len(given) < 4 or not given.isalpha():
+        return frozenset()
+    found = _nick_namer().nicknames_of(given)
+    return frozenset(n for n in found if n.isalpha() and len(n) < len(given) and (n[:2] in given or n[1:3] in given))
+
+
+@functools.cache
+def _nick_namer() -> NickNamer:
+    """The nickname table, loaded once per process."""
+    return NickNamer()
 
 
 _NOT_NAMES = frozenset(
@@ -600,6 +643,9 @@ def _short_forms(names: Sequence[str], aliases: dict[str, int]) -> dict[str, int
             for n in range(4, len(part)):
                 found.setdefault(part[:n], set()).add(seat)
                 found.setdefault(part[-n:], set()).add(seat)
+            for nick in _nicknames(part):  # "Liz" for Elizabeth, "Pat" for Patrick
+                if len(nick) == 3 and nick not in _WORDS3:
+                    found.setdefault(nick, set()).add(seat)
     return {form: next(iter(seats)) for form, seats in found.items() if len(seats) == 1 and form not in aliases}
 
 
@@ -767,7 +813,9 @@ class TalkReader:
         s = _strip_planted(s)
         # a claim or a result said across two sentences: "Yaw is not the seer. I am.", "The real seer? Me.",
         # "NAYRA IS A WEREWOLF. I CHECKED HER."
-        s = re.sub(rf"((?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE})\s*[.!]+\s+(i\s+am\s*[.!])", r"\1 - \3", s)
+        s = re.sub(
+            rf"((?:not|n't|\bno)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE})\s*[.!]+\s+(i\s+am\s*[.!])", r"\1 - \3", s
+        )
         s = re.sub(rf"\b(the\s+(?:real|true)\s+{_ROLE})\s*\?\s*me\b", r"\1 is me", s)
         s = re.sub(rf"\bthe\s+(real|true)\s+{_ROLE}\s+am\s+i\b", r"i am the \1 \g<role>", s)  # "The true seer am I"
         # "Yulia I think is town", "Mia is for me suspicious": the opinion marker moved to its usual place
@@ -1045,6 +1093,12 @@ class TalkReader:
             for kind, p in ((k, predicted[k]) for k in OPINION_KINDS if only.get(seat, k) == k):
                 if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
+                if kind == "defends" and all(
+                    re.search(rf"⟨{seat}⟩[^.;!?⟨]{{0,30}}\b(?:about|on|regarding|with)\s+⟨\d+⟩", x) for x in naming
+                ):
+                    continue  # "Ken is dead right on Ann": agreeing with a point about Ann, not vouching for Ken
+                if kind == "will_vote" and all(x.count(f"⟨{seat}⟩") == x.count(f"⟨{seat}⟩'s") for x in naming):
+                    continue  # "Ken's vote is fake": what is the seat's, not a vote for it
                 if any(q[kind] < THRESHOLD and (kind, t) not in read for t, q in partner_p.items()):
                     continue
                 role = ""
@@ -1107,8 +1161,13 @@ class TalkReader:
                             body[: m.start()],
                         ):
                             continue  # an opinion, not a result
-                        if kind == "context_result" and re.match(
-                            r"\s*(?:imo|imho|in my opinion|i think|i guess|to me)\b", body[m.end() :]
+                        if kind == "context_result" and (
+                            re.match(r"\s*(?:imo|imho|in my opinion|i think|i guess|to me)\b", body[m.end() :])
+                            or re.search(
+                                r"\b(?:i\s+(?:think|reckon|believe|feel|guess|suspect)|reckon|put\s+it\s+to\s+(?:you|the\s+\w+)\s+that|"
+                                r"i(?:'m|\s+am)\s+(?:fairly\s+|pretty\s+|quite\s+)?(?:sure|convinced)|in\s+my\s+(?:opinion|book|view))\b[^.;!?⟨]*$",
+                                body[: m.start()],
+                            )
                         ):
                             opinion: StatementKind = "accuses" if species is Species.WEREWOLF else "defends"
                             out.append(_Match(opinion, target, "", None, m.start(), m.end(), confidence))
@@ -1171,6 +1230,9 @@ class TalkReader:
         """
         if m.kind == "fake_plan":
             return False  # "I will pretend to be the seer" is a plan, said as one
+        cut = before.rfind(": ")
+        if cut >= 0:  # "I won't pretend to have a role: I'm a villager": what follows a colon stands alone
+            clause, before = clause[cut + 2 :], before[cut + 2 :]
         if _HYPOTHETICAL.search(clause) or re.match(
             r"\s*(?:(?:look|so|ok|okay|well|now)\s*,?\s*)?(?:"
             + _IF
@@ -1229,7 +1291,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bthat\s+makes\s+me\s+(?:the\s+|a\s+|your\s+)?{_ROLE}\b", 0.9),
             (rf"\b(?:like|want|have|wish|need)\s+to\s+come\s+out\s+as\s+(?:the\s+|a\s+)?{_ROLE}\b", 0.9),
             # "Ken isn't the seer - I am": the speaker's own claim, said against another's
-            (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
+            (
+                rf"(?:not|n't|\bno)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*(?:because\s+|since\s+)?"
+                rf"(?:i\s+am\b|it(?:'s|\s+is)\s+me\b|'?tis\s+(?:i|me)\b)",
+                0.9,
+            ),
             (rf"\b(?:the\s+)?(?:real|true)\s+{_ROLE}(?:'s|\s+is)\s+me\b", 0.9),
             # a sentence that is only a role ("Seer.", "Hunter.", "VT here.", "seer:") claims it
             (
@@ -1266,11 +1332,22 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"^\s*\(\s*{_ROLE}\s*\)\s*[.!]?\s*$", 0.85),
             (rf"^\s*{_ROLE}\s*(?:n\d|night\s*\d|d\d)\s*:", 0.85),
             (rf"{_ROLE}\b[^.?!]{{0,40}}\bi(?:'m|\s+am)\s+the\s+(?:real|true|actual)\s+one\b", 0.85),
-            (rf"(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[.!]+\s*i\s+am\s*[.!]", 0.9),
+            (rf"(?:not|n't|\bno)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[.!]+\s*i\s+am\s*[.!]", 0.9),
+            # the eleventh version: "A second seer stands before ye: 'tis I.", "which is what I am: villager",
+            # "nothing to claim, just a villager", "seer ako" (Taglish)
+            (rf"{_ROLE}\b[^.?!]{{0,40}}:\s*(?:'?tis|it\s+is|it's|that's|that\s+is)\s+(?:i|me)\s*(?:[.!]|$)", 0.85),
+            (rf"\bwhat\s+i\s+am\s*[:-]\s*(?:a\s+|the\s+)?{_ROLE}\b", 0.9),
+            (
+                r"\b(?:nothing|no\s+role)\s+to\s+(?:claim|reveal|hide)\s*[,:;-]?\s*(?:i'm\s+|i\s+am\s+)?"
+                r"(?:just|only|simply|merely)\s+(?:a\s+)?(?:plain\s+|humble\s+|simple\s+)?(?P<role>villager)\b",
+                0.9,
+            ),
+            (rf"(?:^|[.!,;:]\s*){_ROLE}\s+ako\b", 0.85),
+            (rf"\bako\s+(?:ang|yung|ay)\s+(?:totoong\s+|tunay\s+na\s+)?{_ROLE}\b", 0.85),
             (rf"^\s*(?:c|co|claim)\s+{_ROLE}\b", 0.85),
             (
-                rf"\b(?:hard\s*claim(?:ing)?|i(?:'ll| will)?\s+claim|i\s+(?:hereby\s+)?claim(?:\s+the\s+role\s+of)?|outing myself as|outing myself\s*[:,]|"
-                rf"out(?:ing)?\s+as|i\s+hold\s+the\s+role\s+of|my\s+claim\s+is|i\s+will\s+now\s+come\s+out\s*:\s*i\s+am|"
+                rf"\b(?:hard\s*claim(?:ing)?|i(?:'ll| will)?\s+claim|i\s+(?:hereby\s+|too\s+|also\s+)?claim(?:\s+the\s+(?:role|office|post|mantle|title|position)\s+of)?|outing myself as|outing myself\s*[:,]|"
+                rf"out(?:ing)?\s+as|i\s+(?:hold|bear|occupy)\s+the\s+(?:role|office|post|mantle|title|position)\s+of|my\s+claim\s+is|i\s+will\s+now\s+come\s+out\s*:\s*i\s+am|"
                 rf"revealing|reveal myself as)\s*:?\s*(?:the\s+|a\s+|an\s+)?(?:role\s+of\s+)?{_ROLE}\b",
                 0.9,
             ),
@@ -1699,7 +1776,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (rf"\bi(?:'m|\s+am)\s+not\s+buying\s+{_WHO}'s\s+{_ROLE}\s+claim", 0.85),
-            (rf"{_WHO}(?:'s|\s+is)\s*(?:not|n't)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*i\s+am\b", 0.9),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s*(?:not|n't|no\b)\s+(?:the\s+|a\s+)?(?:real\s+)?{_ROLE}\s*[-,.;!]*\s*(?:because\s+|since\s+)?"
+                rf"(?:i\s+am\b|it(?:'s|\s+is)\s+me\b|'?tis\s+(?:i|me)\b)",
+                0.9,
+            ),
             (
                 rf"{_WHO}\s+(?:is\s+)?claim(?:ing|s|ed)?\s+{_ROLE}\s*,?\s+but\s+i(?:'m|\s+am)\s+(?:the\s+)?(?:real\s+|true\s+)?(?P=role)\b",
                 0.9,
@@ -1766,6 +1847,12 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            # the eleventh version: "I'm calling her a wolf", "I name Ken a traitor"
+            (
+                rf"\b(?:i'm\s+|i\s+am\s+|i\s+)(?:call(?:ing)?|nam(?:e|ing)|brand(?:ing)?|label(?:l?ing)?)\s+{_WHO}\s+"
+                rf"(?:a|an|the|our)\s+(?:(?:were)?wolf|liar|fake|fraud|traitor|scum|snake)\b",
+                0.85,
+            ),
             # the ninth version: "I find Rory suspect", "Chidi being this quiet is giving wolf",
             # "Rory is in on it", "Dmitri claim so fast one, very suspicious leh"
             (
@@ -2173,7 +2260,10 @@ def _pronouns(s: str, speaker: int | None) -> str:
         if (
             word == "her"
             and re.match(r"\s+[a-z]", after)
-            and not re.match(r"\s+(?:too|today|now|again|out|then|either|instead|first|yet|tonight)\b", after)
+            and not re.match(
+                r"\s+(?:too|today|now|again|out|then|either|instead|first|yet|tonight|a|an|the|and|or|but|because|as|for|in|on|off|up)\b",
+                after,
+            )
         ):
             continue  # a possessive ("her result"): left as it is
         rep = {"he's": f"{target}'s", "she's": f"{target}'s", "you're": f"{target} is", "your": f"{target}'s"}.get(
@@ -2253,6 +2343,13 @@ def _own_role_word(sentences: Sequence[str], i: int, m: re.Match[str]) -> bool:
         re.match(r"\s+(?:claim|co)\b", sentence[m.end() :]) and not _FIRST_PERSON.search(sentence)
     ):
         return False  # "the seer's friend", "Seer claim, please.": about a role, not a claim of it
+    if re.search(r"\b(?:not|no|never|nor|n't)\s+(?:(?:the|a|an|your|real|true)\s+){0,2}$", sentence[: m.start()]):
+        return False  # "I'm no hunter", "not the seer": a denial
+    if re.search(
+        r"⟨\d+⟩(?:\s*(?:,|and)\s*⟨\d+⟩)*\s+(?:both\s+|all\s+|also\s+)?(?:claim\w*|is|are|was|were|says?|said)\b[^.;!?]*$",
+        sentence[: m.start()],
+    ):
+        return False  # "Let me sum up: Ken and Ann claim the seer role": other seats' claims
     if _FIRST_PERSON.search(sentence):
         return True
     rest = re.findall(r"[a-z']+", sentence[: m.start()] + " " + sentence[m.end() :])
@@ -2438,6 +2535,7 @@ def _resolve(matches: list[_Match]) -> list[_Match]:
             and (k.target == m.target or m.target is None or k.target is None)
             and _PRIORITY.get(k.kind, 0) > _PRIORITY.get(m.kind, 0)
             and not (k.kind == "claim" or m.kind == "claim")
+            and not (k.kind == "liar" and m.kind == "will_vote")  # "Voting Ken, the fake seer": both
             for k in kept
         )
         if not clash:
