@@ -580,6 +580,8 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("Voting Baraka, the fake seer.", {("will_vote", "Baraka Otieno", ""), ("liar", "Baraka Otieno", "seer")}),
         ("Achieng bussed her own partner - I'm calling her a wolf.", {("accuses", "Achieng Odhiambo", "")}),
         ("I name Baraka a traitor.", {("accuses", "Baraka Otieno", "")}),
+        ("Then let it be Baraka upon the gallows.", {("will_vote", "Baraka Otieno", "")}),
+        ("I AM THE SEER. BARAKA IS A WOLF.", {("claim", None, "seer"), ("divined", "Baraka Otieno", "werewolf")}),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
@@ -594,6 +596,12 @@ def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple
         ("Baraka's vote is fake.", set()),  # the seat's vote, not a vote for the seat
         ("Let me sum up: Achieng and Baraka claim the seer role.", set()),  # other seats' claims
         ("I'm no hunter. Nothing to report.", set()),
+        ("Don't let it be Baraka.", set()),
+        # a line cut short at a name says nothing of it
+        (
+            "I am the seer. Last night I divined Baraka: human. Achieng",
+            {("claim", None, "seer"), ("divined", "Baraka Otieno", "human")},
+        ),
     ],
 )
 def test_what_only_looks_like_the_eleventh_versions_phrasings_says_no_more(

@@ -774,6 +774,12 @@ class TalkReader:
         s = _fix_words(s)
         s = re.sub(r"⟨(\d+)⟩(?:\s+⟨\1⟩)+", r"⟨\1⟩", s)  # "Mei Lin" of Mei Lin Tan: one seat named once
         s = re.sub(r"(⟨\d+⟩)-(?:san|kun|chan|sama|senpai|sensei|ssi|nim|ji|bhai|didi)\b", r"\1", s)  # "Mei-san"
+        s = re.sub(  # "Mister Haddad", "Ms. Raman", "Señor Ruiz": the seat
+            r"\b(?:mister|miss|mr|mrs|ms|mx|sir|madam|madame|dr|doctor|se[nñ]or|se[nñ]ora|herr|frau|monsieur|mademoiselle)"
+            r"\.?\s+(⟨\d+⟩)",
+            r"\1",
+            s,
+        )
         if speaker is not None:  # "Hina: villager", "Hina here, seer" said by Hina
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*(?::|=|here,?|-)\s*", r"\1i'm ", s)
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
@@ -840,7 +846,8 @@ class TalkReader:
         # an aside between commas ("Dimi, on the other hand, is the wolf") is no clause of its own
         s = re.sub(
             r",\s*(?:on the other hand|though|however|honestly|frankly|in my opinion|imo|tbh|to be honest|i think|"
-            r"i'd say|i reckon|if you ask me|for sure)\s*,\s*",
+            r"i'd say|i reckon|if you ask me|for sure|respectfully|regretfully|reluctantly|sadly|alas|of course|"
+            r"naturally|unfortunately|i'm afraid|i fear)\s*,\s*",
             " ",
             s,
         )
@@ -1084,6 +1091,8 @@ class TalkReader:
             ):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
             naming = [x for x in sentences if f"⟨{seat}⟩" in x]
+            if all(not re.search(r"[a-z]", x.replace(f"⟨{seat}⟩", "")) for x in naming):
+                continue  # a name alone ("... Player 12: human. Player 6"): a line cut short says nothing of it
             if all(_CITED_REASON.search(x[: x.index(f"⟨{seat}⟩")]) for x in naming):
                 continue  # "I suspect Ann because Ken made a seer claim": Ken is the evidence, not the opinion
             predicted = default_model().predict(sentences, seat, speaker, roles)
@@ -1632,6 +1641,19 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
         ],
         "will_vote": [
             (rf"\bme\s*=\s*{_WHO}", 0.85),
+            # the eleventh version: "Ken gets the rope from me", "Ken, pack your bags", "Ken's going home today",
+            # "Ken's on the chopping block from me", "Ken for me as well", "Then let it be Hamid upon the gallows"
+            (rf"{_WHO}\s+(?:gets|takes)\s+the\s+(?:rope|noose|axe|boot|chop|hammer)\s+from\s+me\b", 0.85),
+            (rf"(?:^|[.!;:]\s*){_WHO}\s*,?\s+pack\s+(?:your|ya|yer|the|⟨\d+⟩'s)\s+bags\b", 0.85),
+            (rf"\bpack\s+(?:your|ya|yer|⟨\d+⟩'s)\s+bags\s*,\s*{_WHO}", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+going\s+home\s+today\b", 0.85),
+            (rf"{_WHO}(?:'s|\s+is)\s+on\s+the\s+chopping\s+block\s+from\s+me\b", 0.85),
+            (rf"(?:^|[.!;:]\s*){_WHO}\s+for\s+me\s+(?:as\s+well|too|today|again)\s*(?:[.!]|$)", 0.85),
+            (
+                rf"(?:^|[.!;:]\s*|\bthen\s+|\bso\s+)let\s+it\s+be\s+{_WHO}\s*(?:today|then|upon\s+the\s+gallows|on\s+the\s+gallows|"
+                rf"to\s+the\s+gallows|for\s+the\s+(?:rope|noose|gallows))?\s*(?:[.!,;-]|$)",
+                0.85,
+            ),
             # a labelled line: "Vote: Ken", "Vote target: Ken (quiet all day)", "Action: vote Ken"
             (
                 rf"^\s*(?:vote|my vote|final vote|vote target|voting|action|today's vote|vote submitted|vote cast|"
@@ -2315,7 +2337,7 @@ def _vocative(seat: int) -> re.Pattern[str]:
     """A sentence that opens by speaking to `seat`, naming it no more ("Ken I've been honest", "For Ken: ...")."""
     return re.compile(
         rf"^\s*(?:(?:for|to|re|@)\s*⟨{seat}⟩\s*:|⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|"
-        rf"look|hold on|hey)\b|⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩)(?![^.!?]*⟨{seat}⟩)"
+        rf"look|hold on|hey|give|tell|explain|answer|share|name|what|who|why|how|where|which)\b|⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩)(?![^.!?]*⟨{seat}⟩)"
     )
 
 
