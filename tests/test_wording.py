@@ -334,6 +334,24 @@ def test_a_turn_never_says_its_manner_twice_in_other_words(temperament: str) -> 
     assert turns >= 600
 
 
+@pytest.mark.parametrize("temperament", TEMPERAMENTS)
+def test_a_turn_addresses_the_table_once(temperament: str) -> None:
+    """ "Morning everybody. Keep our ears sharp everyone. Hang in there everyone." calls the table three times."""
+    persona = Persona(temperament, "chatty", HABITS[:2])
+    address = re.compile(r"\b(?:everyone|everybody|folks|friends|guys|y'all|gang|team)\b", re.IGNORECASE)
+    turns = 0
+    for seed in range(200):
+        for day, acts in (
+            (0, [SpeechAct("greet")]),
+            (2, [SpeechAct("nothing")]),
+            (2, [SpeechAct("suspect", 3), SpeechAct("vote", 3)]),
+        ):
+            for text in realise(acts, names=NAMES, persona=persona, day=day, rng=random.Random(seed)):
+                assert len(address.findall(text)) <= 1, text
+                turns += 1
+    assert turns >= 600
+
+
 class _Mornings(LLMAgent):
     """An llm seat that notes the morning it reads at each public turn it words."""
 

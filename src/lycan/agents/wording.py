@@ -1520,15 +1520,24 @@ def _news(morning: Morning, names: Sequence[str], temperament: str, rng: random.
     return _expand(rng.choice(_QUIET[temperament]), rng)
 
 
+_ADDRESS = frozenset({"everyone", "everybody", "folks", "friends", "guys", "y'all", "gang", "team"})
+"""Words that address the table: a turn says one of them once (not "Stay sharp everyone. Hang in there everyone.")."""
+
+
+def _calls(text: str) -> bool:
+    """Whether `text` addresses the table (`_ADDRESS`, "everyone's" too)."""
+    return any(w.removesuffix("'s") in _ADDRESS for w in re.findall(r"[a-z']+", text.lower()))
+
+
 def _repeats(line: str, parts: Sequence[str]) -> bool:
-    """Whether `line` says three words running that `parts` (what the turn already says) say."""
+    """Whether `line` says three words running that `parts` (what the turn said) say, or calls the table again."""
 
     def runs(text: str) -> set[tuple[str, ...]]:
         words = re.findall(r"[a-z']+", text.lower())
         return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
 
     said = set().union(*(runs(p) for p in parts)) if parts else set()
-    return bool(runs(line) & said)
+    return bool(runs(line) & said) or (any(_calls(p) for p in parts) and _calls(line))
 
 
 def _unbright(pool: Sequence[str], rng: random.Random) -> str | None:
@@ -2067,15 +2076,24 @@ def _sentence(
         if not short or spoken_length(text) <= room:
             break
     used.add(frame)
-    if kind == "greet":
-        text = f"{text} {_expand(rng.choice(_FRAMES['greet_more']), rng)}"
+    if kind == "greet":  # a second sentence that calls the table once only ("Morning folks. Stay sharp everyone.")
+        more = _expand(rng.choice(_FRAMES["greet_more"]), rng)
+        for _ in range(6):
+            if not _repeats(more, [text]):
+                break
+            more = _expand(rng.choice(_FRAMES["greet_more"]), rng)
+        text = f"{text} {more}"
     text = _cap(text)
     if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and not short and rng.random() < 0.35:
         timed = re.search(
             r"\b(?:for now|yet|so far|at this point|right now|at the moment|currently|today)\b", text, re.IGNORECASE
         )
         # not "Right now ... for now", nor a marker another act of the turn took
-        markers = [m for m in _MARKERS if not (timed and m in _TIME_MARKERS) and m not in used]
+        markers = [
+            m
+            for m in _MARKERS
+            if not (timed and m in _TIME_MARKERS) and m not in used and not (_calls(m) and _calls(text))
+        ]
         if markers:
             marker = rng.choice(markers)
             used.add(marker)
