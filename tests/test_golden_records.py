@@ -39,7 +39,7 @@ CASES = {
     "llm/aiwolf5": ("llm", "aiwolf5", 200),
     "react/guardian7": ("react", "guardian7", 100),
     "recon/witch6": ("recon", "witch6", 100),
-    "camwolf/guardian7": ("camwolf", "guardian7", 100),
+    "camwolf/guardian7": ("camwolf", "guardian7", 30),  # a Reasoner and a Performer per seat: 2-3 s a game
     "deepwolf/aiwolf5": ("deepwolf", "aiwolf5", 1),  # 30-50 s a game: its network scores every candidate
 }
 OPTIONS = {"deepwolf": {"search_seconds": 600}}

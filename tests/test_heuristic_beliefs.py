@@ -20,6 +20,7 @@ from lycan.engine.game import Game
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
 from lycan.rules import Role, RuleSet, Team, get_preset, preset_names, team_of
+from lycan.rules.roles import Species
 
 BELIEFS = "heuristic-beliefs"
 
@@ -276,3 +277,45 @@ def test_an_opinion_about_the_one_who_asked_is_not_said_to_them_by_name() -> Non
         addressed += len(opinions)
         assert all(to != target for to, target in opinions)
     assert addressed >= 5  # answers to questions were given
+
+
+def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
+    """'Pippin has it right about Yarrow' from the seat that called Pippin a werewolf reads as a slip."""
+    opposing = ("suspect", "vote", "liar")
+    agreed = 0
+    slips: list[tuple[str, int, int, int | None, list[int | None]]] = []
+    # thirteen seats give the most chances (two deals on which the seat used to agree with such a seat)
+    for preset, seeds in (("aiwolf13", (40, 41)), ("guardian7", range(6))):
+        rules = get_preset(preset)
+        for seed in seeds:
+            agents = lineup([BELIEFS] * rules.n_players, seed)
+            for agent in agents:
+                agent.converse = True  # type: ignore[attr-defined]
+                agent.wolf_keeps_word = True  # type: ignore[attr-defined]  # as the llm seat's planner
+                decide = agent.decide  # type: ignore[attr-defined]
+                called: set[int] = set()
+
+                def watched(  # type: ignore[no-untyped-def]
+                    view: View, request: Request, decide=decide, agent=agent, called=called, case=(preset, seed)
+                ) -> Action:
+                    nonlocal agreed
+                    action = decide(view, request)
+                    if request.kind == "talk" and agent._mem is not None:
+                        turn = agent._mem.acts
+                        now = {
+                            a.target
+                            for a in turn
+                            if a.kind in opposing or (a.kind == "divined" and a.species is Species.WEREWOLF)
+                        }
+                        for a in turn:
+                            if a.kind == "agree":
+                                agreed += 1
+                                if a.to in called | now:  # (an assertion here would be caught as the agent's fault)
+                                    slips.append((*case, view.seat, a.to, sorted(called | now)))
+                        called.update(now)
+                    return action
+
+                agent.decide = watched  # type: ignore[attr-defined]
+            run_sync(rules, agents, seed)
+    assert not slips
+    assert agreed >= 20

@@ -496,7 +496,8 @@ class HeuristicAgent(SyncAgent):
         An accuser is answered by name (before the seat's opinions, once per seat and day); a seat
         that asked this one a question gets the seat's first opinion said to it; rival seer
         claimants are summed up once (by a seat that is not one of them); a vote intention shared
-        with a seat that said it earlier today names that seat (once a day); with nothing to answer, one living
+        with a seat that said it earlier today names that seat (once a day, never a seat this one has
+        called a wolf or a liar); with nothing to answer, one living
         seat that has not accused anyone today is asked whom it suspects (once a day).
         """
         day, me = view.day, mem.seat
@@ -532,7 +533,16 @@ class HeuristicAgent(SyncAgent):
         out[at:at] = answered[:2]
         vote = next((a.target for k, a in out if a.kind == "vote"), None)
         if vote is not None:
-            allies = [s for d, s, t in mem.heard_targets if d == day and t == vote and s != me and s in living]
+            # never "X has it right" about a seat this one has called a wolf or a liar, or is calling one now
+            opposed = {k[2] for k in mem.said_keys if len(k) == 3 and k[0] in ("suspect", "vote", "liar")}
+            opposed |= {a.target for _, a in out if a.kind in ("suspect", "liar") and a.target is not None}
+            opposed |= {t for _, t, sp in mem.fake_results if sp is _WOLF}
+            opposed |= {t for t, sp in mem.divined.items() if sp is _WOLF}
+            allies = [
+                s
+                for d, s, t in mem.heard_targets
+                if d == day and t == vote and s != me and s in living and s not in opposed
+            ]
             if allies:
                 ally = allies[-1]
                 out.append((("agree", day), SpeechAct("agree", vote, to=ally)))
