@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lycan.beliefs.extract import canonical, load_labelled
+from lycan.beliefs.extract import Labelled, canonical, load_labelled
 from lycan.beliefs.opinions import (
     CONFIDENCE,
     KINDS,
@@ -171,10 +171,15 @@ def test_the_rules_vote_stands_and_a_line_gets_one_vote_at_most() -> None:
     text = "Defne protecting Laleh twice is a convenient story... I won't vote Laleh today, I'm voting Defne."
     votes = [s for s in TalkReader(names).parse(text, 4) if s.kind == "will_vote"]
     assert [v.target for v in votes] == [0]
+    readers: dict[tuple[tuple[str, ...], bool], TalkReader] = {}
+
+    def votes_read(row: Labelled, learned: bool) -> int:
+        key = (tuple(row.names), learned)
+        reader = readers.get(key) or readers.setdefault(key, TalkReader(row.names, learned=learned))
+        return sum(s.kind == "will_vote" for s in reader.parse(row.text, row.speaker))
+
     for row in (row for path in sorted(TALK.glob("*.jsonl")) for row in load_labelled(path)):
-        assert sum(s.kind == "will_vote" for s in TalkReader(row.names).parse(row.text, row.speaker)) <= max(
-            1, sum(s.kind == "will_vote" for s in TalkReader(row.names, learned=False).parse(row.text, row.speaker))
-        )
+        assert votes_read(row, True) <= max(1, votes_read(row, False)), row.text
 
 
 def test_an_empty_model_reads_its_bias() -> None:
