@@ -340,6 +340,9 @@ def test_phrasings_of_the_richer_grammar_are_read(text: str, expected: set[tuple
         # the seventh version: lines of a list, labelled fields, tag questions, role-play and dialect
         ("- Role: seer\n- Vote: Rin", {("claim", None, "seer"), ("will_vote", "Rin", "")}),
         ("2. Vote target: Rin (quiet all day)", {("will_vote", "Rin", "")}),
+        ("Rin=wolf. V: Rin.", {("accuses", "Rin", ""), ("will_vote", "Rin", "")}),  # shorthand, twelfth version
+        ("VTL: Rin", {("will_vote", "Rin", "")}),
+        ("V: Rin if Baraka flips human", set()),
         ("* Trust: Baraka (claim uncontested)", {("defends", "Baraka Otieno", "")}),
         ("Rin: suspicious, dodged twice.", {("accuses", "Rin", "")}),
         ("Rin: town.", {("defends", "Rin", "")}),

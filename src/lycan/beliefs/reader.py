@@ -1654,9 +1654,9 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"to\s+the\s+gallows|for\s+the\s+(?:rope|noose|gallows))?\s*(?:[.!,;-]|$)",
                 0.85,
             ),
-            # a labelled line: "Vote: Ken", "Vote target: Ken (quiet all day)", "Action: vote Ken"
+            # a labelled line: "Vote: Ken", "V: Ken", "Vote target: Ken (quiet all day)", "Action: vote Ken"
             (
-                rf"^\s*(?:vote|my vote|final vote|vote target|voting|action|today's vote|vote submitted|vote cast|"
+                rf"^\s*(?:vote|v|vtl|lynch|my vote|final vote|vote target|voting|action|today's vote|vote submitted|vote cast|"
                 rf"vote locked(?: in)?|locking in|locked in)\s*[:=]\s*(?:vote\s+(?:for\s+)?|lynch\s+)?{_WHO}(?=\s*(?:[.!,;(]|$))",
                 0.85,
             ),
