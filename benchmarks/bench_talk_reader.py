@@ -18,21 +18,28 @@ statements kept only where the line bears them out) are scored too, with the mod
 
     python benchmarks/bench_talk_reader.py tests/data/talk/heldout.jsonl
     python benchmarks/bench_talk_reader.py tests/data/talk/heldout.jsonl --model local
+    python benchmarks/bench_talk_reader.py tests/data/talk/heldout*.jsonl --pool --talk-models ngram,encoder
+
+`--talk-models ngram,encoder` scores the reader in table with each learned reader behind the
+rules (`LYCAN_TALK_MODEL`): the hashed words and word pairs, or the tuned sentence encoder.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from lycan.beliefs.claims import SpeechParser, Statement
 from lycan.beliefs.extract import Labelled, canonical, load_labelled, read_in_table
 from lycan.beliefs.reader import TalkReader
+from lycan.beliefs.talk_model import TALK_MODEL_ENV
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "claims and results": ("claim", "divined", "identified"),
@@ -93,22 +100,49 @@ def with_model(model: object, rows: list[Labelled]) -> tuple[dict[int, Sequence[
     return out, sum(ex.model_calls for ex in extractors.values())
 
 
+@contextlib.contextmanager
+def talk_model_set(name: str) -> Iterator[None]:
+    """The talk reader asks the learned reader `name` (`lycan.beliefs.talk_model.TALK_MODELS`) inside the block."""
+    before = os.environ.get(TALK_MODEL_ENV)
+    os.environ[TALK_MODEL_ENV] = name
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[TALK_MODEL_ENV]
+        else:
+            os.environ[TALK_MODEL_ENV] = before
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--model", default=None, help="also score the rules with this chat model behind them")
+    parser.add_argument(
+        "--talk-models",
+        default="ngram",
+        help="the learned readers behind the rules to score in table, comma-separated (ngram, encoder)",
+    )
+    parser.add_argument("--pool", action="store_true", help="score the files' lines together, as one set")
     args = parser.parse_args()
+    talk_models = [m.strip() for m in args.talk_models.split(",") if m.strip()]
     model = None
     if args.model is not None:
         from lycan.models import load_model
 
         model = load_model(args.model, n_ctx=2048)
-    for path in args.files:
-        rows = load_labelled(path)
-        tabled = {id(row): got for row, got in zip(rows, read_in_table(rows), strict=True)}
-        readers: dict[str, Read] = {
-            "reader in table": lambda row, got=tabled: got[id(row)],
+    sets = [(str(path), load_labelled(path)) for path in args.files]
+    if args.pool:
+        sets = [(" + ".join(name for name, _ in sets), [row for _, rows in sets for row in rows])]
+    for path, rows in sets:
+        readers: dict[str, Read] = {}
+        for talk_model in talk_models:
+            with talk_model_set(talk_model):
+                tabled = {id(row): got for row, got in zip(rows, read_in_table(rows), strict=True)}
+            name = "reader in table" if talk_models == ["ngram"] else f"in table, {talk_model}"
+            readers[name] = lambda row, got=tabled: got[id(row)]
+        readers |= {
             "reader": lambda row: TalkReader(row.names).parse(row.text, row.speaker),
             "rules alone": lambda row: TalkReader(row.names, learned=False).parse(row.text, row.speaker),
             "template parser": lambda row: SpeechParser(row.names).parse(row.text, row.speaker),

@@ -34,6 +34,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -137,6 +138,8 @@ class OpinionModel:
     """(len(KINDS), len(slots)) weights."""
     bias: np.ndarray
     """(len(KINDS),) intercepts."""
+    threshold: float = THRESHOLD
+    """P at or above which the reader adds an opinion this model gives."""
 
     def predict(
         self, sentences: Sequence[str], target: int, speaker: int | None, roles: Collection[str] = ()
@@ -177,9 +180,24 @@ class OpinionModel:
             )
 
 
+class SeatOpinions(Protocol):
+    """What the talk reader asks a learned model: P(the speaker states each kind about a named seat)."""
+
+    @property
+    def threshold(self) -> float:
+        """P at or above which the reader adds an opinion (an accusation, a vote, a defence, a liar call)."""
+        ...
+
+    def predict(
+        self, sentences: Sequence[str], target: int, speaker: int | None, roles: Collection[str] = ()
+    ) -> dict[str, float]:
+        """P(the speaker states each kind of `KINDS` about `target`), from the line's `sentences`."""
+        ...
+
+
 @functools.cache
-def default_model() -> OpinionModel:
-    """The shipped model (`lycan/beliefs/params/opinions.npz`)."""
+def shipped_ngram_model() -> OpinionModel:
+    """The shipped hashed model (`lycan/beliefs/params/opinions.npz`)."""
     with resources.as_file(resources.files("lycan.beliefs") / "params" / "opinions.npz") as path:
         return OpinionModel.load(path)
 
@@ -233,11 +251,12 @@ __all__ = [
     "SEAT_TOKEN",
     "THRESHOLD",
     "OpinionModel",
+    "SeatOpinions",
     "claim_features",
     "default_claim_model",
-    "default_model",
     "features",
     "plain",
+    "shipped_ngram_model",
     "slot",
     "vector",
 ]

@@ -998,7 +998,8 @@ class TalkReader:
         replaces what the rules made of the same words as an opinion ("Ken, she's totally human":
         no defence as well).
         """
-        from lycan.beliefs.opinions import CONFIDENCE, RESULT_KINDS, RESULT_THRESHOLD, default_model
+        from lycan.beliefs.opinions import CONFIDENCE, RESULT_KINDS, RESULT_THRESHOLD
+        from lycan.beliefs.talk_model import default_model
 
         result_kind = "divined" if "seer" in roles else "identified" if "medium" in roles else ""
         guards = "guardian" in roles
@@ -1051,8 +1052,11 @@ class TalkReader:
         or voted for; nothing about a seat whose every such clause holds a negation, "least" or a
         flip; at most one vote a line, and none where the rules read one.
         """
-        from lycan.beliefs.opinions import CONFIDENCE, OPINION_KINDS, THRESHOLD, default_model
+        from lycan.beliefs.opinions import CONFIDENCE, OPINION_KINDS
+        from lycan.beliefs.talk_model import default_model
 
+        model = default_model()
+        threshold = model.threshold
         sentences = self.sentences(text)
         about = {r.statement.target for r in found if r.statement.target is not None}
         named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
@@ -1095,12 +1099,12 @@ class TalkReader:
                 continue  # a name alone ("... Player 12: human. Player 6"): a line cut short says nothing of it
             if all(_CITED_REASON.search(x[: x.index(f"⟨{seat}⟩")]) for x in naming):
                 continue  # "I suspect Ann because Ken made a seer claim": Ken is the evidence, not the opinion
-            predicted = default_model().predict(sentences, seat, speaker, roles)
+            predicted = model.predict(sentences, seat, speaker, roles)
             # seats named together ("Ken and Ann") get an opinion together or not at all
             partners = {int(a or b) for x in naming for a, b in _partners(seat).findall(x)}
-            partner_p = {t: default_model().predict(sentences, t, speaker, roles) for t in partners - {speaker}}
+            partner_p = {t: model.predict(sentences, t, speaker, roles) for t in partners - {speaker}}
             for kind, p in ((k, predicted[k]) for k in OPINION_KINDS if only.get(seat, k) == k):
-                if p < THRESHOLD or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
+                if p < threshold or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
                 if kind == "defends" and all(
                     re.search(rf"⟨{seat}⟩[^.;!?⟨]{{0,30}}\b(?:about|on|regarding|with)\s+⟨\d+⟩", x) for x in naming
@@ -1108,7 +1112,7 @@ class TalkReader:
                     continue  # "Ken is dead right on Ann": agreeing with a point about Ann, not vouching for Ken
                 if kind == "will_vote" and all(x.count(f"⟨{seat}⟩") == x.count(f"⟨{seat}⟩'s") for x in naming):
                     continue  # "Ken's vote is fake": what is the seat's, not a vote for it
-                if any(q[kind] < THRESHOLD and (kind, t) not in read for t, q in partner_p.items()):
+                if any(q[kind] < threshold and (kind, t) not in read for t, q in partner_p.items()):
                     continue
                 role = ""
                 if kind == "liar":  # the role the seat is said to fake: the one role word said beside it

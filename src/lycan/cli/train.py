@@ -73,12 +73,22 @@ def beliefs_reader_fit(
     claims_out: Annotated[
         Path | None, typer.Option(help="where to write the claim weights (.npz; default: claims.npz beside --out)")
     ] = None,
+    encoder_out: Annotated[
+        Path | None,
+        typer.Option(
+            help="also tune the sentence-encoder reader (`LYCAN_TALK_MODEL=encoder`) and write it to this folder"
+        ),
+    ] = None,
+    epochs: Annotated[int, typer.Option(min=1, help="the encoder reader's epochs")] = 6,
+    device: Annotated[str, typer.Option(help="where to tune the encoder reader (cpu, cuda)")] = "cpu",
 ) -> None:
     """Train the learned readers behind the talk reader's rules (`lycan.beliefs.opinions`) on labelled lines.
 
     Two models: opinions, results and protections about named seats (`--out`), and role claims
-    (`--claims-out`). Give the labelled sets' parts meant for building on (the shipped weights come
-    from `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
+    (`--claims-out`); with `--encoder-out`, all-MiniLM-L6-v2 tuned to read the same as the first
+    (`lycan.beliefs.encoder`, the `train` extra; about a minute an epoch on two CPU cores). Give
+    the labelled sets' parts meant for building on (the shipped weights come from
+    `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
     """
     from lycan.beliefs.extract import load_labelled
     from lycan.beliefs.opinions import KINDS
@@ -102,6 +112,15 @@ def beliefs_reader_fit(
         f"claims: {len(roles)} roles named, {sum(gold['claim'] for _, gold in roles)} claimed; "
         f"weights written to {claims_path}"
     )
+    if encoder_out is not None:
+        from lycan.train.opinions import train_encoder
+
+        with clear_errors():
+            try:
+                train_encoder(rows, encoder_out, epochs=epochs, device=device, log=console.print)
+            except (OSError, ValueError, RuntimeError) as err:
+                fail(str(err))
+        console.print(f"encoder reader written to {encoder_out}")
 
 
 dataset_app = typer.Typer(no_args_is_help=True, help="Training datasets: viewpoint samples from stored games.")
