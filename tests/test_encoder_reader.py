@@ -171,3 +171,13 @@ def test_the_shipped_encoder_was_tuned_on_the_dev_sets_alone() -> None:
     # every named seat of the dev sets, and no more (a held-out line would add its own)
     assert config["examples"] == len(encoder_examples(dev))
     assert config["kinds"] == list(KINDS) and 0.5 <= config["threshold"] < 1
+
+
+def test_loading_the_encoder_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
+    """A game's output is the game: no progress bar or library deprecation when the reader loads."""
+    from importlib import resources
+
+    with resources.as_file(resources.files("lycan.beliefs") / "params" / "opinions_encoder") as path:
+        EncoderOpinionModel.load(path)
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", (out, err)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import warnings
 from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
@@ -136,9 +137,19 @@ class EncoderOpinionModel:
         config = json.loads((folder / "config.json").read_text())
         if tuple(config.get("kinds", ())) != KINDS:
             raise ValueError(f"{folder} reads {config.get('kinds')}, not {list(KINDS)}")
+        from transformers.utils import logging as hf_logging
+
         base = minilm_path()
         torch.manual_seed(0)
-        encoder = PeftModel.from_pretrained(AutoModel.from_pretrained(base), str(folder)).merge_and_unload()
+        bar = hf_logging.is_progress_bar_enabled()
+        hf_logging.disable_progress_bar()  # a game's output is the game, not "Loading weights: 100%"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)  # deprecations inside transformers and peft
+                encoder = PeftModel.from_pretrained(AutoModel.from_pretrained(base), str(folder)).merge_and_unload()
+        finally:
+            if bar:
+                hf_logging.enable_progress_bar()
         encoder.eval()
         with np.load(folder / "head.npz") as data:
             head, bias = data["weight"].astype(np.float32), data["bias"].astype(np.float32)
