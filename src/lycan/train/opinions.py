@@ -58,7 +58,13 @@ def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]
     model: the roles claimed in the line, else the one the rules read in the speaker's earlier
     lines at the table (rows of one table follow each other, as `read_in_table` reads them).
     """
-    out: list[tuple[list[str], dict[str, bool]]] = []
+    return [(features(*question), gold) for question, gold in _named_seats(rows)]
+
+
+def _named_seats(
+    rows: Iterable[Labelled],
+) -> Iterator[tuple[tuple[list[str], int, int | None, set[str]], dict[str, bool]]]:
+    """Each question the learned readers answer, (sentences, seat, speaker, roles), with its gold per kind."""
     for row, reader, before, got in _in_table(rows):
         roles = {s.role for s in got if s.kind == "claim"} or ({before} if before else set())
         sentences = reader.sentences(row.text)
@@ -66,8 +72,7 @@ def examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]
         gold |= {(f"result_{s.species.value}", s.target) for s in row.gold if s.species is not None}
         named = {int(x) for s in sentences for x in SEAT_TOKEN.findall(s)} - {row.speaker}
         for seat in sorted(named):
-            out.append((features(sentences, seat, row.speaker, roles), {k: (k, seat) in gold for k in KINDS}))
-    return out
+            yield (list(sentences), seat, row.speaker, roles), {k: (k, seat) in gold for k in KINDS}
 
 
 def claim_examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, bool]]]:
@@ -143,17 +148,7 @@ def encoder_examples(rows: Iterable[Labelled]) -> list[tuple[str, dict[str, bool
     """Every (encoder text, gold per kind) of every seat named in the lines of `rows`, as `examples` has them."""
     from lycan.beliefs.encoder import encoder_text
 
-    out: list[tuple[str, dict[str, bool]]] = []
-    for row, reader, before, got in _in_table(rows):
-        roles = {s.role for s in got if s.kind == "claim"} or ({before} if before else set())
-        sentences = reader.sentences(row.text)
-        gold: set[tuple[str, int | None]] = {(s.kind, s.target) for s in row.gold}
-        gold |= {(f"result_{s.species.value}", s.target) for s in row.gold if s.species is not None}
-        named = {int(x) for s in sentences for x in SEAT_TOKEN.findall(s)} - {row.speaker}
-        for seat in sorted(named):
-            text = encoder_text(sentences, seat, row.speaker, roles)
-            out.append((text, {k: (k, seat) in gold for k in KINDS}))
-    return out
+    return [(encoder_text(*question), gold) for question, gold in _named_seats(rows)]
 
 
 def _tidy_adapter(folder: Path) -> None:
