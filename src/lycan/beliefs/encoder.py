@@ -7,7 +7,8 @@ all-MiniLM-L6-v2, whose words come with meanings learnt from a billion sentences
 labelled dev sets with a LoRA adapter and one linear layer on top (`lycan.train.opinions.train_encoder`).
 
 It answers `predict(sentences, target, speaker, roles)` as `OpinionModel` does, so the talk
-reader asks it where it would ask the hashed model, under the same rules, guards and threshold.
+reader asks it where it would ask the hashed model, under the same rules and guards, with the
+threshold its folder's `config.json` gives (0.8 for the shipped one).
 The seat asked about reads as "Sam", the speaker as "me", other seats as "Alex", so the model
 learns the relation, not the names. It needs the `train` extra (torch, transformers, peft, the
 packaged encoder); `lycan.beliefs.talk_model.default_model` falls back to the hashed model without it.
@@ -128,7 +129,6 @@ class EncoderOpinionModel:
             ValueError: the folder is not such a model (its kinds differ from `KINDS`).
         """
         try:
-            import torch
             from peft import PeftModel  # type: ignore[import-not-found,unused-ignore]
             from transformers import AutoModel, AutoTokenizer
         except ImportError as err:
@@ -140,7 +140,6 @@ class EncoderOpinionModel:
         from transformers.utils import logging as hf_logging
 
         base = minilm_path()
-        torch.manual_seed(0)
         bar = hf_logging.is_progress_bar_enabled()
         hf_logging.disable_progress_bar()  # a game's output is the game, not "Loading weights: 100%"
         try:

@@ -1055,8 +1055,6 @@ class TalkReader:
         from lycan.beliefs.opinions import CONFIDENCE, OPINION_KINDS
         from lycan.beliefs.talk_model import default_model
 
-        model = default_model()
-        threshold = model.threshold
         sentences = self.sentences(text)
         about = {r.statement.target for r in found if r.statement.target is not None}
         named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
@@ -1088,7 +1086,12 @@ class TalkReader:
         role_sentences = self.role_sentences(text)
         out: list[ReadStatement] = []
         vote: tuple[float, ReadStatement] | None = None
-        for seat in sorted(t for t in seats if t < len(self.names)):
+        asked = sorted(t for t in seats if t < len(self.names))
+        if not asked:
+            return []
+        model = default_model()  # loaded where a line first has a seat to ask about, not on every line
+        threshold = model.threshold
+        for seat in asked:
             clauses = [c for c in unread if f"⟨{seat}⟩" in c] or _plain_sentences_naming(seat, sentences)
             if not clauses or all(
                 _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
