@@ -28,6 +28,7 @@ from lycan.voice import (
     styled,
 )
 from lycan.voice.piper import PiperTTS
+from lycan.voice.tts import TTSError
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +99,16 @@ async def test_espeak_bad_voice_is_a_clear_error():
     with pytest.raises(Exception, match="espeak-ng") as info:
         await EspeakTTS().synthesize("hello", Voice("xx-nonexistent"))
     assert "xx-nonexistent" in str(info.value)
+
+
+async def test_espeak_that_exits_before_reading_the_text_is_still_a_clear_error(tmp_path):
+    # espeak-ng leaves at once on an unknown voice; the text then meets a closed pipe. A program that
+    # exits without reading, given more text than a pipe holds, makes that race certain.
+    program = tmp_path / "espeak-ng"
+    program.write_text("#!/bin/sh\necho 'Voice does not exist' >&2\nexit 1\n")
+    program.chmod(0o755)
+    with pytest.raises(TTSError, match="espeak-ng wrote no audio for voice 'xx-gone': Voice does not exist"):
+        await EspeakTTS(executable=str(program)).synthesize("hello " * 50_000, Voice("xx-gone"))
 
 
 async def test_espeak_seats_get_distinct_voices_that_really_differ():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 from collections.abc import AsyncIterator
 
@@ -115,9 +116,12 @@ class EspeakTTS(BaseTTS):
         )
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         try:
-            proc.stdin.write(text.encode("utf-8"))
-            await proc.stdin.drain()
-            proc.stdin.close()
+            # espeak-ng may exit before reading the text (an unknown voice does): the pipe then breaks,
+            # and its own message on stderr, raised below with the empty output, says why.
+            with contextlib.suppress(ConnectionError):
+                proc.stdin.write(text.encode("utf-8"))
+                await proc.stdin.drain()
+                proc.stdin.close()
             head = b""
             offset: int | None = None
             while offset is None:
