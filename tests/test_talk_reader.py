@@ -585,6 +585,12 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("I name Baraka a traitor.", {("accuses", "Baraka Otieno", "")}),
         ("Then let it be Baraka upon the gallows.", {("will_vote", "Baraka Otieno", "")}),
         ("I AM THE SEER. BARAKA IS A WOLF.", {("claim", None, "seer"), ("divined", "Baraka Otieno", "werewolf")}),
+        # "would like to" is a polite way to say it now, not a supposition
+        (
+            "I would like to share that I am the medium. Baraka was human.",
+            {("claim", None, "medium"), ("identified", "Baraka Otieno", "human")},
+        ),
+        ("Good morning. I would like to come out as the seer.", {("claim", None, "seer")}),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
@@ -595,6 +601,9 @@ def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple
     ("text", "expected"),
     [
         ("If I were the seer, I'd claim it now.", set()),  # a supposition stays one
+        ("I would be the seer if Baraka were not.", set()),
+        ("I would vote Baraka if he stays quiet.", set()),
+        ("Who would like to share first?", set()),
         ("I'm not calling Baraka a wolf.", set()),
         ("Baraka's vote is fake.", set()),  # the seat's vote, not a vote for the seat
         ("Let me sum up: Achieng and Baraka claim the seer role.", set()),  # other seats' claims

@@ -225,7 +225,7 @@ _IF = (
 """'if' as a condition, not as a marker ("if you ask me", "if anyone cares", "if you must know")."""
 _HYPOTHETICAL = re.compile(
     rf"\b(?:{_IF}|"
-    r"unless(?!\s+(?:someone|somebody|anyone|something|you)\s+(?:changes?|convinces?)\s+(?:my mind|me)\b)|suppose|supposing|assuming|assume|imagine|hypothetically|would|wouldn't|'d have|were i|"
+    r"unless(?!\s+(?:someone|somebody|anyone|something|you)\s+(?:changes?|convinces?)\s+(?:my mind|me)\b)|suppose|supposing|assuming|assume|imagine|hypothetically|would(?!\s+like\s+to\b)|wouldn't|'d have|were i|"
     r"in case|what if|whether|maybe if|could have|should have|might have|pretend(?:ing)? to|let(?:'s|\s+us)\s+say|maybe\s+i(?:'ll|\s+will|\s+should|\s+vote)|(?:talk|explain|answer|speak|respond)\w*\s+or)\b"
     r"|^\s*(?:were|had|should)\s+⟨\d+⟩"  # "Were Catriona lying, ..."
 )
