@@ -622,6 +622,23 @@ def test_what_only_looks_like_the_eleventh_versions_phrasings_says_no_more(
     assert said(text, speaker=5, names=MORE) == expected
 
 
+def test_a_pasted_table_is_a_record_of_others_not_the_speakers_claims() -> None:
+    board = "| player | claim | result |\n|---|---|---|\n| Mio | seer | Ken human |\n| Minako | medium | - |\n"
+    assert said(board + "My take: Mio is the fake seer. Voting her.") == {
+        ("liar", "Mio", "seer"),
+        ("will_vote", "Mio", ""),
+    }
+    # the speaker's own row, by "me" or by name, is the speaker's word
+    assert ("claim", None, "medium") in said(board + "| me | medium | - |")
+    assert ("claim", None, "medium") in said(board + "| Rin | medium | Ken human |")
+    # bars without a table's rule are shorthand, read as said
+    assert said("c seer | N1 Ken = human | vote Mio") == {
+        ("claim", None, "seer"),
+        ("divined", "Ken", "human"),
+        ("will_vote", "Mio", ""),
+    }
+
+
 def test_a_hyphenated_name_is_read_joined_or_spaced() -> None:
     names = ("Do-hyun Jeon", "Seo-yeon Choi", "Min-jun Kang", "Rin", "Jean-Luc Moreau")
     assert said("im seer. seoyeon human. dohyun wolf. vote dohyun.", speaker=3, names=names) == {

@@ -272,7 +272,7 @@ class ClaimExtractor:
         borne out by one sentence of `text` (see `_grounded`), and with `clauses` (the clauses the
         rules could not read) by a sentence that holds one of them.
         """
-        spans = self.parser.sentences(text)
+        spans = self.parser.sentences(text, speaker)
         if clauses is not None:
             spans = [span for span in spans if any(clause in span for clause in clauses)]
         try:

@@ -704,14 +704,18 @@ class TalkReader:
             self._cache.popitem(last=False)
         return reading
 
-    def role_sentences(self, text: str) -> list[str]:
+    def role_sentences(self, text: str, speaker: int | None = None) -> list[str]:
         """`sentences`, with each word for a role as `⟦role⟧` ("bodyguard" as `⟦guardian⟧`)."""
-        return [_ROLE_ANY.sub(lambda m: f"⟦{ROLE_WORDS[m.group('role')]}⟧", x) for x in self.sentences(text)]
+        return [_ROLE_ANY.sub(lambda m: f"⟦{ROLE_WORDS[m.group('role')]}⟧", x) for x in self.sentences(text, speaker)]
 
-    def sentences(self, text: str) -> list[str]:
-        """The sentences of `text` as the reader sees them: normalised, lower case, seats as `⟨seat⟩` tokens."""
+    def sentences(self, text: str, speaker: int | None = None) -> list[str]:
+        """The sentences of `text` as the reader sees them: normalised, lower case, seats as `⟨seat⟩` tokens.
+
+        A table's rows about other seats are left out (`speaker` says whose own rows are kept).
+        """
         s, _ = self._tokens(normalise(text))
-        return [sentence for sentence in _sentences(_strip_planted(_fix_words(s))) if not _injected(sentence)]
+        s = _table_rows(_fix_words(s), speaker)
+        return [sentence for sentence in _sentences(_strip_planted(s)) if not _injected(sentence)]
 
     # ------------------------------------------------------------------ reading
     def _tokens(self, text: str) -> tuple[str, list[int]]:
@@ -772,6 +776,7 @@ class TalkReader:
             protocol = [ReadStatement(st, 1.0, text) for st in self._protocol.parse(text, speaker)]
         s, _ = self._tokens(normalise(text))
         s = _fix_words(s)
+        s = _table_rows(s, speaker)
         s = re.sub(r"⟨(\d+)⟩(?:\s+⟨\1⟩)+", r"⟨\1⟩", s)  # "Mei Lin" of Mei Lin Tan: one seat named once
         s = re.sub(r"(⟨\d+⟩)-(?:san|kun|chan|sama|senpai|sensei|ssi|nim|ji|bhai|didi)\b", r"\1", s)  # "Mei-san"
         s = re.sub(  # "Mister Haddad", "Ms. Raman", "Señor Ruiz": the seat
@@ -967,7 +972,7 @@ class TalkReader:
 
         if any(r.statement.kind == "claim" for r in found):
             return []
-        sentences, words = self.role_sentences(text), self.sentences(text)
+        sentences, words = self.role_sentences(text, speaker), self.sentences(text, speaker)
         best: tuple[float, str, str] | None = None
         for role in sorted({m for x in sentences for m in ROLE_TOKEN.findall(x)}):
             plain = [
@@ -1005,7 +1010,7 @@ class TalkReader:
         guards = "guardian" in roles
         if not (result_kind or guards):
             return found
-        sentences = self.sentences(text)
+        sentences = self.sentences(text, speaker)
         named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)} - {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
         added: list[ReadStatement] = []
@@ -1055,7 +1060,7 @@ class TalkReader:
         from lycan.beliefs.opinions import CONFIDENCE, OPINION_KINDS
         from lycan.beliefs.talk_model import default_model
 
-        sentences = self.sentences(text)
+        sentences = self.sentences(text, speaker)
         about = {r.statement.target for r in found if r.statement.target is not None}
         named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
         seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about - set(dropped))
@@ -1083,7 +1088,7 @@ class TalkReader:
             "defends": ("accuses", "liar", "will_vote"),
             "liar": ("defends",),
         }
-        role_sentences = self.role_sentences(text)
+        role_sentences = self.role_sentences(text, speaker)
         out: list[ReadStatement] = []
         vote: tuple[float, ReadStatement] | None = None
         asked = sorted(t for t in seats if t < len(self.names))
@@ -1098,8 +1103,13 @@ class TalkReader:
             ):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
             naming = [x for x in sentences if f"⟨{seat}⟩" in x]
-            if all(not re.search(r"[a-z]", x.replace(f"⟨{seat}⟩", "")) for x in naming):
+            if all(not re.search(r"[a-z]", x.replace(f"⟨{seat}⟩", "")) for x in naming) and not any(
+                re.search(r"[a-z]", after) and not re.search(r"⟨\d+⟩", after)
+                for before, after in itertools.pairwise(sentences)
+                if f"⟨{seat}⟩" in before
+            ):
                 continue  # a name alone ("... Player 12: human. Player 6"): a line cut short says nothing of it
+            # (a name set apart and then what it is named for, "Paddy. Wolf. Vote.", is asked about)
             if all(_CITED_REASON.search(x[: x.index(f"⟨{seat}⟩")]) for x in naming):
                 continue  # "I suspect Ann because Ken made a seer claim": Ken is the evidence, not the opinion
             predicted = model.predict(sentences, seat, speaker, roles)
@@ -2232,6 +2242,31 @@ _PLANTED = re.compile(
     r"|```.*?(?:```|$)",  # fenced blocks
     re.DOTALL,
 )
+
+
+_TABLE_RULE = re.compile(r"(?m)^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+"""The rule under a markdown table's header (`|---|---|`)."""
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[^\n]*\|[ \t]*$")
+"""A line of a markdown table: between bars, with at least two cells."""
+
+
+def _table_rows(s: str, speaker: int | None) -> str:
+    """`s` with the rows of a markdown table that are not the speaker's own left out.
+
+    A table pasted into talk (a header, its `|---|` rule, "| Ken | seer | Ann human |") is a record
+    of what others claimed and found, not a statement of the speaker's. A row whose first cell is
+    "me", "I" or the speaker's own name is kept: there the speaker writes about themself. Lines
+    with bars but no table rule ("c seer | N1 Ann = human | vote Ken") are shorthand, read as said.
+    """
+    if not _TABLE_RULE.search(s):
+        return s
+
+    def row(m: re.Match[str]) -> str:
+        first = m.group(0).strip().strip("|").split("|")[0].strip(" *_")
+        own = first in ("me", "i", "myself") or (speaker is not None and first == f"⟨{speaker}⟩")
+        return m.group(0) if own else ""
+
+    return _TABLE_RULE.sub("", _TABLE_ROW.sub(row, s))
 
 
 def _strip_planted(s: str) -> str:

@@ -67,7 +67,7 @@ def _named_seats(
     """Each question the learned readers answer, (sentences, seat, speaker, roles), with its gold per kind."""
     for row, reader, before, got in _in_table(rows):
         roles = {s.role for s in got if s.kind == "claim"} or ({before} if before else set())
-        sentences = reader.sentences(row.text)
+        sentences = reader.sentences(row.text, row.speaker)
         gold: set[tuple[str, int | None]] = {(s.kind, s.target) for s in row.gold}
         gold |= {(f"result_{s.species.value}", s.target) for s in row.gold if s.species is not None}
         named = {int(x) for s in sentences for x in SEAT_TOKEN.findall(s)} - {row.speaker}
@@ -82,7 +82,7 @@ def claim_examples(rows: Iterable[Labelled]) -> list[tuple[list[str], dict[str, 
     """
     out: list[tuple[list[str], dict[str, bool]]] = []
     for row, reader, before, _ in _in_table(rows):
-        sentences = reader.role_sentences(row.text)
+        sentences = reader.role_sentences(row.text, row.speaker)
         claims = {s.role for s in row.gold if s.kind == "claim"}
         for role in sorted({m for x in sentences for m in ROLE_TOKEN.findall(x)}):
             out.append((claim_features(sentences, role, row.speaker, before), {"claim": role in claims}))
