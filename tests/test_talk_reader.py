@@ -622,6 +622,27 @@ def test_what_only_looks_like_the_eleventh_versions_phrasings_says_no_more(
     assert said(text, speaker=5, names=MORE) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Baraka.", {("will_vote", "Baraka Otieno", "")}),  # a one-word answer to "whom?"
+        ("@Achieng!", {("will_vote", "Achieng Odhiambo", "")}),
+        ("And I'll cast mine against you, Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Upon Baraka I cast my lot.", {("will_vote", "Baraka Otieno", "")}),
+        ("I shall give my voice against Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("My rope goes on Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("I trust you, Baraka.", {("defends", "Baraka Otieno", "")}),
+    ],
+)
+def test_a_name_alone_and_vote_idioms_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text, speaker=5, names=MORE) == expected
+
+
+@pytest.mark.parametrize("text", ["Baraka?", "Thank you, Baraka.", "Baraka, Achieng.", "Baraka. Achieng. Hmm."])
+def test_what_only_looks_like_a_name_alone_is_no_vote(text: str) -> None:
+    assert not {k for k, _, _ in said(text, speaker=5, names=MORE)} & {"will_vote"}
+
+
 def test_a_pasted_table_is_a_record_of_others_not_the_speakers_claims() -> None:
     board = "| player | claim | result |\n|---|---|---|\n| Mio | seer | Ken human |\n| Minako | medium | - |\n"
     assert said(board + "My take: Mio is the fake seer. Voting her.") == {

@@ -45,6 +45,8 @@ from lycan.rules.roles import Species
 
 MIN_CONFIDENCE = 0.75
 """Statements read with less confidence are left out of the evidence (neutral, as if unread)."""
+NAME_ALONE = 0.8
+"""The confidence of a vote read from a line that is only a seat's name (a one-word answer)."""
 MAX_READ = 2000
 """Characters of a line the reader reads: a turn at a table is a few hundred at most, and a line
 written to be long (20,000 characters of one phrase) must not cost seconds."""
@@ -820,6 +822,7 @@ class TalkReader:
         s = re.sub(
             r"\bmy\s+vote\s+(?:dey\s+)?go(?:es)?\s+(?:to\s+)?(?:your\s+side|to\s+you)\b", "my vote goes to you", s
         )
+        s = re.sub(r"\byou\s*,\s*(⟨\d+⟩)(?!')", r"\1", s)  # "I'll cast mine against you, Ken": Ken
         s = _pronouns(s, speaker)
         s = _strip_planted(s)
         # a claim or a result said across two sentences: "Yaw is not the seer. I am.", "The real seer? Me.",
@@ -889,6 +892,10 @@ class TalkReader:
         doubts = False
         claims_line = self._line_claims(s) or ({claimed} if claimed else set())
         roles_line = {ROLE_WORDS[w] for w in _ROLE_ANY.findall(s)} - {"villager"}
+        alone = re.fullmatch(r"\s*⟨(\d+)⟩\s*[.!]*\s*", s)
+        if alone and int(alone.group(1)) != speaker and int(alone.group(1)) < len(self.names):
+            # a line that is nothing but another seat's name ("Cosimo.") answers "whom?": a vote
+            found.append(ReadStatement(Statement("will_vote", int(alone.group(1))), NAME_ALONE, s.strip()))
         for sentence in _sentences(s):
             body = sentence.rstrip()
             if _injected(body):
@@ -1731,6 +1738,12 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bjoin\s+me\s+on\s+{_WHO}", 0.85),
             (rf"\bvote\s+{_WHO}\s+with\s+me\b", 0.85),
             (rf"\bcast\s+my\s+(?:vote|ballot)\s+(?:for|on|against|upon|onto)\s+{_WHO}", 0.9),
+            # "I cast mine against you, Ken", "upon Ken I cast my lot", "I give my voice against Ken",
+            # "my rope goes on Ken"
+            (rf"\bcast\s+(?:mine|my\s+(?:lot|voice|stone))\s+(?:for|on|against|upon|onto)\s+{_WHO}", 0.85),
+            (rf"\b(?:upon|on|against)\s+{_WHO}\s+(?:do\s+)?i\s+cast\s+my\s+(?:vote|ballot|lot|voice|stone)\b", 0.85),
+            (rf"\bgive\s+my\s+(?:voice|vote|ballot)\s+(?:against|to)\s+{_WHO}", 0.85),
+            (rf"\bmy\s+(?:rope|noose|ticket)(?:'s|\s+is|\s+goes)?\s+(?:in\s+)?(?:on|upon)\s+{_WHO}", 0.85),
             (rf"\bmy\s+vote\s+(?:goes|is going|now goes)\s+(?:on|onto|upon)\s+{_WHO}", 0.9),
             (rf"\bi\s+vote\s+(?:today\s+|now\s+)?(?:to|in|today|now)\s+{_WHO}(?!'s)", 0.85),
             (rf"\b(?:want|going)\s+to\s+vote\s+in\s+{_WHO}(?!'s)", 0.85),
