@@ -632,13 +632,19 @@ def test_what_only_looks_like_the_eleventh_versions_phrasings_says_no_more(
         ("I shall give my voice against Baraka.", {("will_vote", "Baraka Otieno", "")}),
         ("My rope goes on Baraka.", {("will_vote", "Baraka Otieno", "")}),
         ("I trust you, Baraka.", {("defends", "Baraka Otieno", "")}),
+        # two negations cancel
+        ("I'm not not voting Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("I don't not trust Baraka.", {("defends", "Baraka Otieno", "")}),
+        ("It's not unlikely that Baraka is a wolf.", {("accuses", "Baraka Otieno", "")}),
     ],
 )
 def test_a_name_alone_and_vote_idioms_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:
     assert said(text, speaker=5, names=MORE) == expected
 
 
-@pytest.mark.parametrize("text", ["Baraka?", "Thank you, Baraka.", "Baraka, Achieng.", "Baraka. Achieng. Hmm."])
+@pytest.mark.parametrize(
+    "text", ["Baraka?", "Thank you, Baraka.", "Baraka, Achieng.", "Baraka. Achieng. Hmm.", "I'm not voting Baraka."]
+)
 def test_what_only_looks_like_a_name_alone_is_no_vote(text: str) -> None:
     assert not {k for k, _, _ in said(text, speaker=5, names=MORE)} & {"will_vote"}
 

@@ -480,7 +480,29 @@ def _said_not_asked(m: re.Match[str]) -> str:
 
 
 def _fix_words(s: str) -> str:
-    return re.sub(r"[a-z][a-z'-]*", lambda m: _FIXES.get(m.group(0)) or _g_dropped(m.group(0)), s)
+    """Misspellings and dropped g's written back, and double negatives made plain (`_double_negatives`)."""
+    return _double_negatives(re.sub(r"[a-z][a-z'-]*", lambda m: _FIXES.get(m.group(0)) or _g_dropped(m.group(0)), s))
+
+
+_NOT_NOT = {
+    "don't": "do", "doesn't": "does", "didn't": "did", "won't": "will", "can't": "can", "cannot": "can",
+    "isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "couldn't": "could",
+    "wouldn't": "would", "shouldn't": "should", "not": "",
+}  # fmt: skip
+
+
+def _double_negatives(s: str) -> str:
+    """Two negations that cancel, said plainly.
+
+    "I'm not not voting Ken" as "I'm voting Ken", "I don't not believe her" as "I do believe her",
+    "it's not unlikely" as "it's likely".
+    """
+    s = re.sub(
+        r"\b(" + "|".join(map(re.escape, _NOT_NOT)) + r")\s+not\b(?!\s+only\b)",
+        lambda m: _NOT_NOT[m.group(1)],
+        s,
+    )
+    return re.sub(r"\bnot\s+(?:un(likely|true)|im(possible))\b", lambda m: m.group(1) or m.group(2), s)
 
 
 def _g_dropped(word: str) -> str:
