@@ -239,6 +239,8 @@ _REPORTED = re.compile(
     r"voted|votes|agrees|agreed|asked|asks)\b"
     r"|\baccording to (?:⟨\d+⟩|him|her|them)\b|\b(?:she|he|they) said\b"
 )
+_REASONING = r"(?:read|reads|take|logic|point|points|reasoning|analysis|theory|case|argument|idea|plan|math)\b"
+"""Words for a seat's reasoning: "Ken's read" is what Ken thinks, not Ken."""
 _RETRACTION = re.compile(
     r"\b(?:take back|taking back|took back|take .{0,20} back|retract\w*|withdraw\w*|undo|cancel\w*|scratch|"
     r"pulling (?:that|it|my \w+) back|pull(?:ing)? (?:my|that) \w+ (?:off|back)|taking my \w+ off|"
@@ -1152,6 +1154,10 @@ class TalkReader:
                     re.search(rf"⟨{seat}⟩[^.;!?⟨]{{0,30}}\b(?:about|on|regarding|with)\s+⟨\d+⟩", x) for x in naming
                 ):
                     continue  # "Ken is dead right on Ann": agreeing with a point about Ann, not vouching for Ken
+                if kind == "defends" and all(
+                    x.count(f"⟨{seat}⟩") == len(re.findall(rf"⟨{seat}⟩'s\s+{_REASONING}", x)) for x in naming
+                ):
+                    continue  # "I'll go with Ken's read": taking up a seat's reasoning, not vouching for the seat
                 if kind == "will_vote" and all(x.count(f"⟨{seat}⟩") == x.count(f"⟨{seat}⟩'s") for x in naming):
                     continue  # "Ken's vote is fake": what is the seat's, not a vote for it
                 if any(q[kind] < threshold and (kind, t) not in read for t, q in partner_p.items()):

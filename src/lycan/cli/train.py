@@ -87,8 +87,9 @@ def beliefs_reader_fit(
     Two models: opinions, results and protections about named seats (`--out`), and role claims
     (`--claims-out`); with `--encoder-out`, all-MiniLM-L6-v2 tuned to read the same as the first
     (`lycan.beliefs.encoder`, the `train` extra; about a minute an epoch on two CPU cores). Give
-    the labelled sets' parts meant for building on (the shipped weights come from
-    `tests/data/talk/dev*.jsonl`); keep held-out parts out, so that they still measure the reader.
+    the labelled sets' parts meant for building on (the shipped hashed weights come from
+    `tests/data/talk/dev*.jsonl`, the shipped encoder from those and the held-out sets measured at
+    earlier rounds); keep the held-out sets that measure the reader out.
     """
     from lycan.beliefs.extract import load_labelled
     from lycan.beliefs.opinions import KINDS
