@@ -662,3 +662,16 @@ def test_a_time_marker_never_leads_a_sentence_that_already_says_when() -> None:
     led = [t for t in texts if t.startswith(("right now ", "for now ", "at this point "))]
     assert led  # time markers still lead other sentences
     assert not [t for t in led if any(w in t.split(" ", 2)[-1] for w in ("for now", " yet", "so far", "at the moment"))]
+
+
+def test_a_word_that_answers_is_said_only_at_the_start_of_a_turn() -> None:
+    """ "Yeah." answers what was just said: after an opener it reads oddly ("Hear me out. Yeah. Ken is right.")."""
+    acts = [SpeechAct("agree", 4, to=3)]
+    chatty = Persona("warm", "chatty", ("questions",))
+    terse = Persona("cold", "terse", ())
+    opened = [
+        t for seed in range(80) for t in realise(acts, names=NAMES, persona=chatty, day=2, rng=random.Random(seed))
+    ]
+    alone = [t for seed in range(80) for t in realise(acts, names=NAMES, persona=terse, day=2, rng=random.Random(seed))]
+    assert not [t for t in opened if re.search(r"[.!?]\s+(?:Yes|Yeah|Agreed)\.", t)]
+    assert any(re.match(r"(?:Yes|Yeah|Agreed)\. ", t) for t in alone)  # first in a turn it is still said

@@ -1101,6 +1101,9 @@ def _again(lead: str, sentence: str, names: Sequence[str]) -> str:
     return lead + sentence[:1].lower() + sentence[1:]
 
 
+_ANSWER_WORD = re.compile(r"^(?:Yes|Yeah|Agreed)\.\s+")
+"""A word that answers what was just said, set apart at a sentence's start."""
+
 _OPENERS: dict[str, tuple[str, ...]] = {
     "calm": (
         "Let me think this through.",
@@ -2195,6 +2198,9 @@ def realise(
                 if not (sad and _BRIGHT.search(sentence)) and not _repeats(sentence, [*parts, *said]):
                     break
                 sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
+            if parts or said:  # "Yeah." answers only as a turn's first word ("Hear me out. Yeah. Ken is right")
+                sentence = _ANSWER_WORD.sub("", sentence)
+                sentence = sentence[:1].upper() + sentence[1:]
             reply = a.to is not None and a.kind in OPINIONS  # a reply has its lead
             if a.again and flagged and not short and not reply:
                 leads = (*_AGAIN, *_AGAIN_OPINION) if a.kind in OPINIONS else _AGAIN
