@@ -751,6 +751,8 @@ def test_a_tag_question_over_a_long_line_costs_no_more_than_the_line() -> None:
         "Ken dodged the question. That's sus?",
         "I'm on Ken about this, he makes a good point.",
         "Mio wants, as usual, to vote Ken.",
+        "Mio's voting Ken, Rin's on Minako.",  # "'s" for "is": another seat's vote
+        "He's voting Ken.",
         "I'm uneasy about Ken's plan.",
         "I'm not worried about Ken.",
         "Let's say Ken is genuine.",

@@ -2400,7 +2400,7 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
         return False  # seats called at the start ("@Rithy @Bopha let's get Vibol out"): spoken to, not subjects
     return bool(
         re.search(
-            r"(?:⟨\d+⟩|\b(?:he|she|they|who|everyone else|others|people|(?:the\s+)?(?:were)?wolves))\s+"
+            r"(?:⟨\d+⟩|\b(?:he|she|they|who|everyone else|others|people|(?:the\s+)?(?:were)?wolves))(?:'s|'re)?\s+"
             r"(?:(?:are|is|was|were|also|both|all|will|would|have|has|had|keep|kept|just|then|still|already)\s+){0,2}$",
             before,
         )
