@@ -168,10 +168,16 @@ def test_good_phrasings_are_spoken() -> None:
         aside = _ASIDES[sum(map(ord, request.messages[-1]["content"])) % len(_ASIDES)]
         return ("Well, " + act[0].lower() + act[1:] if not act.startswith("I") else "Well, " + act) + " " + aside
 
-    players, talk, _ = _game(_phraser(reword))
-    spoken = [t.text for t in talk if t.channel == "talk"]
+    # the seat speaks the candidate least like what the table heard: the model's or the grammar's,
+    # so over two games some of the model's accepted wordings are spoken
+    spoken, rejected, phrased = [], 0, 0
+    for seed in (4, 5):
+        players, talk, _ = _game(_phraser(reword), seed)
+        spoken += [t.text for t in talk if t.channel == "talk"]
+        rejected += sum(p.usage.phrasings_rejected for p in players)
+        phrased += sum(p.usage.phrasings for p in players)
     assert any(t.startswith("Well, ") for t in spoken)
-    assert sum(p.usage.phrasings_rejected for p in players) < sum(p.usage.phrasings for p in players)
+    assert rejected < phrased
 
 
 @pytest.mark.parametrize("failure", [HANG, ModelError("backend down")])
@@ -237,7 +243,7 @@ def test_in_phrase_mode_a_seat_votes_as_it_said_it_would() -> None:
 
     rules = get_preset("guardian7")
     as_said = 0
-    for seed in (4, 5, 6):
+    for seed in (4, 5, 6, 7, 8, 9):
         players = [Watched(ScriptedModel(respond), seed * 10 + s, talk="phrase") for s in range(rules.n_players)]  # type: ignore[arg-type]
         asyncio.run(run_async(rules, players, seed))
         as_said += sum(p.usage.votes_as_said for p in players)

@@ -163,6 +163,33 @@ def test_an_answer_to_a_question_names_who_asked_in_plain_words() -> None:
     )
 
 
+def test_an_answer_about_another_seat_never_runs_the_two_names_together() -> None:
+    """Without a comma, "Aster I trust Yarrow." reads as a list of names; a bare name leads only
+    an opinion about the seat addressed, or about no one."""
+    about_other = [SpeechAct(kind, 4, to=2) for kind in ("vote", "suspect", "trust")]
+    texts = {
+        text
+        for act in about_other
+        for seed in range(80)
+        for text in realise(
+            [act], names=NAMES, persona=draw_persona(random.Random(seed)), day=2, rng=random.Random(seed)
+        )
+    }
+    assert not [t for t in texts if re.match(r"Player 3 (?:I\b|I'|My )", t)]
+    nothing = {
+        text
+        for seed in range(80)
+        for text in realise(
+            [SpeechAct("nothing", to=2)],
+            names=NAMES,
+            persona=draw_persona(random.Random(seed)),
+            day=2,
+            rng=random.Random(seed),
+        )
+    }
+    assert any(re.match(r"Player 3 I", t) for t in nothing)
+
+
 @pytest.mark.parametrize("act", ACTS, ids=lambda a: a.kind)
 def test_every_act_has_several_checked_wordings_that_state_its_facts(act: SpeechAct) -> None:
     template = act.template(NAMES, 2)

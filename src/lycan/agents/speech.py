@@ -144,10 +144,13 @@ class SpeechAct:
         """The act in the heuristic's template words (what the heuristic itself says).
 
         An opinion said to someone (`to` set on a vote, suspicion, trust, liar call or "nothing
-        yet": the answer to their question) starts with their name.
+        yet": the answer to their question) starts with their name, and says that it answers them
+        where it is about another seat (with no comma, "Aster I trust Yarrow." reads as a list).
         """
         text = self._words(names, day)
         if self.to is not None and self.kind in OPINIONS:
+            if self.target not in (None, self.to):
+                return f"To answer {names[self.to]}: {text}"
             return f"{names[self.to]} {text}"
         return text
 

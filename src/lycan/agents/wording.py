@@ -1064,7 +1064,8 @@ _REPLIES = (
     "Answering {to}: ",
     "As for your question {to}: ",
 )
-"""How an opinion given in answer to a question starts (and `{to} ` before an opinion that starts with "I")."""
+"""How an opinion given in answer to a question starts (and `{to} ` before an opinion that starts with "I" and
+is about the seat addressed or no one)."""
 
 _AGAIN = (
     "Like I said ",
@@ -2102,7 +2103,10 @@ def _sentence(
             used.add(marker)
             text = f"{marker} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
     if act.to is not None and kind in OPINIONS:
-        leads: tuple[str, ...] = (*_REPLIES, "{to} ") if text.startswith(("I ", "I'")) else _REPLIES
+        # the bare name only where the opinion is about the seat addressed: without a comma, "Aster I
+        # trust Yarrow." reads as a list of names, not an answer to Aster
+        bare = text.startswith(("I ", "I'")) and act.target in (None, act.to)
+        leads: tuple[str, ...] = (*_REPLIES, "{to} ") if bare else _REPLIES
         if short:
             leads = tuple(lead for lead in leads if spoken_length(lead) <= spoken_length("For {to}: "))
         text = _again(rng.choice(leads).format(to=names[act.to]), text, names)
