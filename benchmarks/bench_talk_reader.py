@@ -2,7 +2,9 @@
 
 Each labelled file (`tests/data/talk/*.jsonl`) holds utterances written for the project in many
 styles, with the statements each makes. The reader (`lycan.beliefs.reader.TalkReader`) reads every
-line; a statement counts as found when kind, seat, role and species all match (`canonical`). Scores
+line; a statement counts as found when kind, seat, role and species all match (`canonical`); a
+result ("Night 2: Ken is human.") implies the claim of its role, in the labels and in the reading
+alike (`scored`: labelled sets differ on whether to write it, the belief engine reads it so). Scores
 are given per group of kinds, as the targets name them: role claims and results (claim, divined,
 identified), vote intentions and accusations (will_vote, accuses), and the rest (defends, liar,
 guarded), with 95% intervals from resampling lines (2,000 resamples). Beside the reader (its rules
@@ -37,7 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from lycan.beliefs.claims import SpeechParser, Statement
-from lycan.beliefs.extract import Labelled, canonical, load_labelled, read_in_table
+from lycan.beliefs.extract import Labelled, load_labelled, read_in_table, scored
 from lycan.beliefs.reader import TalkReader
 from lycan.beliefs.talk_model import TALK_MODEL_ENV
 
@@ -54,8 +56,8 @@ def per_line(rows: list[Labelled], read: Read, kinds: tuple[str, ...]) -> list[t
     """(true positives, false positives, misses) of each line, for statements of `kinds`."""
     out = []
     for row in rows:
-        got = Counter(canonical(s) for s in read(row) if s.kind in kinds)
-        gold = Counter(canonical(s) for s in row.gold if s.kind in kinds)
+        got = Counter(s for s in scored(read(row)) if s.kind in kinds)
+        gold = Counter(s for s in scored(row.gold) if s.kind in kinds)
         tp = sum(min(got[s], gold[s]) for s in got)
         out.append((tp, sum(got.values()) - tp, sum(gold.values()) - tp))
     return out

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import test_talk_reader as talk
 from lycan.beliefs import talk_model
 from lycan.beliefs.encoder import EncoderOpinionModel, encoder_text, shipped_encoder_model
-from lycan.beliefs.extract import canonical, load_labelled, read_in_table
+from lycan.beliefs.extract import load_labelled, read_in_table, scored
 from lycan.beliefs.opinions import KINDS, OpinionModel
 from lycan.beliefs.talk_model import TALK_MODEL_ENV, default_model
 from lycan.cli import app
@@ -36,8 +36,8 @@ def _scores(files: list[str], kinds: tuple[str, ...]) -> tuple[float, float]:
     for path in files:
         rows = load_labelled(path)
         for row, got in zip(rows, read_in_table(rows), strict=True):
-            a = Counter(canonical(s) for s in got if s.kind in kinds)
-            b = Counter(canonical(s) for s in row.gold if s.kind in kinds)
+            a = Counter(s for s in scored(got) if s.kind in kinds)
+            b = Counter(s for s in scored(row.gold) if s.kind in kinds)
             hit = sum((a & b).values())
             tp, fp, fn = tp + hit, fp + sum(a.values()) - hit, fn + sum(b.values()) - hit
     return tp / max(tp + fp, 1), tp / max(tp + fn, 1)

@@ -14,7 +14,7 @@ import pytest
 
 from lycan.beliefs import ClaimExtractor, Labelled, Score, canonical, load_labelled, score
 from lycan.beliefs.claims import SpeechParser, Statement
-from lycan.beliefs.extract import EXAMPLE_NAMES, EXTRACTED_KINDS, FEW_SHOT, ParserUse
+from lycan.beliefs.extract import EXAMPLE_NAMES, EXTRACTED_KINDS, FEW_SHOT, ParserUse, scored
 from lycan.models import CachedModel, ChatModel, ChatRequest, ChatResult, ModelError, load_model
 from lycan.models.llamacpp import LlamaCppModel
 from lycan.rules.roles import Species
@@ -326,6 +326,21 @@ def test_score_compares_only_the_fields_a_kind_has() -> None:
     estimate = Statement("accuses", BOB, role="werewolf")  # as the parser reads ESTIMATE Bob WEREWOLF
     assert canonical(estimate) == Statement("accuses", BOB)
     assert score([(estimate,)], [(Statement("accuses", BOB),)], resamples=0).f1 == 1.0
+
+
+def test_a_result_implies_its_roles_claim_in_labels_and_readings_alike() -> None:
+    result = Statement("divined", BOB, species=Species.HUMAN)
+    seer = Statement("claim", role="seer")
+    assert scored([result]) == [result, seer]
+    assert scored([seer, result]) == [seer, result]  # the claim once
+    assert scored([Statement("identified", BOB, species=Species.WEREWOLF), Statement("guarded", CAROL)])[2:] == [
+        Statement("claim", role="medium"),
+        Statement("claim", role="guardian"),
+    ]
+    # a labeller who wrote the claim and one who did not score a reading of the result alike
+    assert score([(result,)], [(result, seer)], resamples=0).f1 == score([(result,)], [(result,)], resamples=0).f1 == 1
+    # a result read where none was said costs a false result and a false claim, as in the belief engine
+    assert score([(result,)], [()], resamples=0).false_positives == 2
 
 
 def test_score_edge_cases() -> None:

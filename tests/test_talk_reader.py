@@ -10,7 +10,7 @@ import pytest
 
 from lycan.agents import make_agent
 from lycan.beliefs.claims import Statement, parser_for
-from lycan.beliefs.extract import Labelled, canonical, load_labelled, read_in_table
+from lycan.beliefs.extract import Labelled, load_labelled, read_in_table, scored
 from lycan.beliefs.reader import TalkReader, claimed_role, normalise
 from lycan.engine import run_sync
 from lycan.engine.events import Talk
@@ -36,8 +36,8 @@ def counts(rows: list[Labelled]) -> tuple[Counter[str], Counter[str], Counter[st
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
     for row, read in zip(rows, read_in_table(rows), strict=True):
-        got = Counter(canonical(s) for s in read)
-        gold = Counter(canonical(s) for s in row.gold)
+        got = Counter(scored(read))
+        gold = Counter(scored(row.gold))
         for st in set(got) | set(gold):
             hit = min(got[st], gold[st])
             tp[st.kind] += hit
@@ -85,8 +85,10 @@ def test_the_reader_reads_the_development_corpora(
     total_tp, total_fp, total_fn = sum(tp.values()), sum(fp.values()), sum(fn.values())
     assert total_tp / (total_tp + total_fp) >= precision
     assert total_tp / (total_tp + total_fn) >= recall
+    # a result implies its role's claim, in the labels and the reading alike (`scored`): a result read
+    # where none was said costs twice, a false result and a false claim, as in the belief engine
     claims = sum(tp[k] for k in ("claim", "divined", "identified"))
-    assert claims / (claims + sum(fp[k] for k in ("claim", "divined", "identified"))) >= 0.95
+    assert claims / (claims + sum(fp[k] for k in ("claim", "divined", "identified"))) >= 0.94
     assert claims / (claims + sum(fn[k] for k in ("claim", "divined", "identified"))) >= claims_recall
 
 
@@ -675,6 +677,12 @@ def test_a_hyphenated_name_is_read_joined_or_spaced() -> None:
         ("will_vote", "Do-hyun Jeon", ""),
     }
     assert said("voting jean luc", speaker=3, names=names) == {("will_vote", "Jean-Luc Moreau", "")}
+    # the first part of a hyphenated given name, where it is a name of its own ("Emma" for Emma-Louise),
+    # not a syllable ("Seo" for Seo-yeon) and not one another seat shares
+    names = ("Emma-Louise Hart", "Seo-yeon Choi", "Anna-Maria Li", "Anna Berg", "Rin")
+    assert said("voting emma rn", speaker=4, names=names) == {("will_vote", "Emma-Louise Hart", "")}
+    assert said("I vote Seo", speaker=4, names=names) == set()
+    assert said("voting Anna-Maria", speaker=4, names=names) == {("will_vote", "Anna-Maria Li", "")}
 
 
 def test_a_player_is_read_by_an_english_nickname_that_looks_like_the_name() -> None:
@@ -917,6 +925,9 @@ VOCAB = ("Ken", "Blackwell Jones", "Whitehead Amos", "Greenwood Ray", "Trustram 
         ("I checked Ken, he came up black.", {("divined", "Ken", "werewolf")}),
         ("Ken is white, I checked him.", {("divined", "Ken", "human")}),
         ("I checked Ken: green.", {("divined", "Ken", "human")}),
+        ("Checked Ken last night: not a wolf.", {("divined", "Ken", "human")}),  # the negation is the result
+        ("I divined Ken and he is not a werewolf.", {("divined", "Ken", "human")}),
+        ("I never checked Ken: not a wolf.", set()),
         ("I trust Ken.", {("defends", "Ken", "")}),
         ("Def wolf.", set()),
         ("Ima vote Ken.", {("will_vote", "Ken", "")}),

@@ -492,9 +492,31 @@ class Score:
         )
 
 
+_RESULT_ROLES = {"divined": "seer", "identified": "medium", "guarded": "guardian"}
+
+
+def scored(statements: Iterable[Statement]) -> list[Statement]:
+    """`statements` (canonical) with the role claim that each result implies, as a score compares them.
+
+    "Night 2: Ken is human." from a seat that says no more claims the seer's role by what it
+    reports, and the belief engine reads it so (`lycan.beliefs.evidence`: a reported result is a
+    claim of its role). Whether a line's labels also write the claim is a matter of its labeller's
+    conventions (some labelled sets add it to every result, some never to a result said again), so
+    labels and readings alike are scored with the claim their results imply: a reading credited
+    with a claim where the engine would register one.
+    """
+    out = [canonical(s) for s in statements]
+    claimed = {s.role for s in out if s.kind == "claim"}
+    for role in (_RESULT_ROLES[s.kind] for s in list(out) if s.kind in _RESULT_ROLES):
+        if role not in claimed:
+            claimed.add(role)
+            out.append(Statement("claim", role=role))
+    return out
+
+
 def _counts(predicted: Sequence[Statement], gold: Sequence[Statement]) -> tuple[int, int, int]:
-    said = {canonical(s) for s in predicted}
-    true = {canonical(s) for s in gold}
+    said = set(scored(predicted))
+    true = set(scored(gold))
     hits = len(said & true)
     return hits, len(said) - hits, len(true) - hits
 
@@ -515,7 +537,8 @@ def score(
 ) -> Score:
     """Score extracted statements against labelled ones, utterance by utterance.
 
-    Statements are compared after `canonical`, as sets per utterance. With nothing predicted,
+    Statements are compared after `canonical`, as sets per utterance, each with the claim its
+    results imply (`scored`). With nothing predicted,
     precision is 1; with nothing labelled, recall is 1.
 
     Args:
@@ -632,4 +655,5 @@ __all__ = [
     "load_labelled",
     "read_in_table",
     "score",
+    "scored",
 ]

@@ -208,6 +208,8 @@ _HUMAN_WORDS = (
     r"human|white|innocent|clean|villager|village|town|good|green|not (?:a |the )?(?:were)?wolf|not evil|cleared"
 )
 _WOLF_WORDS = r"werewolf|wolf|black|evil|red|a wolf|a werewolf"
+_NOT_WOLF = re.compile(r"\bnot (?:a |the )?(?:were)?wolf\b|\bnot evil\b")
+"""The human results that are said with a negation (`_HUMAN_WORDS`)."""
 _SPECIES = rf"(?P<sp>{_HUMAN_WORDS}|{_WOLF_WORDS})"
 
 _ROLE = "(?P<role>" + "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True)) + ")"
@@ -545,6 +547,9 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
             if len(pieces) > 1 and len("".join(pieces)) >= 4:
                 add("".join(pieces), seat)
                 add(" ".join(pieces), seat)
+                first = fold(pieces[0]).lower()  # "Emma" for Emma-Louise (not "Ji" for Ji-ho)
+                if part is parts[0] and len(first) >= 4 and first not in _NOT_NAMES | _READER_WORDS | _WORD_NICKNAMES:
+                    add(first, seat)
         m = re.fullmatch(r"\s*([A-Za-z]+)\s*\[\s*0*(\d+)\s*\]\s*", name)  # Agent[01]
         if m:
             word, number = m.group(1), int(m.group(2))
@@ -1330,6 +1335,8 @@ class TalkReader:
             return bool(_NEGATION.search(before))
         if m.kind == "accuses" and re.search(r"(?:not|n't|dont|cannot|no)\s+trust", words):
             return bool(_NEGATION.search(before))  # distrust is the accusation itself
+        if m.kind in ("divined", "identified"):  # "Checked Lina: not a wolf." is a result, the negation its species
+            words = _NOT_WOLF.sub("", words)
         return bool(_NEGATION.search(before) or (m.kind != "defends" and _NEGATION.search(words)))
 
 
