@@ -173,8 +173,12 @@ def test_the_shipped_encoder_was_tuned_on_its_training_sets_alone() -> None:
     tuned_on = [row for path in TUNED_ON for row in load_labelled(path)]
     folder = resources.files("lycan.beliefs") / "params" / "opinions_encoder"
     config = json.loads((folder / "config.json").read_text())
-    # every named seat of its training sets, and no more (a line of a set that measures it would add its own)
-    assert config["examples"] == len(encoder_examples(tuned_on))
+    # every named seat of its training sets, and no more: a set that measures it would add hundreds of its
+    # own (the count drifts by a few where the reader since resolves a name it did not, "Emma" for Emma-Louise)
+    n = len(encoder_examples(tuned_on))
+    assert abs(config["examples"] - n) <= 0.002 * n, (config["examples"], n)
+    for path in UNSEEN:
+        assert len(encoder_examples(load_labelled(path))) > 100
     assert config["kinds"] == list(KINDS) and 0.5 <= config["threshold"] < 1
 
 

@@ -695,6 +695,24 @@ def test_a_player_is_read_by_an_english_nickname_that_looks_like_the_name() -> N
     assert said("voting peter", speaker=3, names=names) == {("will_vote", "Peter Lund", "")}
 
 
+def test_a_seer_claimants_bare_wolf_call_beside_a_vote_is_an_accusation_not_a_result() -> None:
+    reader = TalkReader(MORE)
+
+    def read(line: str) -> set[tuple[str, int | None, Species | None]]:
+        return {(s.kind, s.target, s.species) for s in reader.parse(line, 5, "seer")}
+
+    assert read("You all make mistake. Baraka is wolf. I vote Baraka.") == {
+        ("accuses", 2, None),
+        ("will_vote", 2, None),
+    }
+    # with a word of seeing anywhere in the line, or no vote beside it, it is the seer's result
+    assert read("Last night I look Baraka. Baraka is wolf! I vote Baraka.") == {
+        ("divined", 2, Species.WEREWOLF),
+        ("will_vote", 2, None),
+    }
+    assert ("divined", 2, Species.WEREWOLF) in read("Baraka is wolf.")
+
+
 def test_a_line_is_read_in_the_light_of_the_role_its_speaker_claimed_before() -> None:
     reader = TalkReader(MORE)
     line = "Baraka was human."

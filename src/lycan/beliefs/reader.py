@@ -975,6 +975,7 @@ class TalkReader:
         found += _verdicts(found, kept_sentences, speaker)
         found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
+        found = _wolf_calls(found, " ".join(kept_sentences))
         liars = {r.statement.target for r in found if r.statement.kind == "liar"}
         found = [
             r
@@ -1338,6 +1339,38 @@ class TalkReader:
         if m.kind in ("divined", "identified"):  # "Checked Lina: not a wolf." is a result, the negation its species
             words = _NOT_WOLF.sub("", words)
         return bool(_NEGATION.search(before) or (m.kind != "defends" and _NEGATION.search(words)))
+
+
+_SEEING = re.compile(
+    r"\b(?:check\w*|divin\w*|saw|see|seen|vision\w*|look\w*|peek\w*|scan\w*|read\w*|result\w*|test\w*|inspect\w*|"
+    r"investigat\w*|orb|crystal|dream\w*|spirit\w*|dead|grave|medium|flip\w*|came back|came up|n\d+|night\w*|"
+    r"tonight|overnight|confirm\w*|found|learn\w*|know)\b"
+)
+"""Words that tell a seer's or a medium's result from a bare call ("Ken is a wolf")."""
+
+
+def _wolf_calls(found: list[ReadStatement], line: str) -> list[ReadStatement]:
+    """A wolf "result" in a `line` with no word of seeing, beside a vote for the seat, is an accusation.
+
+    A seer claimant's "Tane is wolf. I vote Tane." calls Tane a wolf as the reason for the vote
+    (the labelled sets read it so), where "I checked Tane: wolf. I vote Tane." reports a result.
+    """
+    voted = {r.statement.target for r in found if r.statement.kind == "will_vote"}
+    out: list[ReadStatement] = []
+    for r in found:
+        st = r.statement
+        if (
+            st.kind in ("divined", "identified")
+            and st.species is Species.WEREWOLF
+            and st.target in voted
+            and not _SEEING.search(line)
+        ):
+            call = Statement("accuses", st.target)
+            if all(f.statement != call for f in found):
+                out.append(ReadStatement(call, r.confidence, r.clause))
+            continue
+        out.append(r)
+    return out
 
 
 # ----------------------------------------------------------------------------- patterns
