@@ -695,6 +695,18 @@ def test_a_player_is_read_by_an_english_nickname_that_looks_like_the_name() -> N
     assert said("voting peter", speaker=3, names=names) == {("will_vote", "Peter Lund", "")}
 
 
+def test_a_vote_with_a_reason_in_other_words_also_accuses() -> None:
+    assert said("Mio fala muito mas sem prova. Parece lobo. I vote Mio.", speaker=0) == {
+        ("will_vote", "Mio", ""),
+        ("accuses", "Mio", ""),
+    }
+    assert said("Rin changed her story twice, so I must vote Rin.", speaker=0) == {
+        ("will_vote", "Rin", ""),
+        ("accuses", "Rin", ""),
+    }
+    assert said("Mio fala muito. I vote Mio.", speaker=0) == {("will_vote", "Mio", "")}  # no reason against
+
+
 def test_a_seer_claimants_bare_wolf_call_beside_a_vote_is_an_accusation_not_a_result() -> None:
     reader = TalkReader(MORE)
 

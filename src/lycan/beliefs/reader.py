@@ -2518,9 +2518,10 @@ _VOTE_NO_SEAT = re.compile(
 
 _REASON = re.compile(
     r"\b(?:(?:were)?wol(?:f|ves|fy|fish)|scum\w*|sus|suss|sussy|suspicious|suspect|shady|sketchy|fishy|dodgy|"
-    r"liar|lying|lied|evil|mislynch\w*)\b"
+    r"liar|lying|lied|evil|mislynch\w*|lob[oa]s?|lupo|loup|possessed|projecting|rehearsed|"
+    r"changed\s+(?:his|her|their)\s+story|(?:doesn't|does not|don't)\s+add\s+up)\b"
 )
-"""Words that give a vote a reason against its seat ("a pure scum-tell. Hammer on Zukauskas")."""
+"""Words that give a vote a reason against its seat ("a pure scum-tell. Hammer on Zukauskas", "Parece lobo. I vote her.")."""
 
 
 _VERDICT = re.compile(
