@@ -695,6 +695,16 @@ def test_a_player_is_read_by_an_english_nickname_that_looks_like_the_name() -> N
     assert said("voting peter", speaker=3, names=names) == {("will_vote", "Peter Lund", "")}
 
 
+def test_a_night_action_told_as_a_story_is_read_as_the_action() -> None:
+    assert said("I'll just say this much: I stood at Ken's door all night. Nobody came.") == {("guarded", "Ken", "")}
+    assert ("guarded", "Mio", "") in said("Last night I kept watch again, this time outside Mio's house.")
+    assert said("The grave spoke again at moonrise: Ken was a wolf.") == {("identified", "Ken", "werewolf")}
+    assert said("Last night the dead spoke to me: Mio was human.") == {("identified", "Mio", "human")}
+    # standing by a seat, or a night at its door in a supposition, is no protection
+    assert said("I stood at Ken's side when he was accused.") == set()
+    assert said("If I stood at Ken's door tonight, would you trust me?") == set()
+
+
 def test_a_vote_with_a_reason_in_other_words_also_accuses() -> None:
     assert said("Mio fala muito mas sem prova. Parece lobo. I vote Mio.", speaker=0) == {
         ("will_vote", "Mio", ""),

@@ -334,7 +334,8 @@ _SEER_CONTEXT = re.compile(
 )
 _MEDIUM_CONTEXT = re.compile(
     r"\b(?:executed|lynched|hanged|hung|voted out|exiled|eliminated|reading|spirit|"
-    r"we (?:killed|hanged|lynched|executed|voted))\b"
+    r"we (?:killed|hanged|lynched|executed|voted)|the dead (?:spoke|speak|whispered|told|said)|"
+    r"(?:grave|churchyard|graveyard|ghost|shade)\s+(?:spoke|speaks|whispered|told|said))\b"
 )
 
 _GATES: dict[str, re.Pattern[str]] = {
@@ -342,7 +343,7 @@ _GATES: dict[str, re.Pattern[str]] = {
     "context_result": re.compile(
         r"human|white|innocent|clean|villag|town|good|green|clear|wolf|black|evil|red|\b[hw]{1,2}\b"
     ),
-    "guarded": re.compile(r"prot|guard|shield|cover|defend|save|kept|\bsat\b|stayed|last night"),
+    "guarded": re.compile(r"prot|guard|shield|cover|defend|save|kept|\bsat\b|stayed|last night|stood|watch|vigil|door"),
     "liar": re.compile(_ROLE + r"|fake|impost|lie|liar|lying|pretend|fraud|bogus|bluff|made up|invent|false|bs"),
     "attack": re.compile(r"attack|kill|eat|bite"),
 }
@@ -1717,6 +1718,14 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bmy\s+(?:protect|save|guard|shield)\s+(?:went|was|is|goes)\s+(?:on|to)\s+{_WHO}", 0.9),
             (rf"{_WHO}\s+(?:had|got)\s+my\s+(?:shield|protection|guard)\b(?!\s+up)", 0.9),
             (rf"\bstood\s+guard\s+over\s+{_WHO}", 0.9),
+            # a night spent at a seat's door: "I stood at Henrik's door all night", "I kept watch again,
+            # this time outside Seo-yeon's house"
+            (
+                rf"\bi\s+(?:stood|kept\s+(?:watch|guard|vigil)|stood\s+(?:watch|guard)|spent\s+the\s+(?:whole\s+)?night\s+"
+                rf"(?:standing|sitting|watching|waiting))\s+(?:[\w,]+\s+){{0,4}}?(?:at|outside|by|before|beside|in\s+front\s+of)\s+"
+                rf"{_WHO}'s\s+(?:door|doorway|doorstep|house|home|bed|bedside|cabin|tent|room|hut|gate|window)",
+                0.85,
+            ),
             (
                 rf"{_WHO}\s+was\s+(?:the\s+one\s+i\s+(?:protected|guarded|shielded|saved)|under\s+my\s+(?:protection|guard|shield))",
                 0.9,
