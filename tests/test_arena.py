@@ -438,3 +438,15 @@ def test_an_unreachable_cluster_is_one_sentence(tmp_path: Path) -> None:
     lines = [line for line in (out.stdout + out.stderr).strip().splitlines() if line.strip()]
     assert lines[-1].startswith("error:") and "cannot reach the Ray cluster at 127.0.0.1:" in lines[-1], lines
     assert time.time() - started < 150
+
+
+def test_the_paired_speech_benchmark_plays_seed_002s_deals_with_its_lineups() -> None:
+    """Game i of each side is dealt and seated as game i and 50 + i of seed 002's camwolf-vs-react."""
+    config = load_config(Path(__file__).parent.parent / "benchmarks" / "speech_paired.yaml")
+    stored = {job.index: job for job in plan(load_config("seed002-table1")) if job.setting == "camwolf-vs-react"}
+    jobs = plan(config)
+    assert len(jobs) == 2 * config.games
+    for job in jobs:
+        twin = stored[job.index if job.setting == "camwolf-village" else 50 + job.index]
+        assert job.seed == twin.seed
+        assert [spec.name for spec in job.seats] == [spec.name for spec in twin.seats]
