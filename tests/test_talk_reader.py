@@ -705,6 +705,12 @@ def test_a_night_action_told_as_a_story_is_read_as_the_action() -> None:
     assert said("If I stood at Ken's door tonight, would you trust me?") == set()
 
 
+def test_the_real_seer_named_last_is_vouched_for() -> None:
+    assert said("Since day one I told you, the real seer is Ken.") == {("defends", "Ken", "")}
+    assert said("If the real seer is Ken, Mio is a wolf.") == set()
+    assert said("The real seer is me, not Ken.") == {("claim", None, "seer")}
+
+
 def test_a_vote_with_a_reason_in_other_words_also_accuses() -> None:
     assert said("Mio fala muito mas sem prova. Parece lobo. I vote Mio.", speaker=0) == {
         ("will_vote", "Mio", ""),

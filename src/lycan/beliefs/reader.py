@@ -2237,6 +2237,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (rf"\bi\s+consider\s+{_WHO}\s+(?:\w+\s+)?(?:trustworthy|village|town|honest|innocent|reliable)", 0.85),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+(?:real|true)\s+(?:one|deal)\b", 0.85),
+            # "the real seer is Yuna"
+            (rf"\bthe\s+(?:real|true|genuine|actual)\s+{_ROLE}\s+(?:is|was)\s+{_WHO}(?!'s)", 0.85),
             (rf"(?:^|[.,;:]\s*){_WHO}\s*[:=]?\s*(?:t|town|village|good)\s*(?=[.,;!]|$)", 0.8),
             (rf"{_WHO}\s*:\s*(?:town|village)\s*read\b", 0.85),
             (rf"{_WHO}\s+(?:is\s+)?(?:\w+\s+)?(?:town|village)\s+(?:for|to)\s+me\b", 0.8),
