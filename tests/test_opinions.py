@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lycan.beliefs.claims import RESULT_ROLES
 from lycan.beliefs.extract import Labelled, canonical, load_labelled
 from lycan.beliefs.opinions import (
     CONFIDENCE,
@@ -20,7 +21,7 @@ from lycan.beliefs.opinions import (
     shipped_ngram_model,
     slot,
 )
-from lycan.beliefs.reader import _ROLE_OF_RESULT, TalkReader
+from lycan.beliefs.reader import TalkReader
 from lycan.train.opinions import claim_examples, examples, train
 
 TALK = Path(__file__).parent / "data" / "talk"
@@ -120,7 +121,7 @@ def test_the_learned_layer_reads_only_what_the_rules_left_and_never_against_them
         for r in results:
             # a result or a protection only from a speaker who claims the role that gets it, and
             # none where the rules read one of that seat; it replaces their opinion of the seat
-            assert _ROLE_OF_RESULT[r.statement.kind] in claims, (row.text, r)
+            assert RESULT_ROLES[r.statement.kind] in claims, (row.text, r)
             assert r.confidence == CONFIDENCE and r.statement.target != row.speaker
             assert not any(
                 s.target == r.statement.target and s.kind in ("divined", "identified", "guarded")

@@ -26,6 +26,8 @@ StatementKind = Literal[
     "claim", "divined", "identified", "guarded", "will_vote", "accuses", "defends", "liar", "attack", "fake_plan"
 ]
 CLAIMABLE_ROLES = ("seer", "medium", "guardian", "witch", "hunter", "villager")
+RESULT_ROLES: dict[str, str] = {"divined": "seer", "identified": "medium", "guarded": "guardian"}
+"""The role whose night action a reported result or protection tells of (and so claims)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,4 +151,13 @@ def parser_for(names: tuple[str, ...]) -> SpeechParser:
     return SpeechParser(names)
 
 
-__all__ = ["CLAIMABLE_ROLES", "SpeechParser", "Statement", "StatementKind", "TalkParser", "parser_for", "stated_vote"]
+__all__ = [
+    "CLAIMABLE_ROLES",
+    "RESULT_ROLES",
+    "SpeechParser",
+    "Statement",
+    "StatementKind",
+    "TalkParser",
+    "parser_for",
+    "stated_vote",
+]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from lycan.beliefs.claims import CLAIMABLE_ROLES, Statement, StatementKind
+from lycan.beliefs.claims import CLAIMABLE_ROLES, RESULT_ROLES, Statement, StatementKind
 from lycan.beliefs.reader import TalkReader, claimed_role
 from lycan.models.base import ChatModel, ChatRequest, Message
 from lycan.rules.roles import ROLE_ALIASES, Role, Species, parse_role
@@ -492,9 +492,6 @@ class Score:
         )
 
 
-_RESULT_ROLES = {"divined": "seer", "identified": "medium", "guarded": "guardian"}
-
-
 def scored(statements: Iterable[Statement]) -> list[Statement]:
     """`statements` (canonical) with the role claim that each result implies, as a score compares them.
 
@@ -507,11 +504,8 @@ def scored(statements: Iterable[Statement]) -> list[Statement]:
     """
     out = [canonical(s) for s in statements]
     claimed = {s.role for s in out if s.kind == "claim"}
-    for role in (_RESULT_ROLES[s.kind] for s in list(out) if s.kind in _RESULT_ROLES):
-        if role not in claimed:
-            claimed.add(role)
-            out.append(Statement("claim", role=role))
-    return out
+    implied = dict.fromkeys(RESULT_ROLES[s.kind] for s in out if s.kind in RESULT_ROLES)  # once each, in order
+    return out + [Statement("claim", role=role) for role in implied if role not in claimed]
 
 
 def _counts(predicted: Sequence[Statement], gold: Sequence[Statement]) -> tuple[int, int, int]:

@@ -40,7 +40,7 @@ from typing import cast
 
 from nicknames import NickNamer
 
-from lycan.beliefs.claims import SpeechParser, Statement, StatementKind, parser_for
+from lycan.beliefs.claims import RESULT_ROLES, SpeechParser, Statement, StatementKind, parser_for
 from lycan.rules.roles import Species
 
 MIN_CONFIDENCE = 0.75
@@ -536,6 +536,7 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
         if len(alias) >= 2:
             counts.setdefault(alias, set()).add(seat)
 
+    not_names = _NOT_NAMES | _READER_WORDS | _WORD_NICKNAMES
     for seat, name in enumerate(names):
         add(name, seat)
         parts = name.split()
@@ -543,13 +544,13 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
             for part in parts:
                 if len(part) >= 3:
                     add(part, seat)
-        for part in parts:  # "dohyun" and "do hyun" for Do-hyun, as people type it
+        for i, part in enumerate(parts):  # "dohyun" and "do hyun" for Do-hyun, as people type it
             pieces = [x for x in re.split(r"[-\u2010\u2011]", part) if x]
             if len(pieces) > 1 and len("".join(pieces)) >= 4:
                 add("".join(pieces), seat)
                 add(" ".join(pieces), seat)
                 first = fold(pieces[0]).lower()  # "Emma" for Emma-Louise (not "Ji" for Ji-ho)
-                if part is parts[0] and len(first) >= 4 and first not in _NOT_NAMES | _READER_WORDS | _WORD_NICKNAMES:
+                if i == 0 and len(first) >= 4 and first not in not_names:
                     add(first, seat)
         m = re.fullmatch(r"\s*([A-Za-z]+)\s*\[\s*0*(\d+)\s*\]\s*", name)  # Agent[01]
         if m:
@@ -564,7 +565,7 @@ def _aliases(names: Sequence[str]) -> dict[str, int]:
     for seat, name in enumerate(names):  # "Nate" for Nathaniel, "Liz" for Elizabeth
         for part in name.split():
             for nick in _nicknames(fold(part).lower()):
-                if len(nick) >= 4 and nick not in _NOT_NAMES | _READER_WORDS | _WORD_NICKNAMES:
+                if len(nick) >= 4 and nick not in not_names:
                     add(nick, seat)
     full = {fold(name).strip().lower(): seat for seat, name in enumerate(names)}
     return {alias: next(iter(seats)) for alias, seats in counts.items() if len(seats) == 1 or alias in full} | full
@@ -976,7 +977,7 @@ class TalkReader:
         found += _verdicts(found, kept_sentences, speaker)
         found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
-        found = _wolf_calls(found, " ".join(kept_sentences))
+        found = _wolf_calls(found, kept_sentences)
         liars = {r.statement.target for r in found if r.statement.kind == "liar"}
         found = [
             r
@@ -1343,15 +1344,15 @@ class TalkReader:
 
 
 _SEEING = re.compile(
-    r"\b(?:check\w*|divin\w*|saw|see|seen|vision\w*|look\w*|peek\w*|scan\w*|read\w*|result\w*|test\w*|inspect\w*|"
-    r"investigat\w*|orb|crystal|dream\w*|spirit\w*|dead|grave|medium|flip\w*|came back|came up|n\d+|night\w*|"
-    r"tonight|overnight|confirm\w*|found|learn\w*|know)\b"
+    _SEER_CONTEXT.pattern + r"|\b(?:see|vision\w*|look\w*|read\w*|result\w*|test\w*|orb|crystal|dream\w*|spirit\w*|"
+    r"dead|grave|medium|flip\w*|came back|came up|n\d+|night\w*|tonight|overnight|confirm\w*|found|learn\w*|know)\b"
 )
-"""Words that tell a seer's or a medium's result from a bare call ("Ken is a wolf")."""
+"""Words that tell a seer's or a medium's result from a bare call ("Ken is a wolf"): those that put a
+seer's result in context (`_SEER_CONTEXT`) and more."""
 
 
-def _wolf_calls(found: list[ReadStatement], line: str) -> list[ReadStatement]:
-    """A wolf "result" in a `line` with no word of seeing, beside a vote for the seat, is an accusation.
+def _wolf_calls(found: list[ReadStatement], sentences: list[str]) -> list[ReadStatement]:
+    """A wolf "result" in a line (its `sentences`) with no word of seeing, beside a vote for the seat, is an accusation.
 
     A seer claimant's "Tane is wolf. I vote Tane." calls Tane a wolf as the reason for the vote
     (the labelled sets read it so), where "I checked Tane: wolf. I vote Tane." reports a result.
@@ -1364,7 +1365,7 @@ def _wolf_calls(found: list[ReadStatement], line: str) -> list[ReadStatement]:
             st.kind in ("divined", "identified")
             and st.species is Species.WEREWOLF
             and st.target in voted
-            and not _SEEING.search(line)
+            and not any(_SEEING.search(sentence) for sentence in sentences)
         ):
             call = Statement("accuses", st.target)
             if all(f.statement != call for f in found):
@@ -2700,9 +2701,6 @@ def _resolve(matches: list[_Match]) -> list[_Match]:
     return sorted(kept, key=lambda x: x.start)
 
 
-_ROLE_OF_RESULT = {"divined": "seer", "identified": "medium", "guarded": "guardian"}
-
-
 def claimed_role(statements: Iterable[Statement], before: str = "") -> str:
     """The role a speaker has claimed once `statements` are said, if `before` was its claim until then.
 
@@ -2712,8 +2710,8 @@ def claimed_role(statements: Iterable[Statement], before: str = "") -> str:
     for st in statements:
         if st.kind == "claim" and st.role:
             role = st.role
-        elif st.kind in _ROLE_OF_RESULT:
-            role = _ROLE_OF_RESULT[st.kind]
+        elif st.kind in RESULT_ROLES:
+            role = RESULT_ROLES[st.kind]
     return role
 
 
