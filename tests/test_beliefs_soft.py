@@ -145,6 +145,9 @@ def test_fitting_recovers_how_heuristic_players_behave() -> None:
     model = _model("guardian7")
     first_day_seer = model.claim["seer/1/0"]
     assert first_day_seer[INDEX[Role.SEER]] > 0.8  # the heuristic seer comes out on day 1
+    # a werewolf who had the floor before anyone claimed seer fakes the claim far less often than
+    # the seer comes out (silence before the seer's claim is silence while the role was unclaimed)
+    assert first_day_seer[INDEX[Role.WEREWOLF]] < 0.6 * first_day_seer[INDEX[Role.SEER]]
     counter = model.claim["seer/1/1"]  # a counter-claim once someone claimed seer
     assert counter[INDEX[Role.VILLAGER]] < 0.05
     assert 0.1 < counter[INDEX[Role.WEREWOLF]] < 0.6  # werewolves sometimes fake it
@@ -250,6 +253,27 @@ def test_observations_read_claims_results_votes_and_silence() -> None:
     choices = [o for o in obs if isinstance(o, Choice)]
     assert [(c.kind, c.actor, c.target) for c in choices] == [("accuses", 1, 0), ("defends", 2, 0), ("vote", 2, 1)]
     assert choices[-1].candidates == (0, 1, 3, 4)
+
+
+def test_silence_is_scored_by_the_turns_a_seat_had_before_and_after_a_claim() -> None:
+    """Who spoke before the first seer claim let the role go unclaimed; who spoke after did not counter it."""
+    names = ("A", "B", "C", "D", "E")
+    rules = get_preset("aiwolf5")
+    events: list[Event] = [
+        PhaseStarted(id=0, day=1, phase="day", alive=(0, 1, 2, 3, 4)),
+        Talk(id=1, day=1, phase="day", actor=0, text="Good morning."),
+        Talk(id=2, day=1, phase="day", actor=1, text="Hello all."),
+        Talk(id=3, day=1, phase="day", actor=2, text="I am the seer. I divined D: human."),
+        Talk(id=4, day=1, phase="day", actor=3, text="Thanks C."),
+        Talk(id=5, day=1, phase="day", actor=0, text="I will vote for B."),
+        VoteCast(id=6, day=1, phase="day", actor=0, target=1),
+    ]
+    obs = Observer(names, 4, rules.roles).read(events)
+    silent = {(c.actor, c.contested) for c in obs if isinstance(c, Claim) and not c.claimed}
+    assert silent == {(0, False), (0, True), (1, False), (3, True)}
+    # a day on which nobody claims: every speaker let the role go unclaimed
+    quiet = Observer(names, 4, rules.roles).read([*events[:3], VoteCast(id=6, day=1, phase="day", actor=0, target=1)])
+    assert {(c.actor, c.contested) for c in quiet if isinstance(c, Claim)} == {(0, False), (1, False)}
 
 
 def test_the_cli_fits_a_model_from_a_stored_run(tmp_path) -> None:  # type: ignore[no-untyped-def]

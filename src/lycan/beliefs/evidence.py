@@ -2,7 +2,9 @@
 
 Three kinds of observation, each one factor of the likelihood of a deal:
 - `Claim` (Bernoulli, on the actor's role): on each talk day, did a seat that had not yet claimed a
-  role claim it (first claims, counter-claims, and staying silent once a day's talk is over);
+  role claim it (first claims, counter-claims, and staying silent once a day's talk is over: silent
+  while the role was unclaimed if the seat spoke before anyone claimed it, and silent before a
+  claim if it spoke after one);
 - `Report` (Bernoulli, on the roles of actor and target): an announced divine result or medium
   reading, werewolf or human;
 - `Choice` (conditional logit, on the roles of actor and every candidate): a vote, a vote intention,
@@ -118,6 +120,9 @@ class Observer:
         """For each role, who claimed it, in order."""
         self.talkers: dict[int, set[int]] = {}
         """Seats that spoke (public talk) on each day."""
+        self.turns: dict[tuple[int, Role, bool], set[int]] = {}
+        """Per (day, role, contested): the seats that had a turn that day while someone had (True)
+        or nobody had (False) claimed the role before them."""
         self.claims_today: dict[tuple[int, Role], int] = {}
         self.talk_open: int | None = None
         """The day whose talk has not been closed yet."""
@@ -156,6 +161,8 @@ class Observer:
     def _talk(self, e: Talk) -> list[Observation]:
         actor = e.actor
         self.talkers.setdefault(e.day, set()).add(actor)
+        for role in CLAIM_ROLES:
+            self.turns.setdefault((e.day, role, bool(self.claimed.get(role))), set()).add(actor)
         if e.over or e.skip:
             return []
         out: list[Observation] = []
@@ -202,7 +209,14 @@ class Observer:
         return [Claim(event_id, actor, role, day, contested, True)]
 
     def _close_talk(self, event_id: int) -> list[Observation]:
-        """The open day's talk is over: every seat that talked and claimed nothing new stayed silent."""
+        """The open day's talk is over: every seat that talked and claimed nothing new stayed silent.
+
+        Silence is scored by the turns the seat had: it let the role go unclaimed if it spoke while
+        nobody had claimed it, and it did not counter-claim if it spoke after someone had. (Scoring
+        the whole day by whether anyone had claimed by its end counted a werewolf's silence before
+        the seer came out as silence against a claim, which made a first claim look like a
+        werewolf's: P(first claim | werewolf) came out 0.93 in heuristic games, 0.99 for a seer.)
+        """
         day = self.talk_open
         if day is None:
             return []
@@ -213,12 +227,11 @@ class Observer:
             if actor == self.seat or actor in unsure:
                 continue
             for role in CLAIM_ROLES:
-                if role not in self.roles_in_play:
+                if role not in self.roles_in_play or actor in self.claimed.get(role, []):
                     continue
-                claimants = self.claimed.get(role, [])
-                if actor in claimants:
-                    continue
-                out.append(Claim(event_id, actor, role, day, bool(claimants), False))
+                for contested in (False, True):
+                    if actor in self.turns.get((day, role, contested), ()):
+                        out.append(Claim(event_id, actor, role, day, contested, False))
         return out
 
     # ------------------------------------------------------------------ votes
