@@ -723,6 +723,18 @@ def test_a_vote_with_a_reason_in_other_words_also_accuses() -> None:
     assert said("Mio fala muito. I vote Mio.", speaker=0) == {("will_vote", "Mio", "")}  # no reason against
 
 
+def test_a_claim_taken_back_in_the_same_line_is_no_claim() -> None:
+    assert said("i'm also seer wait no no i'm not the seer") == set()
+    assert said("I'm the seer. Just kidding, I'm a villager.") == {("claim", None, "villager")}
+    assert said("I think my hunter instincts are telling me... nah, I'm joking, I'm no hunter.") == set()
+    # "not kidding" insists; a result stands by its claim; a correction of something else leaves the claim
+    assert ("claim", None, "seer") in said("I'm the seer. Ken is a wolf, not kidding.")
+    assert said("I'm the seer, I looked at Ken, and I looked at, no wait, one a night: just Ken. Human.") == {
+        ("claim", None, "seer"),
+        ("divined", "Ken", "human"),
+    }
+
+
 def test_a_seer_claimants_bare_wolf_call_beside_a_vote_is_an_accusation_not_a_result() -> None:
     reader = TalkReader(MORE)
 

@@ -978,6 +978,14 @@ class TalkReader:
         found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
         found = _wolf_calls(found, kept_sentences)
+        kept_claims = {r.statement.role for r in found if r.statement.kind == "claim"}
+        found = _taken_back(found, s)
+        taken_back = kept_claims - {r.statement.role for r in found if r.statement.kind == "claim"}
+        # a role the line takes back or denies does not come back from the learned reader
+        taken_back |= {
+            ROLE_WORDS[m.group("role")]
+            for m in re.finditer(rf"\bi(?:'m| am)\s+(?:not|no)\s+(?:the\s+|a\s+)?{_ROLE}\b", s)
+        }
         liars = {r.statement.target for r in found if r.statement.kind == "liar"}
         found = [
             r
@@ -990,7 +998,9 @@ class TalkReader:
         if protocol:  # the protocol language is read exactly: nothing of such a line is left unread
             unread, doubts = [], False
         elif self.learned:
-            found += self._learned_claim(text, speaker, found, claimed)
+            found += [
+                r for r in self._learned_claim(text, speaker, found, claimed) if r.statement.role not in taken_back
+            ]
             roles = {r.statement.role for r in found if r.statement.kind == "claim"} or (
                 {claimed} if claimed else set()
             )
@@ -1371,6 +1381,34 @@ def _wolf_calls(found: list[ReadStatement], sentences: list[str]) -> list[ReadSt
             if all(f.statement != call for f in found):
                 out.append(ReadStatement(call, r.confidence, r.clause))
             continue
+        out.append(r)
+    return out
+
+
+_JOKE = re.compile(
+    r"(?<!not )(?<!n't )\b(?:just\s+)?(?:kidding|joking)\b|\bjk\b|\bi'?m\s+joking\b|\b(?:wait|hold on)\W+no\b|\bno\W+wait\b|"
+    r"\bi\s+meant\b|\bscratch that\b|\bi take (?:it|that) back\b"
+)
+"""Words with which a speaker takes back what it just said of itself ("I'm the seer. Just kidding")."""
+
+
+def _taken_back(found: list[ReadStatement], line: str) -> list[ReadStatement]:
+    """A role claim the speaker takes back (`_JOKE` soon after it, or "I'm not the seer" later) is no claim.
+
+    ("i'm also seer wait no no i'm not the seer", "I'm the seer. Kidding. Still just a villager.":
+    the claim said after the retraction stands.)
+    """
+    acted = any(r.statement.kind in ("divined", "identified", "guarded") for r in found)  # a result stands by its claim
+    out: list[ReadStatement] = []
+    for r in found:
+        st = r.statement
+        at = line.find(r.clause.lower()) if r.clause else -1
+        if st.kind == "claim" and st.role and at >= 0:
+            said = r.clause.lower().find(st.role)  # after the role's word where the clause holds it
+            rest = line[at + (said + len(st.role) if said >= 0 else len(r.clause)) :]
+            denial = re.search(rf"\bi(?:'m| am)\s+(?:not|no)\s+(?:the\s+|a\s+)?{re.escape(st.role)}\b", rest)
+            if (_JOKE.search(rest[:80]) and not acted) or denial:
+                continue
         out.append(r)
     return out
 
