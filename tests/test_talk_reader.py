@@ -723,6 +723,14 @@ def test_a_vote_with_a_reason_in_other_words_also_accuses() -> None:
     assert said("Mio fala muito. I vote Mio.", speaker=0) == {("will_vote", "Mio", "")}  # no reason against
 
 
+def test_a_statement_said_with_a_rising_tone_is_read_as_said() -> None:
+    assert said("I think Ken might be a wolf? Voting him, sorry.") == {("accuses", "Ken", ""), ("will_vote", "Ken", "")}
+    assert ("accuses", "Mio", "") in said("Okay so like, I'm super suspicious of Mio? She voted so late.")
+    # a question, or a doubt put as one, is not
+    assert said("Is Ken kinda sus?") == set()
+    assert ("defends", "Ken", "") not in said("Ken's the seer? Not buying it.")
+
+
 def test_a_claim_taken_back_in_the_same_line_is_no_claim() -> None:
     assert said("i'm also seer wait no no i'm not the seer") == set()
     assert said("I'm the seer. Just kidding, I'm a villager.") == {("claim", None, "villager")}

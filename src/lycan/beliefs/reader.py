@@ -323,6 +323,21 @@ _QUESTION_START = re.compile(
     r"^\s*(?:⟨\d+⟩\s*,?\s*)?(?:who|whom|whose|what|why|how|when|where|which|is|are|am|was|were|do|does|did|"
     r"can|could|would|should|will|have|has|had|any(?:one|body)?)\b"
 )
+_UPTALK = re.compile(
+    r"\b(?:i think|i feel|i'm (?:super |kinda |so |really |pretty )?(?:suspicious|sure)|i reckon|i guess|"
+    r"kinda|ngl|idk|like,|honestly|totally|so obviously|might be|sus|vibes?)\b"
+)
+"""Hedges and opinion words that make a sentence with a closing `?` a statement said with a rising tone."""
+
+
+def _uptalk(sentence: str) -> bool:
+    """A statement said like a question ("I think Esperanza might be a wolf?", "dohyun kinda sus??").
+
+    It does not open as a question does and it holds a hedge or an opinion word (`_UPTALK`).
+    """
+    return not _QUESTION_START.match(sentence) and bool(_UPTALK.search(sentence))
+
+
 _GAME_WORDS = re.compile(
     r"\b(?:seer|medium|guard\w*|bodyguard|knight|hunter|witch|villager|werewolf|wolf|wolves|human|white|black|"
     r"vot\w*|lynch\w*|execut\w*|suspect\w*|sus|trust\w*|lying|liar|lie|fake|divin\w*|check\w*|protect\w*|"
@@ -931,7 +946,7 @@ class TalkReader:
             body = sentence.rstrip()
             if _injected(body):
                 continue
-            question = body.endswith("?")
+            question = body.endswith("?") and not _uptalk(body)
             matches = _lists(body, self._matches(body, claims_line, roles_line))
             kept = _resolve(matches)
             clauses = list(_clauses(body))
