@@ -52,7 +52,11 @@ TRUTH = (Role.SEER, Role.WEREWOLF, Role.POSSESSED, Role.VILLAGER, Role.VILLAGER)
 
 
 def _log() -> list[Event]:
-    """A hand-built aiwolf5 night and first day: Ann (seer) divines Bob (werewolf); Cat (possessed) counter-claims."""
+    """A hand-built aiwolf5 night and first day: Ann (seer) divines Bob (werewolf); Cat (possessed) counter-claims.
+
+    Bob speaks too: a seat that says nothing all day gives no evidence of not claiming, which alone
+    would make it the likeliest werewolf without the divination.
+    """
     ids = EventIds(len(NAMES))
     log: list[Event] = []
 
@@ -86,6 +90,7 @@ def _log() -> list[Event]:
     add(Talk, actor=0, text="I am the seer. Last night I divined Bob: werewolf.")
     add(Talk, actor=2, text="I am the seer. Last night I divined Bob: human.")
     add(Talk, actor=3, text="I have no strong suspicion yet.")
+    add(Talk, actor=1, text="I have no strong suspicion yet.")
     add(Talk, actor=4, text="I will vote for Bob.")
     add(VoteCast, actor=4, target=1)
     return log
