@@ -3,7 +3,7 @@
 Three kinds of observation, each one factor of the likelihood of a deal:
 - `Claim` (Bernoulli, on the actor's role): on each talk day, did a seat that had not yet claimed a
   role claim it (first claims, counter-claims, and staying silent once a day's talk is over: silent
-  while the role was unclaimed if the seat spoke before anyone claimed it, and silent before a
+  while the role was unclaimed if the seat spoke before anyone claimed it, and silent against a
   claim if it spoke after one);
 - `Report` (Bernoulli, on the roles of actor and target): an announced divine result or medium
   reading, werewolf or human;
@@ -215,7 +215,7 @@ class Observer:
         nobody had claimed it, and it did not counter-claim if it spoke after someone had. (Scoring
         the whole day by whether anyone had claimed by its end counted a werewolf's silence before
         the seer came out as silence against a claim, which made a first claim look like a
-        werewolf's: P(first claim | werewolf) came out 0.93 in heuristic games, 0.99 for a seer.)
+        werewolf's: P(first claim | werewolf) came out 0.93 in heuristic guardian7 games, 0.99 for a seer.)
         """
         day = self.talk_open
         if day is None:
