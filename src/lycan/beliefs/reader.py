@@ -993,14 +993,7 @@ class TalkReader:
         found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
         found = _wolf_calls(found, kept_sentences)
-        kept_claims = {r.statement.role for r in found if r.statement.kind == "claim"}
-        found = _taken_back(found, s)
-        taken_back = kept_claims - {r.statement.role for r in found if r.statement.kind == "claim"}
-        # a role the line takes back or denies does not come back from the learned reader
-        taken_back |= {
-            ROLE_WORDS[m.group("role")]
-            for m in re.finditer(rf"\bi(?:'m| am)\s+(?:not|no)\s+(?:the\s+|a\s+)?{_ROLE}\b", s)
-        }
+        found, taken_back = _taken_back(found, s)
         liars = {r.statement.target for r in found if r.statement.kind == "liar"}
         found = [
             r
@@ -1405,27 +1398,34 @@ _JOKE = re.compile(
     r"\bi\s+meant\b|\bscratch that\b|\bi take (?:it|that) back\b"
 )
 """Words with which a speaker takes back what it just said of itself ("I'm the seer. Just kidding")."""
+_SELF_DENIAL = re.compile(rf"\bi(?:'m| am)\s+(?:not|no)\s+(?:the\s+|a\s+)?{_ROLE}\b")
+"""The speaker denies holding a role ("i'm not the seer", "I'm no hunter")."""
 
 
-def _taken_back(found: list[ReadStatement], line: str) -> list[ReadStatement]:
-    """A role claim the speaker takes back (`_JOKE` soon after it, or "I'm not the seer" later) is no claim.
+def _taken_back(found: list[ReadStatement], line: str) -> tuple[list[ReadStatement], set[str]]:
+    """`found` less each role claim the speaker takes back, and every role the `line` takes back or denies.
 
-    ("i'm also seer wait no no i'm not the seer", "I'm the seer. Kidding. Still just a villager.":
-    the claim said after the retraction stands.)
+    A claim is taken back by `_JOKE` soon after it (unless the line reports the role's result: a
+    result stands by its claim) or by a denial of the same role later ("i'm also seer wait no no
+    i'm not the seer"); a claim said after the retraction stands ("I'm the seer. Kidding. Still
+    just a villager."). The roles returned are those the learned reader must not bring back.
     """
-    acted = any(r.statement.kind in ("divined", "identified", "guarded") for r in found)  # a result stands by its claim
+    acted = any(r.statement.kind in RESULT_ROLES for r in found)
+    denied = [(m.start(), ROLE_WORDS[m.group("role")]) for m in _SELF_DENIAL.finditer(line)]
     out: list[ReadStatement] = []
+    dropped = {role for _, role in denied}
     for r in found:
         st = r.statement
-        at = line.find(r.clause.lower()) if r.clause else -1
+        at = line.find(r.clause) if r.clause else -1
         if st.kind == "claim" and st.role and at >= 0:
-            said = r.clause.lower().find(st.role)  # after the role's word where the clause holds it
-            rest = line[at + (said + len(st.role) if said >= 0 else len(r.clause)) :]
-            denial = re.search(rf"\bi(?:'m| am)\s+(?:not|no)\s+(?:the\s+|a\s+)?{re.escape(st.role)}\b", rest)
-            if (_JOKE.search(rest[:80]) and not acted) or denial:
+            said = r.clause.find(st.role)  # after the role's word where the clause holds it
+            end = at + (said + len(st.role) if said >= 0 else len(r.clause))
+            later = any(pos >= end and role == st.role for pos, role in denied)
+            if (_JOKE.search(line, end, end + 80) and not acted) or later:
+                dropped.add(st.role)
                 continue
         out.append(r)
-    return out
+    return out, dropped
 
 
 # ----------------------------------------------------------------------------- patterns
