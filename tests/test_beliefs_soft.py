@@ -54,21 +54,22 @@ def _brute(view: View, model: BehaviourModel) -> np.ndarray:
             continue
         if any(deal[s] is Role.WEREWOLF for s in know.not_wolf):
             continue
-        logl = 0.0
+        said, chosen = 0.0, 0.0
         for o in obs:
             a = INDEX[deal[o.actor]]
             if isinstance(o, Claim):
                 p = model.claim[o.key][a]
-                logl += math.log(p if o.claimed else 1 - p)
+                said += math.log(p if o.claimed else 1 - p)
             elif isinstance(o, Report):
                 q = model.report[o.kind][a, INDEX[deal[o.target]]]
-                logl += math.log(q if o.species is Species.WEREWOLF else 1 - q)
+                said += math.log(q if o.species is Species.WEREWOLF else 1 - q)
             else:
                 theta = model.choice[o.kind][a]
-                logl += theta[INDEX[deal[o.target]]] - math.log(
+                chosen += theta[INDEX[deal[o.target]]] - math.log(
                     sum(math.exp(theta[INDEX[deal[c]]]) for c in o.candidates)
                 )
-        w = math.exp(model.tau_for(view.events[-1].day) * logl)
+        tau_said, tau = model.taus_for(view.events[-1].day)
+        w = math.exp(tau_said * said + tau * chosen)
         for s, role in enumerate(deal):
             total[s, INDEX[role]] += w
     return total / total[0].sum()
@@ -184,6 +185,7 @@ def test_the_fitted_model_round_trips_through_json(tmp_path) -> None:  # type: i
     model.save(path)
     back = BehaviourModel.load(path)
     assert back.tau == model.tau and back.games == model.games
+    assert back.taus_for(1) == model.taus_for(1) and back.taus_for(3) == model.taus_for(3)
     for key, p in model.claim.items():
         np.testing.assert_allclose(back.claim[key], p, atol=1e-6)
     for key, t in model.choice.items():

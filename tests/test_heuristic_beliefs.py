@@ -99,7 +99,7 @@ NAMES = tuple(f"Player {i}" for i in range(1, 8))
 
 
 def constructed_view() -> View:
-    """Guardian7, day 1, seen by the villager in seat 0: one uncontested seer calls Player 5 a werewolf."""
+    """Guardian7, day 1, seen by the villager in seat 0: two seer claims, the first calling Player 5 a werewolf."""
     rules = get_preset("guardian7")
     alive = tuple(range(7))
     events: list[Event] = [
@@ -108,7 +108,8 @@ def constructed_view() -> View:
         PhaseStarted(id=3, day=1, phase="day", alive=alive),
         Talk(id=4, day=1, phase="day", actor=2, text="I am the seer. Last night I divined Player 5: werewolf."),
         Talk(id=5, day=1, phase="day", actor=4, text="I suspect Player 3 because they lie."),
-        Talk(id=6, day=1, phase="day", actor=1, text="I trust Player 3."),
+        Talk(id=6, day=1, phase="day", actor=5, text="I am the seer. Last night I divined Player 2: human."),
+        Talk(id=7, day=1, phase="day", actor=1, text="I trust Player 3."),
     ]
     return View(
         seat=0, role=Role.VILLAGER, names=NAMES, rules=rules, day=1, phase="day", alive=(True,) * 7, events=events
@@ -126,7 +127,8 @@ def most_suspect(view: View) -> int:
 def test_votes_for_the_seat_most_likely_a_werewolf() -> None:
     view = constructed_view()
     target = most_suspect(view)
-    assert target == 2  # the fitted model distrusts a lone seer claim that quickly accuses
+    # the fitted model weighs the two claims, the accusation and the trust together: Player 3 leads
+    assert target == 2
     request = Request(10, 0, "vote", 1, targets=tuple(range(1, 7)))
     assert BeliefHeuristicAgent(1).decide(view, request) == Action.choose(target)
     assert HeuristicAgent(1).decide(view, request) != Action.choose(target)  # the plain agent votes otherwise

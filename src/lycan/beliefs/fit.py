@@ -1,11 +1,11 @@
 """Fitting behaviour models from finished games, and the moments at which beliefs are scored.
 
 `fit(records, preset)` counts every public act of every game against the true roles (maximum
-likelihood, see `lycan.beliefs.model`), then picks the temperatures (day 1, later days) that
-minimise the log-loss of P(werewolf) on held-out games, at the end of every day's talk, for every
-living seat. `fit(..., kinds={"react"})` counts only the acts of seats played by those agent types
-(`seat_kind`) and calibrates on questions about them: a model of how one type of player behaves,
-from games it played against anyone.
+likelihood, see `lycan.beliefs.model`), then picks the temperatures (claims and results, choices;
+day 1, later days) that minimise the log-loss of P(werewolf) on held-out games, at the end of
+every day's talk, for every living seat. `fit(..., kinds={"react"})` counts only the acts of seats
+played by those agent types (`seat_kind`) and calibrates on questions about them: a model of how
+one type of player behaves, from games it played against anyone.
 """
 
 from __future__ import annotations
@@ -16,15 +16,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from lycan.beliefs.evidence import Observer
-from lycan.beliefs.model import INDEX, BehaviourModel, Counts, estimate
+from lycan.beliefs.model import BehaviourModel, Counts, estimate
 from lycan.beliefs.tracker import Beliefs
 from lycan.engine.events import Event, Executed, NoExecution, PhaseStarted, VoteCast, public, visible
 from lycan.engine.record import GameRecord
 from lycan.engine.view import PublicView, View
 from lycan.rules.roles import Role
 
-#: Temperatures tried when calibrating.
+#: Temperatures of choices tried when calibrating.
 TAUS = (0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.65, 0.8, 1.0, 1.25)
+#: Temperatures of claims and announced results tried beside each of `TAUS` (and `TAUS`' own value,
+#: one temperature for all).
+SAID_TAUS = (0.35, 0.5, 0.75, 1.0)
 
 
 def talk_ends(events: Sequence[Event]) -> dict[int, int]:
@@ -108,10 +111,14 @@ def log_losses(
     records: Sequence[GameRecord],
     taus: Sequence[float],
     *,
+    said: Sequence[float] = (),
     views: int = 1500,
     kinds: Collection[str] | None = None,
-) -> dict[int, dict[float, float]]:
-    """Mean binary log-loss of every other seat's P(werewolf) at each temperature in `taus`, per day.
+) -> dict[int, dict[tuple[float, float], float]]:
+    """Mean binary log-loss of every other seat's P(werewolf) per pair of temperatures, per day.
+
+    The pairs are (claims and results, choices): every tau of `taus` with itself (one temperature
+    for all) and with every value of `said`.
 
     (The calibration that matters most: whom to suspect. Scoring the full role marginals instead
     chose colder temperatures in aiwolf13, whose rarer roles are harder to tell apart, and left
@@ -124,9 +131,10 @@ def log_losses(
     for rec in records:
         for m in moments(rec):
             pools[min(max(m.day, 1), 2)].append(m)
-    out: dict[int, dict[float, float]] = {}
+    pairs = sorted({(t, t) for t in taus} | {(s, t) for s in said for t in taus})
+    out: dict[int, dict[tuple[float, float], float]] = {}
     for pool, found in pools.items():
-        losses: dict[float, list[float]] = {tau: [] for tau in taus}
+        losses: dict[tuple[float, float], list[float]] = {pair: [] for pair in pairs}
         for m in found[:: max(1, len(found) // views)]:
             beliefs = Beliefs.for_view(m.view, model).close_talk()
             seat = m.view.seat if isinstance(m.view, View) else None
@@ -135,11 +143,13 @@ def log_losses(
                 for s, r in enumerate(m.record.roles)
                 if s != seat and (kinds is None or seat_kind(m.record, s) in kinds)
             ]
-            for tau in taus:
-                wolf = beliefs.posterior(tau).probabilities[:, INDEX[Role.WEREWOLF]]
-                losses[tau].extend(-float(np.log(max(wolf[s] if w else 1.0 - wolf[s], 1e-6))) for s, w in truth)
+            if not truth:
+                continue
+            wolves = beliefs.role_probabilities(Role.WEREWOLF, pairs)
+            for pair, wolf in zip(pairs, wolves, strict=True):
+                losses[pair].extend(-float(np.log(max(wolf[s] if w else 1.0 - wolf[s], 1e-6))) for s, w in truth)
         if found:
-            out[pool] = {tau: float(np.mean(v)) for tau, v in losses.items()}
+            out[pool] = {pair: float(np.mean(v)) for pair, v in losses.items() if v}
     return out
 
 
@@ -166,9 +176,10 @@ def fit(
     cut = max(1, int(len(games) * (1 - holdout))) if len(games) > 1 else 1
     train, held = games[:cut], games[cut:] or games[:1]
     model = estimate(counts(train, kinds), preset, source=source)
-    scores = log_losses(model, held, TAUS, kinds=kinds)
-    best = {pool: min(by_tau, key=lambda t: by_tau[t]) for pool, by_tau in scores.items()}
+    scores = log_losses(model, held, TAUS, said=SAID_TAUS, kinds=kinds)
+    best = {pool: min(by_pair, key=lambda p: (by_pair[p], p)) for pool, by_pair in scores.items() if by_pair}
     final = estimate(counts(games, kinds), preset, source=source)
-    final.tau = best.get(1, 1.0)
-    final.tau_later = best.get(2)
+    final.tau_said, final.tau = best.get(1, (1.0, 1.0))
+    if 2 in best:
+        final.tau_said_later, final.tau_later = best[2]
     return final

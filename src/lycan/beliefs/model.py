@@ -6,9 +6,14 @@ One `BehaviourModel` holds, per preset:
 - `report[kind][a, t]`: P(an announced result says werewolf | announcer role a, target role t);
 - `choice[kind][a, t]`: the log-weight with which a seat of role a picks a seat of role t (votes,
   vote intentions, accusations, defences), a conditional logit over the seats it could pick;
-- `tau`: a temperature on the summed log-likelihood per day (day 1, and any later day: games that
-  last longer are those where the evidence misled), chosen on held-out games for calibration (the
-  factors are treated as independent, which overcounts correlated behaviour).
+- `tau`: a temperature on the summed log-likelihood of the choices (votes, intentions, accusations,
+  defences) per day (day 1, and any later day: games that last longer are those where the evidence
+  misled), chosen on held-out games for calibration (the factors are treated as independent, which
+  overcounts the many correlated votes of a table that follows one lead);
+- `tau_said`: the temperature of what seats say about themselves and their results (claims,
+  silence, announced results), chosen with `tau`: a lone claim is one piece of evidence, and
+  tempering it as hard as twenty votes left a lone seer claimant at P(seer) 0.2 where such
+  claimants were the seer 85% of the time.
 
 Bernoulli parameters are maximum-likelihood counts with light smoothing toward the pooled rate;
 logit weights maximise the conditional likelihood with a small Gaussian prior (gradient ascent).
@@ -51,12 +56,27 @@ class BehaviourModel:
     """The temperature of day 1 (and of day 0)."""
     tau_later: float | None = None
     """The temperature from day 2 on (None: `tau`)."""
+    tau_said: float | None = None
+    """The temperature of claims and announced results on day 1 (None: `tau`, one temperature for all)."""
+    tau_said_later: float | None = None
+    """The same from day 2 on (None: `tau_said`, or the choices' temperature when that is None too)."""
     games: int = 0
     source: str = ""
 
     def tau_for(self, day: int) -> float:
-        """The temperature for beliefs held on `day`."""
+        """The temperature of choices for beliefs held on `day`."""
         return self.tau if day < 2 or self.tau_later is None else self.tau_later
+
+    def taus_for(self, day: int) -> tuple[float, float]:
+        """The temperatures (claims and results, choices) for beliefs held on `day`."""
+        choice = self.tau_for(day)
+        said = self.tau_said if day < 2 or self.tau_said_later is None else self.tau_said_later
+        return (choice if said is None else said), choice
+
+    @staticmethod
+    def said(obs: Observation) -> bool:
+        """Whether `obs` is a statement about the actor itself or its results (tempered by `tau_said`)."""
+        return isinstance(obs, Claim | Report)
 
     # ------------------------------------------------------------------ factors
     def log_factor(self, obs: Observation, deals: npt.NDArray[np.int8]) -> Array | None:
@@ -120,6 +140,8 @@ class BehaviourModel:
             "source": self.source,
             "tau": self.tau,
             "tau_later": self.tau_later,
+            "tau_said": self.tau_said,
+            "tau_said_later": self.tau_said_later,
             "claim": {k: vec(v) for k, v in sorted(self.claim.items())},
             "report": {k: mat(v) for k, v in sorted(self.report.items())},
             "choice": {k: mat(v) for k, v in sorted(self.choice.items())},
@@ -153,6 +175,8 @@ class BehaviourModel:
                 choice={k: mat(v, 0.0) for k, v in data.get("choice", {}).items()},
                 tau=float(data.get("tau", 1.0)),
                 tau_later=None if data.get("tau_later") is None else float(data["tau_later"]),
+                tau_said=None if data.get("tau_said") is None else float(data["tau_said"]),
+                tau_said_later=None if data.get("tau_said_later") is None else float(data["tau_said_later"]),
                 games=int(data.get("games", 0)),
                 source=str(data.get("source", "")),
             )

@@ -1,14 +1,16 @@
 """The posterior over role deals for one seat (or a spectator), kept up to date event by event.
 
 P(deal | view) is proportional to 1[deal agrees with what the seat knows for certain] times the
-product of the behaviour likelihoods of every public act it saw (`lycan.beliefs.model`), raised to
-the model's temperature. Every deal is enumerated (aiwolf13: up to 1,441,440 rows, vectorised), so
-the result is exact for the model; `Posterior.method` says so.
+product of the behaviour likelihoods of every public act it saw (`lycan.beliefs.model`), each kind
+raised to its temperature (claims and announced results to one, choices such as votes to
+another). Every deal is enumerated (aiwolf13: up to 1,441,440 rows, vectorised), so the result is
+exact for the model; `Posterior.method` says so.
 
-`Beliefs` keeps the log-weights of the deals the seat's own role allows and adds each new
-observation's factor once; claims, which depend on one seat's role only, are pooled per seat and
-applied together. `Beliefs.influences` removes one event at a time and recomputes: the exact
-counterfactual "what would I believe had this not happened", with the size of the move.
+`Beliefs` keeps the log-weights of the deals the seat's own role allows, one sum for what seats
+said about themselves and one for their choices, and adds each new observation's factor once;
+claims, which depend on one seat's role only, are pooled per seat and applied together.
+`Beliefs.influences` removes one event at a time and recomputes: the exact counterfactual "what
+would I believe had this not happened", with the size of the move.
 """
 
 from __future__ import annotations
@@ -141,6 +143,9 @@ class Beliefs:
         self.base = self._full[rows]
         self.mask = np.ones(len(rows), dtype=bool)
         self.logw = np.zeros(len(rows), dtype=np.float64)
+        """Log-likelihood of every deal under the claims, silences and announced results."""
+        self.logc = np.zeros(len(rows), dtype=np.float64)
+        """Log-likelihood of every deal under the choices (votes, intentions, accusations, defences)."""
 
     @classmethod
     def for_view(
@@ -213,7 +218,10 @@ class Beliefs:
                 factor = model.log_factor(obs, self.base)
                 if factor is None:
                     continue
-                self.logw += factor
+                if model.said(obs):
+                    self.logw += factor
+                else:
+                    self.logc += factor
             self.observations.append(obs)
 
     def _flush(self) -> None:
@@ -222,15 +230,29 @@ class Beliefs:
         self._pending.clear()
 
     # ------------------------------------------------------------------ results
-    def _weights(
-        self, logw: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], tau: float | None = None
-    ) -> npt.NDArray[np.float64]:
+    def temperatures(self, tau: float | None = None, said: float | None = None) -> tuple[float, float]:
+        """(claims and results, choices) temperatures: the model's for today unless given.
+
+        `tau` alone sets both (one temperature for every kind, as a calibration sweep asks).
+        """
         if tau is None:
             day = self.events[-1].day if self.events else 0
-            tau = self.model.tau_for(day) if self.model is not None else 1.0
+            model_said, tau = self.model.taus_for(day) if self.model is not None else (1.0, 1.0)
+            said = model_said if said is None else said
+        return (tau if said is None else said), tau
+
+    def _weights(
+        self,
+        logs: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+        mask: npt.NDArray[np.bool_],
+        tau: float | None = None,
+        said: float | None = None,
+    ) -> npt.NDArray[np.float64]:
+        t_said, t_choice = self.temperatures(tau, said)
+        logw, logc = logs
         w = np.zeros(len(logw))
         if mask.any():
-            x = tau * logw[mask]
+            x = t_said * logw[mask] + t_choice * logc[mask]
             w[mask] = np.exp(x - x.max())
         return w
 
@@ -242,8 +264,8 @@ class Beliefs:
             out[s] = np.bincount(self.base[:, s], weights=w, minlength=len(ROLES))
         return np.asarray(np.clip(out / total, 0.0, 1.0), dtype=np.float64)
 
-    def posterior(self, tau: float | None = None) -> Posterior:
-        """The posterior now (`tau`: another temperature than the model's, e.g. to calibrate one).
+    def posterior(self, tau: float | None = None, said: float | None = None) -> Posterior:
+        """The posterior now (`tau`, `said`: other temperatures than the model's, see `temperatures`).
 
         Raises:
             ValueError: no deal fits what the seat knows (a log that cannot have happened).
@@ -252,7 +274,7 @@ class Beliefs:
         if not self.mask.any():
             who = "the public record" if self.seat is None else f"seat {self.seat}"
             raise ValueError(f"no deal of {len(self.base)} fits what {who} knows")
-        w = self._weights(self.logw, self.mask, tau)
+        w = self._weights((self.logw, self.logc), self.mask, tau, said)
         return Posterior(
             seat=self.seat,
             deals=int(self.mask.sum()),
@@ -263,7 +285,7 @@ class Beliefs:
             observations=len(self.observations),
         )
 
-    def deals(self, tau: float | None = None) -> tuple[list[tuple[Role, ...]], list[float]]:
+    def deals(self, tau: float | None = None, said: float | None = None) -> tuple[list[tuple[Role, ...]], list[float]]:
         """Every deal the seat's knowledge allows (or the sample of them), with its posterior weight.
 
         Raises:
@@ -273,8 +295,28 @@ class Beliefs:
         if not self.mask.any():
             raise ValueError("no deal fits what the seat knows")
         rows = np.flatnonzero(self.mask)
-        w = self._weights(self.logw, self.mask, tau)[rows]
+        w = self._weights((self.logw, self.logc), self.mask, tau, said)[rows]
         return [tuple(ROLES[r] for r in self.base[i]) for i in rows], (w / w.sum()).tolist()
+
+    def role_probabilities(self, role: Role, temperatures: Sequence[tuple[float, float]]) -> npt.NDArray[np.float64]:
+        """P(each seat holds `role`) under each (claims and results, choices) pair of temperatures.
+
+        One row per pair: a calibration sweep without the full marginals of `posterior`.
+
+        Raises:
+            ValueError: no deal fits what the seat knows.
+        """
+        self._flush()
+        if not self.mask.any():
+            raise ValueError("no deal fits what the seat knows")
+        holds = (self.base[self.mask] == INDEX[role]).astype(np.float64)
+        logw, logc = self.logw[self.mask], self.logc[self.mask]
+        out = np.zeros((len(temperatures), self.base.shape[1]))
+        for i, (said, tau) in enumerate(temperatures):
+            x = said * logw + tau * logc
+            w = np.exp(x - x.max())
+            out[i] = np.clip(w @ holds / w.sum(), 0.0, 1.0)
+        return out
 
     def influences(self, seats: Sequence[int] | None = None, top: int = 3) -> dict[int, list[Influence]]:
         """For each seat, the `top` events whose removal would move its P(werewolf side) most.
@@ -295,7 +337,7 @@ class Beliefs:
             total = w.sum()
             return np.asarray(w @ wolf_side / total if total > 0 else np.full(len(seats), np.nan), dtype=np.float64)
 
-        now = side(self._weights(self.logw, self.mask))
+        now = side(self._weights((self.logw, self.logc), self.mask))
         rough: dict[int, tuple[str, npt.NDArray[np.float64]]] = {}
         by_event: dict[int, list[Observation]] = defaultdict(list)
         for obs in self.observations:
@@ -304,18 +346,22 @@ class Beliefs:
         model = self.model
         for event_id, group in by_event.items():
             assert model is not None
-            logw = self.logw.copy()
+            logw, logc = self.logw.copy(), self.logc.copy()
             for obs in group:
                 factor = model.log_factor(obs, self.base)
                 if factor is not None:
-                    logw -= factor
-            rough[event_id] = (type(group[0]).__name__.lower(), now - side(self._weights(logw, self.mask)))
+                    if model.said(obs):
+                        logw -= factor
+                    else:
+                        logc -= factor
+            rough[event_id] = (type(group[0]).__name__.lower(), now - side(self._weights((logw, logc), self.mask)))
         for i, e in enumerate(self.events):
             if isinstance(e, FACTS):
                 rest = self.events[:i] + self.events[i + 1 :]
                 know = Knowledge.from_events(self.seat, self.role, self.knowledge.wolves, self._witch, rest)
                 if know != self.knowledge:
-                    rough[e.id] = ("fact", now - side(self._weights(self.logw, consistent(self.base, know))))
+                    moved = self._weights((self.logw, self.logc), consistent(self.base, know))
+                    rough[e.id] = ("fact", now - side(moved))
         candidates: set[int] = set()
         for j in range(len(seats)):
             ranked = sorted(rough, key=lambda eid: -abs(np.nan_to_num(rough[eid][1][j])))
@@ -338,7 +384,8 @@ class Beliefs:
         again.max_deals, again.sample = self.max_deals, self.sample
         if self.method != "exact":  # the same sample, so only the event differs
             again.base, again.method = self.base, self.method
-            again.mask, again.logw = np.ones(len(self.base), dtype=bool), np.zeros(len(self.base))
+            again.mask = np.ones(len(self.base), dtype=bool)
+            again.logw, again.logc = np.zeros(len(self.base)), np.zeros(len(self.base))
         again.update(kept)
         if self._closed == len(self.events):
             again.close_talk()

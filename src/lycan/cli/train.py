@@ -56,7 +56,11 @@ def beliefs_fit(
             model = fit(records, preset, source=f"run {run}", kinds=set(agent) if agent else None)
         except ValueError as err:
             fail(str(err))
-    console.print(f"fitted on {model.games} {preset} games: temperature {model.tau} on day 1, {model.tau_later} later")
+    (said1, tau1), (said2, tau2) = model.taus_for(1), model.taus_for(2)
+    console.print(
+        f"fitted on {model.games} {preset} games: temperatures (claims and results, choices)"
+        f" {said1}, {tau1} on day 1; {said2}, {tau2} later"
+    )
     for key, p in sorted(model.claim.items()):
         if key.endswith("/0") and "/1/" in key:
             shown = ", ".join(f"{r}: {p[i]:.2f}" for i, r in enumerate(Role) if r in records[0].rules.roles)
