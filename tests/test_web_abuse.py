@@ -62,7 +62,8 @@ def test_the_creation_limit_is_per_address_and_forgets_old_tables() -> None:
 
 def test_tables_nobody_joins_are_closed_and_make_room(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("lycan.web.app.MAX_TABLES", 3)
-    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0, night_min=0, join_timeout=0.5, create_limit=None)
+    # the empty table must outlive the next three creations: 0.5 s was too short on a loaded machine
+    app = create_app(None, allow_seed=True, night_wait=0, ai_delay=0, night_min=0, join_timeout=3, create_limit=None)
     with TestClient(app) as client:
         empty = client.post("/api/tables", json=BODY).json()
         taken = client.post("/api/tables", json=BODY).json()
