@@ -33,6 +33,11 @@ from lycan.rules.roles import Role, Team, team_of
 from lycan.rules.ruleset import RuleSet
 
 _WOLF_SIDE = np.array([team_of(r) is Team.WEREWOLF for r in ROLES])
+#: A sample is drawn again, in proportion to what was said, once its effective size falls below
+#: this share of the drawn deals.
+MIN_EFFECTIVE = 0.01
+#: The share of a proposal spread uniformly over every allowed deal.
+UNIFORM_SHARE = 0.1
 ModelChoice = BehaviourModel | Literal["default"] | None
 
 
@@ -95,8 +100,11 @@ class Beliefs:
         model: a behaviour model, `"default"` (the one shipped for the preset, if any) or None
             (hard knowledge alone).
         max_deals: above this many deals (aiwolf13 has up to 1,441,440) the posterior is estimated
-            on `sample` deals drawn uniformly from those the seat's knowledge allows, each weighed
-            by its likelihood (importance sampling; the draw depends on the seat's knowledge alone).
+            on `sample` deals drawn from those the seat's knowledge allows, each weighed by its
+            likelihood over its chance of being drawn (importance sampling). The first draw is
+            uniform; once the weights have collapsed onto few deals (claims and results weigh in
+            full), the deals are drawn again in proportion to what was said, computed over every
+            allowed deal (see `_draw`). The draws depend on what the seat has seen alone.
         sample: how many deals to draw when sampling.
         read: how talk becomes statements (default: `lycan.beliefs.reader.TalkReader`, rules that
             know what they did not read; a `ClaimExtractor`'s reader adds a model for the rest).
@@ -129,19 +137,44 @@ class Beliefs:
         self.events: list[Event] = []
         self.method = "exact"
         self._closed = -1
+        self._fixed = False
         self._draw(consistent(self._full, self.knowledge))
 
-    def _draw(self, allowed: npt.NDArray[np.bool_]) -> None:
-        """Take every allowed deal as the base, or a uniform sample of them when they are too many."""
+    def _draw(self, allowed: npt.NDArray[np.bool_], observations: Sequence[Observation] = ()) -> None:
+        """Take every allowed deal as the base, or a sample of them when they are too many.
+
+        Without statements among `observations` the sample is uniform (without replacement).
+        With them, each allowed deal is proposed in proportion to the likelihood of the claims,
+        silences and results (cheap factors of one or two seats, computed over every allowed deal,
+        at the claims' temperature), mixed with a uniform share so no deal is left out; deals are
+        drawn with replacement and keep their log proposal weight in `logq` (relative to uniform),
+        which the weights divide out. The choices, costly over every deal, weigh the sample only.
+        """
         rows = np.flatnonzero(allowed)
         self.method = "exact"
+        logq: npt.NDArray[np.float64] | None = None
         if len(rows) > self.max_deals and self.model is not None:  # certain knowledge alone stays cheap
-            # seeded by what the seat knows only, so the draw reveals nothing and repeats exactly
+            # seeded by what the seat has seen only, so the draw reveals nothing and repeats exactly
             key = [len(rows), 0 if self.seat is None else self.seat + 1, len(self.knowledge.known), len(self.events)]
-            rows = np.sort(np.random.default_rng(key).choice(rows, size=self.sample, replace=False))
-            self.method = f"sampled {self.sample} of {int(allowed.sum())} deals, importance-weighted"
+            rng = np.random.default_rng(key)
+            said = self._said(self._full[rows], observations)
+            if said is None:
+                rows = np.sort(rng.choice(rows, size=self.sample, replace=False))
+                how = "uniformly"
+            else:
+                x = self.temperatures()[0] * said
+                p = np.exp(x - x.max())
+                q = (1.0 - UNIFORM_SHARE) * p / p.sum() + UNIFORM_SHARE / len(rows)
+                pick = np.sort(rng.choice(len(rows), size=self.sample, replace=True, p=q))
+                logq = np.log(q[pick] * len(rows))
+                rows = rows[pick]
+                how = f"by {len(observations)} observations"
+            self.method = f"sampled {self.sample} of {int(allowed.sum())} deals {how}, importance-weighted"
+        self._drawn_at = len(observations)
         self.base = self._full[rows]
         self.mask = np.ones(len(rows), dtype=bool)
+        self.logq = np.zeros(len(rows), dtype=np.float64) if logq is None else logq
+        """Log of each row's chance of being drawn, relative to a uniform draw (0 when exact)."""
         self.logw = np.zeros(len(rows), dtype=np.float64)
         """Log-likelihood of every deal under the claims, silences and announced results."""
         self.logc = np.zeros(len(rows), dtype=np.float64)
@@ -182,19 +215,48 @@ class Beliefs:
 
     def _rebase(self) -> None:
         """The seat's own knowledge of the deal changed: take the deals again and reweigh them."""
-        self._draw(consistent(self._full, self.knowledge.base()))
-        self.mask = consistent(self.base, self.knowledge)
         observations, self.observations = self.observations, []
         self._pending.clear()
+        self._draw(consistent(self._full, self.knowledge.base()), observations)
+        self.mask = consistent(self.base, self.knowledge)
         self._add(observations)
 
     def _redraw(self) -> None:
-        """Too few sampled deals survive the new facts: draw again among the deals still allowed."""
-        self._draw(consistent(self._full, self.knowledge))
-        self.mask = consistent(self.base, self.knowledge)
+        """Draw the sample again among the deals still allowed, in proportion to what was said."""
         observations, self.observations = self.observations, []
         self._pending.clear()
+        self._draw(consistent(self._full, self.knowledge), observations)
+        self.mask = consistent(self.base, self.knowledge)
         self._add(observations)
+
+    def _said(self, deals: npt.NDArray[np.int8], observations: Sequence[Observation]) -> npt.NDArray[np.float64] | None:
+        """The log-likelihood of the claims, silences and results of `observations` for every row of `deals`."""
+        model = self.model
+        if model is None or not any(model.said(obs) for obs in observations):
+            return None
+        out = np.zeros(len(deals), dtype=np.float64)
+        unary: dict[int, npt.NDArray[np.float64]] = {}
+        for obs in observations:
+            if isinstance(obs, Claim):
+                u = model.unary(obs)
+                if u is not None:
+                    unary[obs.actor] = u if obs.actor not in unary else unary[obs.actor] + u
+            elif model.said(obs):
+                factor = model.log_factor(obs, deals)
+                if factor is not None:
+                    out += factor
+        for seat, u in unary.items():
+            out += u[deals[:, seat]]
+        return out
+
+    def _refresh(self) -> None:
+        """Draw a sample again once its weights rest on too few deals (and something was seen since)."""
+        if self.method == "exact" or self._fixed or len(self.observations) <= self._drawn_at or not self.mask.any():
+            return
+        w = self._weights((self.logw, self.logc), self.mask)
+        if w.sum() ** 2 < MIN_EFFECTIVE * self.sample * (w**2).sum():
+            self._redraw()
+            self._flush()
 
     def close_talk(self) -> Beliefs:
         """Count today's silence now (when the talk is over but no vote has been cast yet)."""
@@ -252,7 +314,7 @@ class Beliefs:
         logw, logc = logs
         w = np.zeros(len(logw))
         if mask.any():
-            x = t_said * logw[mask] + t_choice * logc[mask]
+            x = t_said * logw[mask] + t_choice * logc[mask] - self.logq[mask]
             w[mask] = np.exp(x - x.max())
         return w
 
@@ -271,6 +333,7 @@ class Beliefs:
             ValueError: no deal fits what the seat knows (a log that cannot have happened).
         """
         self._flush()
+        self._refresh()
         if not self.mask.any():
             who = "the public record" if self.seat is None else f"seat {self.seat}"
             raise ValueError(f"no deal of {len(self.base)} fits what {who} knows")
@@ -292,6 +355,7 @@ class Beliefs:
             ValueError: no deal fits what the seat knows.
         """
         self._flush()
+        self._refresh()
         if not self.mask.any():
             raise ValueError("no deal fits what the seat knows")
         rows = np.flatnonzero(self.mask)
@@ -307,13 +371,14 @@ class Beliefs:
             ValueError: no deal fits what the seat knows.
         """
         self._flush()
+        self._refresh()
         if not self.mask.any():
             raise ValueError("no deal fits what the seat knows")
         holds = (self.base[self.mask] == INDEX[role]).astype(np.float64)
-        logw, logc = self.logw[self.mask], self.logc[self.mask]
+        logw, logc, logq = self.logw[self.mask], self.logc[self.mask], self.logq[self.mask]
         out = np.zeros((len(temperatures), self.base.shape[1]))
         for i, (said, tau) in enumerate(temperatures):
-            x = said * logw + tau * logc
+            x = said * logw + tau * logc - logq
             w = np.exp(x - x.max())
             out[i] = np.clip(w @ holds / w.sum(), 0.0, 1.0)
         return out
@@ -328,6 +393,7 @@ class Beliefs:
         silence). Silence itself is no event, so it is never listed.
         """
         self._flush()
+        self._refresh()
         seats = [s for s in range(self.base.shape[1]) if s != self.seat] if seats is None else list(seats)
         if not seats:
             return {}
@@ -383,7 +449,7 @@ class Beliefs:
         )
         again.max_deals, again.sample = self.max_deals, self.sample
         if self.method != "exact":  # the same sample, so only the event differs
-            again.base, again.method = self.base, self.method
+            again.base, again.method, again.logq, again._fixed = self.base, self.method, self.logq, True
             again.mask = np.ones(len(self.base), dtype=bool)
             again.logw, again.logc = np.zeros(len(self.base)), np.zeros(len(self.base))
         again.update(kept)
