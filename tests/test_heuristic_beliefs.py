@@ -11,7 +11,7 @@ import pytest
 from lycan.agents import AGENT_KINDS, BeliefHeuristicAgent, HeuristicAgent, lineup, make_agent
 from lycan.agents.heuristic_beliefs import NOISE_WEIGHT
 from lycan.agents.speech import SpeechParser, Statement, text_length
-from lycan.beliefs import posterior
+from lycan.beliefs import Beliefs, posterior
 from lycan.beliefs.model import INDEX
 from lycan.engine import run_sync
 from lycan.engine.actions import Action, Request
@@ -321,3 +321,28 @@ def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
             run_sync(rules, agents, seed)
     assert not slips
     assert agreed >= 20
+
+
+def test_a_reason_cites_the_part_of_a_line_that_was_about_the_suspect() -> None:
+    # one line claims seer, reports a result and names a vote: what moved Player 1 is the vote
+    rules = get_preset("aiwolf5")
+    names = tuple(f"Player {i}" for i in range(1, 6))
+    events: list[Event] = [
+        GameStarted(id=1, day=0, phase="setup", rules="aiwolf5", names=names, role_counts=tuple(rules.roles.items())),
+        RoleAssigned(id=2, day=0, phase="setup", vis="seat", audience=frozenset({3}), seat=3, role=Role.VILLAGER),
+        PhaseStarted(id=3, day=1, phase="day", alive=tuple(range(5))),
+        Talk(
+            id=4,
+            day=1,
+            phase="day",
+            actor=4,
+            text="I am the seer. Last night I divined Player 3: human. I will vote for Player 1.",
+        ),
+    ]
+    alive = (True,) * 5
+    view = View(seat=3, role=Role.VILLAGER, names=names, rules=rules, day=1, phase="day", alive=alive, events=events)
+    (found,) = Beliefs.for_view(view).influences([0], top=1)[0]
+    assert found.event_id == 4 and found.kind == "choice" and found.delta > 0
+    reasons = BeliefHeuristicAgent(1).reasons(view, 0)
+    assert reasons and reasons[0][0] == 4
+    assert "execute them" in reasons[0][1] and "claimed" not in reasons[0][1]

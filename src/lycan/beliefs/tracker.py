@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lycan.beliefs.deals import FACTS, Knowledge, all_deals, consistent
-from lycan.beliefs.evidence import Claim, Observation, Observer, Reader
+from lycan.beliefs.evidence import Choice, Claim, Observation, Observer, Reader, Report
 from lycan.beliefs.model import INDEX, ROLES, BehaviourModel, default_model
 from lycan.engine.actions import PASS, Action, ProbeInfo, Request
 from lycan.engine.events import Event, WolfPack
@@ -435,7 +435,11 @@ class Beliefs:
         exact = {eid: now - side_of(self._without(eid), seats) for eid in candidates}
         out: dict[int, list[Influence]] = {}
         for j, s in enumerate(seats):
-            found = [Influence(eid, s, float(d[j]), rough[eid][0]) for eid, d in exact.items() if np.isfinite(d[j])]
+            found = [
+                Influence(eid, s, float(d[j]), _kind_about(by_event.get(eid), s) or rough[eid][0])
+                for eid, d in exact.items()
+                if np.isfinite(d[j])
+            ]
             found.sort(key=lambda inf: (-abs(inf.delta), inf.event_id))
             out[s] = [inf for inf in found[:top] if abs(inf.delta) > 1e-9]
         return out
@@ -456,6 +460,18 @@ class Beliefs:
         if self._closed == len(self.events):
             again.close_talk()
         return again.posterior()
+
+
+def _kind_about(group: list[Observation] | None, seat: int) -> str | None:
+    """The kind of the observation of an event that was about `seat` (a vote, a result), if any.
+
+    A line that claims a role and names whom the speaker will vote for moves the named seat by the
+    vote intention, so that is the reason to cite, not the claim.
+    """
+    for obs in group or ():
+        if isinstance(obs, Choice | Report) and obs.target == seat:
+            return type(obs).__name__.lower()
+    return None
 
 
 def side_of(post: Posterior, seats: Sequence[int]) -> npt.NDArray[np.float64]:
