@@ -364,13 +364,13 @@ def test_a_camwolf_pack_never_fakes_a_seer_and_names_its_vote_without_arguing() 
 
 
 def test_the_camwolf_pack_wins_more_than_the_heuristics_on_the_same_deals() -> None:
-    # +11.2 points [+5.9, +16.6] over 400 deals (BENCHMARKS.md); blocks of 60 to 140 deals ranged
-    # from +3 to +17, so the test plays 200 and asks for a margin of 8 (it had been 15 in 60 before
-    # the village weighed claims in full and the pack lost its easy wins)
+    # +5.5 points [+0.3, +10.7] over 400 deals (BENCHMARKS.md), +9.5 on these 200, so the test asks
+    # for a margin of 5 (it had been 15 in 60 before the village weighed claims in full and the pack
+    # lost its easy wins)
     seeds = range(3_000_000, 3_000_200)
     ours = [r.winner == "werewolf" for r in _pack_games(CamWolfAgent.planner_type, seeds)]
     theirs = [r.winner == "werewolf" for r in _pack_games(None, seeds)]
-    assert sum(ours) - sum(theirs) >= 0.08 * len(seeds), (sum(ours), sum(theirs))
+    assert sum(ours) - sum(theirs) >= 0.05 * len(seeds), (sum(ours), sum(theirs))
 
 
 def _votes_against_a_lone_seer(record: GameRecord) -> list[VoteCast]:

@@ -160,10 +160,14 @@ def fit(
     holdout: float = 0.25,
     source: str = "",
     kinds: Collection[str] | None = None,
+    calibrate: Sequence[GameRecord] = (),
 ) -> BehaviourModel:
     """A behaviour model for `preset` from `records` (games of that preset), temperature calibrated.
 
     `kinds`: count and calibrate on the seats of these agent types only (None: every seat).
+    `calibrate`: games of other players (of the preset) to calibrate on beside the held-out part of
+    `records`, each set weighing alike: the likelihoods come from `records`, the temperatures suit
+    both kinds of table (a model for players of unknown type).
 
     Raises:
         ValueError: no game of the preset (with a seat of `kinds`), or too few to hold some out.
@@ -177,6 +181,13 @@ def fit(
     train, held = games[:cut], games[cut:] or games[:1]
     model = estimate(counts(train, kinds), preset, source=source)
     scores = log_losses(model, held, TAUS, said=SAID_TAUS, kinds=kinds)
+    others = [r for r in calibrate if r.rules.name == preset]
+    if others:
+        more = log_losses(model, others, TAUS, said=SAID_TAUS, kinds=kinds)
+        for pool, by_pair in more.items():
+            mine = scores.setdefault(pool, by_pair)
+            for pair in list(mine):
+                mine[pair] = (mine[pair] + by_pair.get(pair, mine[pair])) / 2
     best = {pool: min(by_pair, key=lambda p: (by_pair[p], p)) for pool, by_pair in scores.items() if by_pair}
     final = estimate(counts(games, kinds), preset, source=source)
     final.tau_said, final.tau = best.get(1, (1.0, 1.0))
