@@ -315,3 +315,19 @@ def test_a_spectator_posterior_on_aiwolf13_samples_too() -> None:
     post = Beliefs.for_view(m.view).posterior()
     assert post.seat is None and post.method.startswith("sampled")
     assert math.isclose(sum(post.side_probability(s) for s in range(13)), 4.0, abs_tol=1e-6)
+
+
+def test_games_of_other_players_pull_the_temperatures_toward_their_own() -> None:
+    # belief-driven players vote together from the same evidence, so their votes say less of their
+    # own roles: calibrated on their games as well, later days' votes are weighed less
+    rules = get_preset("guardian7")
+    seats = range(rules.n_players)
+    others = [
+        run_sync(rules, [make_agent("heuristic-beliefs", derive(seed, "agent", s)) for s in seats], seed)
+        for seed in range(900, 960)
+    ]
+    alone = _model("guardian7")
+    pulled = fit(_games("guardian7", 150), "guardian7", calibrate=others)
+    assert pulled.taus_for(2)[1] < alone.taus_for(2)[1]
+    for key, p in alone.claim.items():  # the likelihoods come from the heuristic's games alone
+        np.testing.assert_allclose(pulled.claim[key], p)
