@@ -329,6 +329,8 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
         ("My vote today is for Rin.", {("will_vote", "Rin", "")}),
         ("If you ask me I'll put my vote on Rin.", {("will_vote", "Rin", "")}),  # a marker, not a condition
         ("If you ask me Rin is the wolf.", {("accuses", "Rin", "")}),
+        # the same after a sentence that speaks to a seat: "you" is nobody there, and no condition
+        ("Baraka we can talk it through. If you ask me my ballot is going to Rin today.", {("will_vote", "Rin", "")}),
     ],
 )
 def test_phrasings_of_the_richer_grammar_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

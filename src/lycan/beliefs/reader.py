@@ -2437,6 +2437,8 @@ def _injected(sentence: str) -> bool:
     return bool(_INJECTION.search(s))
 
 
+_IF_IDIOM = re.compile(r"\s+(?:ask\s+me|will\b|please\b|must\s+know|want\s+to\s+know|were\s+wondering)")
+"""What follows "if you" in a phrase that is no condition ("if you ask me", "if you must know")."""
 _PRONOUN = re.compile(r"⟨\d+⟩|\b(?:he's|she's|you're|he|she|him|you|your|her)\b(?!\s*⟩)")
 
 
@@ -2460,6 +2462,8 @@ def _pronouns(s: str, speaker: int | None) -> str:
             continue
         if word.startswith("you") and re.search(r"\b(?:of|to all of|all of|both of)\s*$", s[: m.start()]):
             continue
+        if word == "you" and re.search(r"\bif\s*$", s[: m.start()]) and _IF_IDIOM.match(s[m.end() :]):
+            continue  # "if you ask me": a marker of opinion, said to no one ('_IF' keeps it no condition)
         vocative = last is not None and re.search(rf"{re.escape(last)}\s*,?\s*$", s[: m.start()]) is not None
         if word.startswith("you") and vocative:
             addressee = last  # "@Pavel you're the wolf": said to the seat just named
