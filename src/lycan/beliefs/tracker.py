@@ -326,17 +326,25 @@ class Beliefs:
             out[s] = np.bincount(self.base[:, s], weights=w, minlength=len(ROLES))
         return np.asarray(np.clip(out / total, 0.0, 1.0), dtype=np.float64)
 
-    def posterior(self, tau: float | None = None, said: float | None = None) -> Posterior:
-        """The posterior now (`tau`, `said`: other temperatures than the model's, see `temperatures`).
+    def _ready(self) -> None:
+        """Apply the pooled claims, draw a collapsed sample again, and check that some deal fits.
 
         Raises:
-            ValueError: no deal fits what the seat knows (a log that cannot have happened).
+            ValueError: no deal fits what the seat knows.
         """
         self._flush()
         self._refresh()
         if not self.mask.any():
             who = "the public record" if self.seat is None else f"seat {self.seat}"
             raise ValueError(f"no deal of {len(self.base)} fits what {who} knows")
+
+    def posterior(self, tau: float | None = None, said: float | None = None) -> Posterior:
+        """The posterior now (`tau`, `said`: other temperatures than the model's, see `temperatures`).
+
+        Raises:
+            ValueError: no deal fits what the seat knows (a log that cannot have happened).
+        """
+        self._ready()
         w = self._weights((self.logw, self.logc), self.mask, tau, said)
         return Posterior(
             seat=self.seat,
@@ -354,10 +362,7 @@ class Beliefs:
         Raises:
             ValueError: no deal fits what the seat knows.
         """
-        self._flush()
-        self._refresh()
-        if not self.mask.any():
-            raise ValueError("no deal fits what the seat knows")
+        self._ready()
         rows = np.flatnonzero(self.mask)
         w = self._weights((self.logw, self.logc), self.mask, tau, said)[rows]
         return [tuple(ROLES[r] for r in self.base[i]) for i in rows], (w / w.sum()).tolist()
@@ -370,10 +375,7 @@ class Beliefs:
         Raises:
             ValueError: no deal fits what the seat knows.
         """
-        self._flush()
-        self._refresh()
-        if not self.mask.any():
-            raise ValueError("no deal fits what the seat knows")
+        self._ready()
         holds = (self.base[self.mask] == INDEX[role]).astype(np.float64)
         logw, logc, logq = self.logw[self.mask], self.logc[self.mask], self.logq[self.mask]
         out = np.zeros((len(temperatures), self.base.shape[1]))
