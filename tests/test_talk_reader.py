@@ -763,6 +763,50 @@ def test_a_seer_claimants_bare_wolf_call_beside_a_vote_is_an_accusation_not_a_re
     assert ("divined", 2, Species.WEREWOLF) in read("Baraka is wolf.")
 
 
+def test_the_tables_news_and_others_results_are_not_the_speakers_results() -> None:
+    """A result the speaker tells of another seat, or of a death, registers no result (and no seer claim) of theirs.
+
+    Read as the speaker's divination, each of these set a seer claim against a villager.
+    """
+    news = [
+        "Fiachra kept us off Cathal until the very end, and Cathal flipped wolf.",  # a flip: the table's news
+        "Mahad went silent when Guled flipped wolf. Voting Mahad.",
+        "Medium CO from Bartek, fine. Piotr flipped town per him.",  # on another's word
+        "Felix checked him wolf, and I find the hunter claim convenient.",  # another's check
+        "Ji-hoon check Duc human... so Seo-yeon, you lie about medium!",
+        "The medium result tells us Juma was human.",
+        "Point one: the medium's result confirms Dmitri was a wolf.",
+        "N1: Jiahui->Yiran=wolf. me: Jiahui real",
+        "No seer CO yet, so I'm going for a policy lynch.",  # "CO": another's coming out, or none
+        "Doc CO from Bido lines up with no NK on Shilan.",
+        "Med CO confirms Peni black.",
+    ]
+    names = ("Hibaaq", "Mahad", "Guled", "Fiachra", "Cathal", "Piotr", "Bartek", "Felix", "Ji-hoon", "Duc", "Seo-yeon")
+    names += ("Juma", "Dmitri", "Jiahui", "Yiran", "Bido", "Shilan", "Peni")
+    for line in news:
+        got = said(line, speaker=0, names=names)
+        assert not {k for k, _, _ in got} & {"divined", "identified", "claim"}, (line, got)
+    # the speaker's own: a medium claimant's flip, a flip "on my check", a result with a medium's words
+    assert ("identified", "Cathal", "werewolf") in said("Medium here: Cathal flipped wolf.", speaker=0, names=names)
+    assert ("divined", "Guled", "human") in said("I'm the seer. Guled flipped green on my check.", 0, names)
+    assert ("identified", "Juma", "human") in said("Medium result from last night: Juma was human.", 0, names)
+    assert ("identified", "Dmitri", "werewolf") in said("Yesterday's execution, Dmitri, was a werewolf.", 0, names)
+    assert ("claim", None, "medium") in said("Medium CO: Dmitri flipped wolf.", speaker=0, names=names)
+
+
+def test_fillers_and_asides_of_speech_do_not_hide_a_result() -> None:
+    names = ("Ebru", "Callum", "Viktor", "Bence", "Bogdan")
+    line = "i'm the seer um i looked at callum he's human and i looked at uh viktor and viktor's uh a wolf yeah"
+    assert said(line, 0, names) >= {
+        ("claim", None, "seer"),
+        ("divined", "Callum", "human"),
+        ("divined", "Viktor", "werewolf"),
+    }
+    assert ("divined", "Bence", "werewolf") in said("I am the seer. Bence, I'm sorry to say, is a werewolf.", 0, names)
+    assert ("claim", None, "medium") in said("so i'm gonna claim medium, uh, bogdan was human, he was human", 0, names)
+    assert said("Hmm, umbrella weather. Uh-oh, Bogdan is quiet.", 0, names) == said("Umbrella weather.", 0, names)
+
+
 def test_a_line_is_read_in_the_light_of_the_role_its_speaker_claimed_before() -> None:
     reader = TalkReader(MORE)
     line = "Baraka was human."

@@ -473,6 +473,8 @@ def normalise(text: str) -> str:
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
     s = re.sub(r"\s*\U0001f43a+\s*", " wolf ", s)  # the wolf emoji is the word
     s = re.sub(r"\s*\bno\s+cap\b", "", s, flags=re.IGNORECASE)  # "no cap": slang for "truly", no negation
+    # a speaker's fillers ("viktor's uh a wolf", "i looked at um callum") say nothing
+    s = re.sub(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|uhm+)(?![\w'])\s*,?", "", s, flags=re.IGNORECASE)
     s = re.sub(r"(?m)^[ \t]*=[ \t]*", "", s)  # an arrow that opens a line is its bullet ("➡️ N1: Rory = human")
     # a picture that opens or ends a line is a bullet or a mark ("🔮 seer claim", "👤 villager"); within it, it parts words
     s = re.sub(r"([-:=])[ \t]*[\U0001f000-\U0001faff\u2600-\u27bf]+[ \t]*", r"\1 ", s)  # "Rory - 🧍 human"
@@ -901,7 +903,8 @@ class TalkReader:
         s = re.sub(
             r",\s*(?:on the other hand|though|however|honestly|frankly|in my opinion|imo|tbh|to be honest|i think|"
             r"i'd say|i reckon|if you ask me|for sure|respectfully|regretfully|reluctantly|sadly|alas|of course|"
-            r"naturally|unfortunately|i'm afraid|i fear)\s*,\s*",
+            r"naturally|unfortunately|i'm afraid|i fear|(?:i'm\s+|i am\s+)?sorry to say|i regret to say|i hate to say|"
+            r"i must say|i have to say|i'm afraid to say|i'm sorry|i'm sorry to say)\s*,\s*",
             " ",
             s,
         )
@@ -1216,6 +1219,8 @@ class TalkReader:
     def _claims(self, sentence: str) -> Iterator[_Match]:
         for pattern, confidence in self._patterns["claim"]:
             for m in pattern.finditer(sentence):
+                if _others_co(sentence, m):
+                    continue
                 role = ROLE_WORDS[m.group("role")]
                 yield _Match("claim", None, role, None, m.start(), m.end(), confidence)
 
@@ -1243,6 +1248,10 @@ class TalkReader:
                         species = _species(groups["sp"])
                         if kind == "context_result" and not (seer_ctx or medium_ctx):
                             continue
+                        if re.search(r"\bflip", m.group(0)) and not _own_flip(body, m.end(), claims_line):
+                            continue  # "Cathal flipped wolf": the table's news, not the speaker's result
+                        if re.match(_SOURCED, body[m.end() :]):
+                            continue  # "Leonardo = H (per Camila)": another's result
                         if kind == "context_result" and re.search(
                             r"\b(?:think|believe|feel|guess|bet|suspect|sure|reckon|imo)\b[^.,;]{0,12}$",
                             body[: m.start()],
@@ -1262,6 +1271,13 @@ class TalkReader:
                         is_medium = medium_ctx and (
                             "medium" in claims_line or ("seer" not in claims_line and not _SEER_CONTEXT.search(body))
                         )
+                        if "seer" not in claims_line and (
+                            roles_line == {"medium"}
+                            or (re.search(r"\bmedium\b", body) and not re.search(r"\bseer\b", body))
+                            or re.search(r"\b(?:execut\w+|lynch\w*|hanged|hung|exiled|voted out)\b", m.group(0))
+                        ):
+                            # "Medium result: Elias was human", "Yesterday's execution, Ken, was a wolf"
+                            is_medium = True
                         if "seer" in claims_line and "medium" not in claims_line:
                             is_medium = False
                         out.append(
@@ -1359,6 +1375,45 @@ class TalkReader:
         if m.kind in ("divined", "identified"):  # "Checked Lina: not a wolf." is a result, the negation its species
             words = _NOT_WOLF.sub("", words)
         return bool(_NEGATION.search(before) or (m.kind != "defends" and _NEGATION.search(words)))
+
+
+def _others_co(sentence: str, m: re.Match[str]) -> bool:
+    """Whether a "CO" (coming out) that `m` read as the speaker's claim is another seat's, or none.
+
+    "A11 CO medium", "Medium CO from Bartek", "no seer CO yet", "Med CO confirms Peni black": a
+    recap of the table's claims, not the speaker coming out ("Medium CO: Oskar flipped wolf." is).
+    """
+    if not re.search(r"\b(?:co|c/o)\b", m.group(0)):
+        return False
+    before, after = sentence[: m.start() + 1], sentence[m.end() :]
+    return bool(
+        re.search(r"(?:⟨\d+⟩|⟨\d+⟩'s|\b(?:no|any|another|second|third|his|her|their|a))\s*[\[(]?\s*$", before)
+        or re.match(
+            r"\s*(?:from|by|for)\s+|\s+(?:yet|so far)\b|\s+(?:confirms|confirmed|says|said|shows|showed|reports|reported|"
+            r"lines up|claims|claimed|is|was|has|had|cleared|checked)\b",
+            after,
+        )
+    )
+
+
+_SOURCED = r"\s*,?\s*[(\[]?\s*(?:per|via|according to|from|by)\s+(?:him|her|them|⟨\d+⟩|the\s+(?:medium|seer))\b"
+"""What follows a result that names its source: another seat's ("Piotr flipped town per him")."""
+
+
+def _own_flip(body: str, end: int, claims: set[str]) -> bool:
+    """Whether "X flipped wolf" (ending at `end` of `body`) is the speaker's own result.
+
+    A flip is what a death showed the table, or what the medium said: the speaker's result only
+    from a seer or medium claimant, in the line or before it ("Medium: P8 flipped black."), or said
+    as theirs ("flipped green on my check", "flipped town for me"); never where another is its
+    source ("Piotr flipped town per him").
+    """
+    after = body[end:]
+    if re.match(_SOURCED, after):
+        return False
+    if claims & {"seer", "medium"}:
+        return True
+    return bool(re.match(r"\s*(?:(?:for|to)\s+me|on\s+my|in\s+my|my\s+end)\b", after))
 
 
 _SEEING = re.compile(
@@ -1502,7 +1557,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             (rf"\bako\s+(?:ang|yung|ay)\s+(?:totoong\s+|tunay\s+na\s+)?{_ROLE}\b", 0.85),
             (rf"^\s*(?:c|co|claim)\s+{_ROLE}\b", 0.85),
             (
-                rf"\b(?:hard\s*claim(?:ing)?|i(?:'ll| will)?\s+claim|i\s+(?:hereby\s+|too\s+|also\s+)?claim(?:\s+the\s+(?:role|office|post|mantle|title|position)\s+of)?|outing myself as|outing myself\s*[:,]|"
+                rf"\b(?:hard\s*claim(?:ing)?|i(?:'ll| will|'m gonna| am gonna|'m going to| am going to)?\s+claim|i\s+(?:hereby\s+|too\s+|also\s+)?claim(?:\s+the\s+(?:role|office|post|mantle|title|position)\s+of)?|outing myself as|outing myself\s*[:,]|"
                 rf"out(?:ing)?\s+as|i\s+(?:hold|bear|occupy)\s+the\s+(?:role|office|post|mantle|title|position)\s+of|my\s+claim\s+is|i\s+will\s+now\s+come\s+out\s*:\s*i\s+am|"
                 rf"revealing|reveal myself as)\s*:?\s*(?:the\s+|a\s+|an\s+)?(?:role\s+of\s+)?{_ROLE}\b",
                 0.9,
@@ -2495,6 +2550,19 @@ def _pronouns(s: str, speaker: int | None) -> str:
 
 def _third_person(before: str, m: _Match, words: str) -> bool:
     """Whether the words just before a verb-first match give it another subject ("Ken and Mio are voting Rin")."""
+    if m.kind in ("divined", "identified"):
+        # "Felix checked him wolf", "Ken's vision showed Ann human", "the medium's result confirms
+        # Dmitri was a wolf", "N1: Jiahui->Yiran=wolf": another's result, told by the speaker
+        owner = (
+            r"(?:⟨\d+⟩(?:'s)?|\b(?:you|we|they|his|her|their|(?:the\s+)?(?:seer|medium|psychic)(?:'s)?))\s+"
+            r"(?:(?:also|just|already|then|has|had|first|last|latest|own|will|'ll|would|can|could)\s+){0,2}"
+        )
+        if words.startswith("⟨"):
+            return bool(
+                re.search(r"⟨\d+⟩\s*(?:->|→|>|=)\s*$", before)
+                or re.search(owner + r"(?:result|check|reading|vision|divination)\w*\b[^.;:⟨]*$", before)
+            )
+        return bool(re.search(owner + "$", before))
     if (
         words.startswith("⟨")
         or words.startswith("i")
