@@ -516,9 +516,32 @@ def test_a_line_asking_to_remember_follows_only_a_claim_or_a_result() -> None:
     for act in (SpeechAct("vote", 4), SpeechAct("suspect", 4, reasons=(Reason(5, "they voted against me"),))):
         texts = said(act)
         assert not any(line in t for t in texts for line in remember), act
-        assert any(line in t for t in texts for line in emphasis), act  # an opinion may still be stressed
+    grounded = SpeechAct("vote", 4, reasons=(Reason(5, "they voted against me"),))
+    for act in (grounded, SpeechAct("suspect", 4, reasons=grounded.reasons)):
+        assert any(line in t for t in said(act) for line in emphasis), act  # an opinion with grounds may be stressed
     for act in (SpeechAct("claim", role="seer"), SpeechAct("divined", 3, species=Species.HUMAN)):
         assert any(line in t for t in said(act) for line in remember), act
+
+
+def test_a_vote_is_stressed_only_on_grounds_said_in_the_turn() -> None:
+    """A vote is stressed only where the turn gives it grounds.
+
+    ("I will vote for Willow. I can't stress this enough." with nothing said of Willow read as bluster in a demo game.)
+    """
+    stressing = Persona("calm", "chatty", ("emphasis",))
+    emphasis = [x for line in _CLOSERS["emphasis"] for x in expansions(line)]
+
+    def stressed(acts: list[SpeechAct]) -> int:
+        return sum(
+            any(line in t for line in emphasis)
+            for seed in range(40)
+            for t in realise(acts, names=NAMES, persona=stressing, day=2, rng=random.Random(seed))
+        )
+
+    assert stressed([SpeechAct("vote", 4)]) == 0
+    assert stressed([SpeechAct("divined", 2, species=Species.HUMAN), SpeechAct("vote", 4)]) == 0
+    assert stressed([SpeechAct("divined", 4, species=Species.WEREWOLF), SpeechAct("vote", 4)]) > 0
+    assert stressed([SpeechAct("liar", 4, role="seer"), SpeechAct("vote", 4)]) > 0
 
 
 def test_a_name_is_never_followed_by_a_clipped_fragment() -> None:
@@ -703,3 +726,20 @@ def test_a_word_that_answers_is_said_only_at_the_start_of_a_turn() -> None:
     alone = [t for seed in range(80) for t in realise(acts, names=NAMES, persona=terse, day=2, rng=random.Random(seed))]
     assert not [t for t in opened if re.search(r"[.!?]\s+(?:Yes|Yeah|Agreed)\.", t)]
     assert any(re.match(r"(?:Yes|Yeah|Agreed)\. ", t) for t in alone)  # first in a turn it is still said
+
+
+def test_an_agreement_never_doubles_its_preposition() -> None:
+    """ "I'd say Willow is spot on on Yarrow." read wrong in a demo game: a phrase ending in "on" takes "about"."""
+    texts = [
+        t
+        for seed in range(300)
+        for t in realise(
+            [SpeechAct("agree", 4, to=2)],
+            names=NAMES,
+            persona=Persona("calm", "terse", ()),
+            day=2,
+            rng=random.Random(seed),
+        )
+    ]
+    assert any(re.search(r"\b(?:spot|bang) on about\b", t) for t in texts)
+    assert not any(re.search(r"\bon on\b", t) for t in texts)

@@ -2077,6 +2077,7 @@ def _sentence(
                 break
             text = _expand(frame, rng)
         text = text.format(**_slots(act, names, night, day, rng, short))
+        text = re.sub(r"\b(on|upon) on\b", r"\1 about", text)  # "Ken is spot on about Ann", never "spot on on"
         if not short or spoken_length(text) <= room:
             break
     used.add(frame)
@@ -2136,7 +2137,14 @@ def _closes(group: str, acts: Sequence[SpeechAct]) -> bool:
     told = [a for a in acts if a.kind != "question"]
     if group == "questions" and len(told) < len(acts):
         return False  # one question a turn
-    return bool(told) and told[-1].kind in _CLOSES.get(group, frozenset())
+    if not told or told[-1].kind not in _CLOSES.get(group, frozenset()):
+        return False
+    last = told[-1]
+    if group == "emphasis" and last.kind == "vote" and not last.reasons:
+        # a vote stressed only where the turn gives it grounds ("I will vote for Ken. I can't stress
+        # this enough." after nothing said of Ken is bluster)
+        return any(a.target == last.target and a.kind in ("suspect", "liar", "divined", "medium") for a in told[:-1])
+    return True
 
 
 def realise(
