@@ -807,6 +807,25 @@ def test_fillers_and_asides_of_speech_do_not_hide_a_result() -> None:
     assert said("Hmm, umbrella weather. Uh-oh, Bogdan is quiet.", 0, names) == said("Umbrella weather.", 0, names)
 
 
+def test_a_line_names_one_vote_the_last_it_says() -> None:
+    """A speaker who names two votes in a line changed their mind on the way (no labelled line holds two)."""
+    names = ("Tamar", "Kazuki", "Esperanza", "Ji-hoon", "Hana", "Seo-yeon", "Hazel", "Tamsin")
+
+    def votes(line: str) -> set[tuple[str, str | None, str]]:
+        return {st for st in said(line, 0, names) if st[0] == "will_vote"}
+
+    assert votes("I'm voting Kazuki. Ugh, no, taking that back. My vote's on Esperanza.") == {
+        ("will_vote", "Esperanza", "")
+    }
+    assert votes("I vote Ji-hoon also. Hmm... wait, Seo-yeon point is good. Ok change, I vote Hana.") == {
+        ("will_vote", "Hana", "")
+    }
+    assert votes("i'm voting hazel. actually wait, no, whatever. tamsin. voting tamsin.") == {
+        ("will_vote", "Tamsin", "")
+    }
+    assert votes("I vote Kazuki, and Kazuki only.") == {("will_vote", "Kazuki", "")}
+
+
 def test_a_line_is_read_in_the_light_of_the_role_its_speaker_claimed_before() -> None:
     reader = TalkReader(MORE)
     line = "Baraka was human."

@@ -1003,6 +1003,7 @@ class TalkReader:
             for r in found
             if not (r.statement.kind == "accuses" and r.statement.target in liars and not _WOLFISH.search(r.clause))
         ]
+        found = _last_vote(found)
         for r in protocol:
             if all(f.statement != r.statement for f in found):
                 found.append(r)
@@ -1422,6 +1423,17 @@ _SEEING = re.compile(
 )
 """Words that tell a seer's or a medium's result from a bare call ("Ken is a wolf"): those that put a
 seer's result in context (`_SEER_CONTEXT`) and more."""
+
+
+def _last_vote(found: list[ReadStatement]) -> list[ReadStatement]:
+    """One vote a line, the last said: a speaker who names two votes changed their mind on the way.
+
+    ("I'm voting Theo. Wait - no, Elodie.", "Fine, I'll vote Amara. Actually no - Tevita.")
+    """
+    votes = [r for r in found if r.statement.kind == "will_vote"]
+    if len({r.statement.target for r in votes}) < 2:
+        return found
+    return [r for r in found if r.statement.kind != "will_vote" or r is votes[-1]]
 
 
 def _wolf_calls(found: list[ReadStatement], sentences: list[str]) -> list[ReadStatement]:
