@@ -346,3 +346,28 @@ def test_a_reason_cites_the_part_of_a_line_that_was_about_the_suspect() -> None:
     reasons = BeliefHeuristicAgent(1).reasons(view, 0)
     assert reasons and reasons[0][0] == 4
     assert "execute them" in reasons[0][1] and "claimed" not in reasons[0][1]
+
+
+def test_a_late_claimant_is_suspected_for_its_own_late_claim() -> None:
+    """Where a rival's claim raised a late claimant's suspicion, the reason cites the late claim itself.
+
+    ("Yarrow is at the top of my list since Ember claimed seer as well and Aster also claimed seer."
+    read oddly in the demo; "since they only claimed seer after Aster did" says what the table saw.)
+    """
+    rules = get_preset("aiwolf5")
+    names = ("Willow", "Yarrow", "Ember", "Juniper", "Aster")
+    events: list[Event] = [
+        GameStarted(id=1, day=0, phase="setup", rules="aiwolf5", names=names, role_counts=tuple(rules.roles.items())),
+        RoleAssigned(id=2, day=0, phase="setup", vis="seat", audience=frozenset({0}), seat=0, role=Role.VILLAGER),
+        PhaseStarted(id=3, day=1, phase="day", alive=tuple(range(5))),
+        Talk(id=4, day=1, phase="day", actor=4, text="I am the seer. Last night I divined Ember: human."),
+        Talk(id=5, day=1, phase="day", actor=1, text="I am the seer. Last night I divined Aster: werewolf."),
+    ]
+    view = View(
+        seat=0, role=Role.VILLAGER, names=names, rules=rules, day=1, phase="day", alive=(True,) * 5, events=events
+    )
+    influences = Beliefs.for_view(view).influences([1], top=3)[1]
+    assert any(inf.event_id == 4 and inf.kind == "claim" for inf in influences)  # Aster's claim moved Yarrow
+    reasons = BeliefHeuristicAgent(1).reasons(view, 1)
+    assert reasons and all(event != 4 for event, _ in reasons)
+    assert (5, "they claimed seer after Aster did") in reasons

@@ -634,6 +634,31 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
     return ()
 
 
+def own_later_claim(events: Sequence[Event], influence: Influence, by: Explainer) -> int | None:
+    """Where `influence` is another seat's claim of a role the suspect claimed later, the suspect's own claim.
+
+    "Ember claimed seer as well" says less of the suspect than "they claimed seer after Aster did":
+    the id of the suspect's first public claim of that role, if another seat had claimed it before;
+    else None.
+    """
+    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    if at is None or influence.kind != "claim":
+        return None
+    e = events[at]
+    if not isinstance(e, Talk) or e.actor == influence.seat:
+        return None
+    role = next((st.role or _CLAIM_KINDS[st.kind] for st in by.parse(e.text, e.actor) if st.kind in _CLAIM_KINDS), "")
+    if not role:
+        return None
+    for i, x in enumerate(events):
+        if not (isinstance(x, Talk) and x.channel == "talk" and x.audience is None and x.actor == influence.seat):
+            continue
+        said = by.parse(x.text, x.actor)
+        if any(st.kind in _CLAIM_KINDS and (st.role or _CLAIM_KINDS[st.kind]) == role for st in said):
+            return x.id if _first_claimant(events[:i], role, x.actor, by) is not None else None
+    return None
+
+
 def about_suspect(reason: str) -> bool:
     """Whether an `explain_influence` reason is about the suspect itself (it names them "they" or "them")."""
     return reason.startswith("they ") or " they " in reason or reason.endswith(" them") or " them " in reason

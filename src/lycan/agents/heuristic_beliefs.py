@@ -8,6 +8,7 @@ explanation register of `lycan.render`. LLM seats and CaM-Wolf plan with it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from lycan.agents.knowledge import Belief, Memory
 from lycan.agents.speech import Reason
 from lycan.engine.actions import PASS, Action, Request, TalkInfo
 from lycan.engine.view import View
-from lycan.render import about_suspect, explanations
+from lycan.render import about_suspect, explanations, own_later_claim
 from lycan.rules.roles import ROLE_INDEX as INDEX
 from lycan.rules.roles import Role
 
@@ -278,6 +279,11 @@ class BeliefHeuristicAgent(HeuristicAgent):
             except ValueError:
                 found = []
             by = mem.explainer
+            # another's claim of a role the suspect claimed after someone: cite the suspect's own late claim
+            found = [
+                inf if (own := own_later_claim(events, inf, by)) is None else dataclasses.replace(inf, event_id=own)
+                for inf in found
+            ]
             said = [(inf.event_id, explanations(events, inf, by)) for inf in found if inf.delta >= CITE_FROM]
             said.sort(key=lambda item: not (item[1] and about_suspect(item[1][0])))  # what the seat did or met first
             others: dict[int, tuple[str, ...]] = {}
