@@ -534,7 +534,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
     if isinstance(e, Talk):
         said = by.parse(e.text, e.actor)
         if influence.kind == "claim":
-            role = next((st.role or _CLAIM_KINDS[st.kind] for st in said if st.kind in _CLAIM_KINDS), "")
+            role = next(iter(_claimed(said)), "")
             if not role:
                 return ()
             before = _first_claimant(events[:at], role, e.actor, by)
@@ -647,14 +647,13 @@ def own_later_claim(events: Sequence[Event], influence: Influence, by: Explainer
     e = events[at]
     if not isinstance(e, Talk) or e.actor == influence.seat:
         return None
-    role = next((st.role or _CLAIM_KINDS[st.kind] for st in by.parse(e.text, e.actor) if st.kind in _CLAIM_KINDS), "")
+    role = next(iter(_claimed(by.parse(e.text, e.actor))), "")
     if not role:
         return None
     for i, x in enumerate(events):
         if not (isinstance(x, Talk) and x.channel == "talk" and x.audience is None and x.actor == influence.seat):
             continue
-        said = by.parse(x.text, x.actor)
-        if any(st.kind in _CLAIM_KINDS and (st.role or _CLAIM_KINDS[st.kind]) == role for st in said):
+        if role in _claimed(by.parse(x.text, x.actor)):
             return x.id if _first_claimant(events[:i], role, x.actor, by) is not None else None
     return None
 
@@ -667,8 +666,13 @@ def about_suspect(reason: str) -> bool:
 def _first_claimant(events: Sequence[Event], role: str, actor: int, by: Explainer) -> int | None:
     """The first seat other than `actor` that claimed `role` in the public talk of `events`."""
     for e in events:
-        if isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != actor:
-            for st in by.parse(e.text, e.actor):
-                if st.kind in _CLAIM_KINDS and (st.role or _CLAIM_KINDS[st.kind]) == role:
-                    return e.actor
+        if not (isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != actor):
+            continue
+        if role in _claimed(by.parse(e.text, e.actor)):
+            return e.actor
     return None
+
+
+def _claimed(said: Sequence[Statement]) -> list[str]:
+    """The roles `said` claims, in order (a reported result claims its role: `_CLAIM_KINDS`)."""
+    return [st.role or _CLAIM_KINDS[st.kind] for st in said if st.kind in _CLAIM_KINDS]

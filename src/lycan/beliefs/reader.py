@@ -904,7 +904,7 @@ class TalkReader:
             r",\s*(?:on the other hand|though|however|honestly|frankly|in my opinion|imo|tbh|to be honest|i think|"
             r"i'd say|i reckon|if you ask me|for sure|respectfully|regretfully|reluctantly|sadly|alas|of course|"
             r"naturally|unfortunately|i'm afraid|i fear|(?:i'm\s+|i am\s+)?sorry to say|i regret to say|i hate to say|"
-            r"i must say|i have to say|i'm afraid to say|i'm sorry|i'm sorry to say)\s*,\s*",
+            r"i must say|i have to say|i'm afraid to say|i'm sorry)\s*,\s*",
             " ",
             s,
         )
@@ -1249,10 +1249,10 @@ class TalkReader:
                         species = _species(groups["sp"])
                         if kind == "context_result" and not (seer_ctx or medium_ctx):
                             continue
-                        if re.search(r"\bflip", m.group(0)) and not _own_flip(body, m.end(), claims_line):
-                            continue  # "Cathal flipped wolf": the table's news, not the speaker's result
                         if re.match(_SOURCED, body[m.end() :]):
-                            continue  # "Leonardo = H (per Camila)": another's result
+                            continue  # "Leonardo = H (per Camila)", "Piotr flipped town per him": another's result
+                        if re.search(r"\bflip", m.group(0)) and not _own_flip(body[m.end() :], claims_line):
+                            continue  # "Cathal flipped wolf": the table's news, not the speaker's result
                         if kind == "context_result" and re.search(
                             r"\b(?:think|believe|feel|guess|bet|suspect|sure|reckon|imo)\b[^.,;]{0,12}$",
                             body[: m.start()],
@@ -1401,20 +1401,17 @@ _SOURCED = r"\s*,?\s*[(\[]?\s*(?:per|via|according to|from|by)\s+(?:him|her|them
 """What follows a result that names its source: another seat's ("Piotr flipped town per him")."""
 
 
-def _own_flip(body: str, end: int, claims: set[str]) -> bool:
-    """Whether "X flipped wolf" (ending at `end` of `body`) is the speaker's own result.
+def _own_flip(after: str, claims: set[str]) -> bool:
+    """Whether "X flipped wolf", followed by `after` in its sentence, is the speaker's own result.
 
     A flip is what a death showed the table, or what the medium said: the speaker's result only
     from a seer or medium claimant, in the line or before it ("Medium: P8 flipped black."), or said
-    as theirs ("flipped green on my check", "flipped town for me"); never where another is its
-    source ("Piotr flipped town per him").
+    as theirs ("flipped green on my check", "flipped town for me"). (One with its source named is
+    nobody's own: `_SOURCED`.)
     """
-    after = body[end:]
-    if re.match(_SOURCED, after):
-        return False
-    if claims & {"seer", "medium"}:
-        return True
-    return bool(re.match(r"\s*(?:(?:for|to)\s+me|on\s+my|in\s+my|my\s+end)\b", after))
+    return bool(claims & {"seer", "medium"}) or bool(
+        re.match(r"\s*(?:(?:for|to)\s+me|on\s+my|in\s+my|my\s+end)\b", after)
+    )
 
 
 _SEEING = re.compile(
