@@ -15,7 +15,7 @@ from lycan.agents import make_agent
 from lycan.beliefs import BehaviourModel, Beliefs, default_model
 from lycan.beliefs.deals import Knowledge
 from lycan.beliefs.evidence import Choice, Claim, Observer, Report
-from lycan.beliefs.fit import fit, moments
+from lycan.beliefs.fit import counts, fit, merge_counter_claims, moments
 from lycan.beliefs.model import INDEX, R
 from lycan.engine import GameRecord, View, run_sync
 from lycan.engine.events import Event, PhaseStarted, Talk, VoteCast
@@ -162,6 +162,23 @@ def test_fitting_recovers_how_heuristic_players_behave() -> None:
     assert accuses[INDEX[Role.WEREWOLF], INDEX[Role.WEREWOLF]] < accuses[INDEX[Role.WEREWOLF], village] - 1
 
 
+def test_an_exposed_werewolf_counter_claims_more_often_and_merging_keeps_every_count() -> None:
+    """Heuristic werewolves counter-claim seer when a claimant exposed their pack: the accused's claim
+    rate (`seer/1/2`) is above the unexposed one's (`seer/1/1`); merged, the counts add up."""
+    c = counts(_games("guardian7", 150))
+    wolf = INDEX[Role.WEREWOLF]
+    accused = c.claim_pos["seer/1/2"][wolf] / c.claim_all["seer/1/2"][wolf]
+    other = c.claim_pos["seer/1/1"][wolf] / c.claim_all["seer/1/1"][wolf]
+    assert accused > other + 0.05
+    merged = merge_counter_claims(c)
+    assert not [k for k in merged.claim_all if k.endswith("/2")]
+    for day in ("1", "2"):
+        keys = [k for k in c.claim_all if k.startswith(f"seer/{day}/") and k[-1] in "12"]
+        assert merged.claim_all[f"seer/{day}/1"] == pytest.approx(sum(c.claim_all[k] for k in keys))
+        assert merged.claim_pos[f"seer/{day}/1"] == pytest.approx(sum(c.claim_pos[k] for k in keys))
+    assert merged.claim_all["seer/1/0"] == pytest.approx(c.claim_all["seer/1/0"])
+
+
 def test_soft_evidence_beats_hard_knowledge_on_held_out_games() -> None:
     model = _model("guardian7")
     loss = {"hard": [], "soft": []}
@@ -251,9 +268,10 @@ def test_observations_read_claims_results_votes_and_silence() -> None:
     ]
     obs = Observer(names, 4, rules.roles).read(events)
     claims = [o for o in obs if isinstance(o, Claim)]
+    # B claims after A named B a werewolf: a counter-claim by the accused (2), not just a contested one (1)
     assert [(c.actor, c.role, c.claimed, c.contested) for c in claims if c.claimed] == [
-        (0, Role.SEER, True, False),
-        (1, Role.SEER, True, True),
+        (0, Role.SEER, True, 0),
+        (1, Role.SEER, True, 2),
     ]
     # the vote closed the talk: every speaker who claimed nothing new stayed silent (aiwolf5 has no medium)
     assert {(c.actor, c.role) for c in claims if not c.claimed} == {(2, Role.SEER)}
@@ -279,10 +297,42 @@ def test_silence_is_scored_by_the_turns_a_seat_had_before_and_after_a_claim() ->
     ]
     obs = Observer(names, 4, rules.roles).read(events)
     silent = {(c.actor, c.contested) for c in obs if isinstance(c, Claim) and not c.claimed}
-    assert silent == {(0, False), (0, True), (1, False), (3, True)}
+    assert silent == {(0, 0), (0, 1), (1, 0), (3, 1)}
     # a day on which nobody claims: every speaker let the role go unclaimed
     quiet = Observer(names, 4, rules.roles).read([*events[:3], VoteCast(id=6, day=1, phase="day", actor=0, target=1)])
-    assert {(c.actor, c.contested) for c in quiet if isinstance(c, Claim)} == {(0, False), (1, False)}
+    assert {(c.actor, c.contested) for c in quiet if isinstance(c, Claim)} == {(0, 0), (1, 0)}
+
+
+def test_a_counter_claim_by_the_accused_is_its_own_parameter_with_the_contested_one_behind_it() -> None:
+    """A seat the seer claimant named a werewolf claims seer: scored as a counter-claim (`seer/1/2`).
+
+    Another seat's claim after the first is only contested (`seer/1/1`), and the accused seat's silence
+    after being named is scored as a counter-claim it did not make. A model fitted before the
+    distinction scores the counter-claim as any contested claim.
+    """
+    names = ("A", "B", "C", "D", "E")
+    rules = get_preset("aiwolf5")
+    events: list[Event] = [
+        PhaseStarted(id=0, day=1, phase="day", alive=(0, 1, 2, 3, 4)),
+        Talk(id=1, day=1, phase="day", actor=0, text="I am the seer. I divined B: werewolf."),
+        Talk(id=2, day=1, phase="day", actor=2, text="I am the real seer. D is human."),
+        Talk(id=3, day=1, phase="day", actor=1, text="A is lying about me. Vote D."),
+        Talk(id=4, day=1, phase="day", actor=3, text="I will vote for B."),
+        Talk(id=5, day=1, phase="day", actor=1, text="Fine, I am the seer. I divined A: werewolf."),
+        VoteCast(id=6, day=1, phase="day", actor=2, target=1),
+    ]
+    obs = [o for o in Observer(names, 4, rules.roles).read(events) if isinstance(o, Claim)]
+    claimed = [(c.actor, c.contested, c.key) for c in obs if c.claimed]
+    assert claimed == [(0, 0, "seer/1/0"), (2, 1, "seer/1/1"), (1, 2, "seer/1/2")]
+    assert {(c.actor, c.contested) for c in obs if not c.claimed} == {(3, 1)}
+    quiet = Observer(names, 4, rules.roles).read([*events[:4], VoteCast(id=6, day=1, phase="day", actor=2, target=1)])
+    assert {(c.actor, c.contested) for c in quiet if isinstance(c, Claim) and not c.claimed} == {(1, 2)}
+    counter = next(c for c in obs if c.contested == 2)
+    old = BehaviourModel("aiwolf5", claim={"seer/1/1": np.full(len(INDEX), 0.3)})
+    assert old.unary(counter) == pytest.approx(np.log(np.full(len(INDEX), 0.3)))
+    new = BehaviourModel("aiwolf5", claim={"seer/1/1": np.full(len(INDEX), 0.3), "seer/1/2": np.full(len(INDEX), 0.6)})
+    assert new.unary(counter) == pytest.approx(np.log(np.full(len(INDEX), 0.6)))
+    assert BehaviourModel("aiwolf5").unary(counter) is None
 
 
 def test_the_cli_fits_a_model_from_a_stored_run(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -40,20 +40,31 @@ def day_bucket(day: int) -> int:
 class Claim:
     """On talk day `day`, `actor` did (`claimed`) or did not claim `role` for the first time.
 
-    `contested`: someone else had claimed the role before.
+    `contested`: 0 if nobody had claimed the role before, 1 if someone had, 2 if someone had and a
+    claimant of the role had named `actor` a werewolf (a counter-claim by the accused: a werewolf
+    exposed by the seer has every reason to claim seer too, an unexposed one far less).
     """
 
     event_id: int
     actor: int
     role: Role
     day: int
-    contested: bool
+    contested: int
     claimed: bool
 
     @property
     def key(self) -> str:
-        """The parameter this claim is scored by: claimed role, day (0, 1, later), contested."""
-        return f"{self.role.value}/{day_bucket(self.day)}/{int(self.contested)}"
+        """The parameter this claim is scored by: claimed role, day (0, 1, later), contested (0-2)."""
+        return f"{self.role.value}/{day_bucket(self.day)}/{self.contested}"
+
+    @property
+    def fallback(self) -> str | None:
+        """The parameter used when a model has none for `key`.
+
+        A counter-claim by the accused is then scored as any contested claim (a model fitted before
+        the distinction, or one whose games did not bear it out).
+        """
+        return f"{self.role.value}/{day_bucket(self.day)}/1" if self.contested == 2 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +131,12 @@ class Observer:
         """For each role, who claimed it, in order."""
         self.talkers: dict[int, set[int]] = {}
         """Seats that spoke (public talk) on each day."""
-        self.turns: dict[tuple[int, Role, bool], set[int]] = {}
-        """Per (day, role, contested): the seats that had a turn that day while someone had (True)
-        or nobody had (False) claimed the role before them."""
+        self.turns: dict[tuple[int, Role, int], set[int]] = {}
+        """Per (day, role, contested): the seats that had a turn that day while nobody had (0) or
+        someone had (1) claimed the role before them, or someone had and a claimant had named them a
+        werewolf (2)."""
+        self.named: dict[Role, set[int]] = {}
+        """For each role, the seats a claimant of it has named a werewolf."""
         self.claims_today: dict[tuple[int, Role], int] = {}
         self.talk_open: int | None = None
         """The day whose talk has not been closed yet."""
@@ -162,7 +176,7 @@ class Observer:
         actor = e.actor
         self.talkers.setdefault(e.day, set()).add(actor)
         for role in CLAIM_ROLES:
-            self.turns.setdefault((e.day, role, bool(self.claimed.get(role))), set()).add(actor)
+            self.turns.setdefault((e.day, role, self._contest(actor, role)), set()).add(actor)
         if e.over or e.skip:
             return []
         out: list[Observation] = []
@@ -180,6 +194,8 @@ class Observer:
                 self.unsure.setdefault(e.day, set()).add(actor)
             statements = [r.statement for r in said.found if r.confidence >= MIN_CONFIDENCE]
         for st in statements:
+            if st.kind in ("divined", "identified") and st.species is Species.WEREWOLF and st.target is not None:
+                self.named.setdefault(Role.SEER if st.kind == "divined" else Role.MEDIUM, set()).add(st.target)
             if st.kind == "claim":
                 role = parse_role(st.role)
                 out.extend(self._claim(e.id, actor, role, e.day))
@@ -202,11 +218,17 @@ class Observer:
         claimants = self.claimed.setdefault(role, [])
         if actor in claimants:
             return []
-        contested = bool(claimants)
+        contested = self._contest(actor, role)
         claimants.append(actor)
         if actor == self.seat:
             return []
         return [Claim(event_id, actor, role, day, contested, True)]
+
+    def _contest(self, actor: int, role: Role) -> int:
+        """`Claim.contested` for a claim of `role` by `actor` now."""
+        if not self.claimed.get(role):
+            return 0
+        return 2 if actor in self.named.get(role, ()) else 1
 
     def _close_talk(self, event_id: int) -> list[Observation]:
         """The open day's talk is over: every seat that talked and claimed nothing new stayed silent.
@@ -229,7 +251,7 @@ class Observer:
             for role in CLAIM_ROLES:
                 if role not in self.roles_in_play or actor in self.claimed.get(role, []):
                     continue
-                for contested in (False, True):
+                for contested in (0, 1, 2):
                     if actor in self.turns.get((day, role, contested), ()):
                         out.append(Claim(event_id, actor, role, day, contested, False))
         return out

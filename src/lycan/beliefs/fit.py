@@ -11,9 +11,10 @@ one type of player behaves, from games it played against anyone.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from lycan.beliefs.evidence import Observer
 from lycan.beliefs.model import BehaviourModel, Counts, estimate
@@ -153,6 +154,17 @@ def log_losses(
     return out
 
 
+def merge_counter_claims(c: Counts) -> Counts:
+    """`c` with every counter-claim by the accused (`seer/1/2`) counted as a contested claim (`seer/1/1`)."""
+    pos: dict[str, npt.NDArray[np.float64]] = {}
+    alls: dict[str, npt.NDArray[np.float64]] = {}
+    for key, total in c.claim_all.items():
+        into = key[:-1] + "1" if key.endswith("/2") else key
+        pos[into] = pos.get(into, 0) + c.claim_pos[key]
+        alls[into] = alls.get(into, 0) + total
+    return replace(c, claim_pos=pos, claim_all=alls)
+
+
 def fit(
     records: Sequence[GameRecord],
     preset: str,
@@ -179,17 +191,30 @@ def fit(
         raise ValueError(f"no stored game of preset {preset!r} to fit")
     cut = max(1, int(len(games) * (1 - holdout))) if len(games) > 1 else 1
     train, held = games[:cut], games[cut:] or games[:1]
-    model = estimate(counts(train, kinds), preset, source=source)
-    scores = log_losses(model, held, TAUS, said=SAID_TAUS, kinds=kinds)
     others = [r for r in calibrate if r.rules.name == preset]
-    if others:
-        more = log_losses(model, others, TAUS, said=SAID_TAUS, kinds=kinds)
-        for pool, by_pair in more.items():
-            mine = scores.setdefault(pool, by_pair)
-            for pair in list(mine):
-                mine[pair] = (mine[pair] + by_pair.get(pair, mine[pair])) / 2
+    trained = counts(train, kinds)
+
+    def scored(c: Counts) -> dict[int, dict[tuple[float, float], float]]:
+        model = estimate(c, preset, source=source)
+        scores = log_losses(model, held, TAUS, said=SAID_TAUS, kinds=kinds)
+        if others:
+            more = log_losses(model, others, TAUS, said=SAID_TAUS, kinds=kinds)
+            for pool, by_pair in more.items():
+                mine = scores.setdefault(pool, by_pair)
+                for pair in list(mine):
+                    mine[pair] = (mine[pair] + by_pair.get(pair, mine[pair])) / 2
+        return scores
+
+    # a counter-claim by the accused keeps its own parameter only where that reads the held-out
+    # games better than scoring it as any contested claim (with few such claims it may not)
+    variants = {True: scored(trained), False: scored(merge_counter_claims(trained))}
+    split = min(variants, key=lambda v: (sum(min(b.values()) for b in variants[v].values() if b), not v))
+    scores = variants[split]
     best = {pool: min(by_pair, key=lambda p: (by_pair[p], p)) for pool, by_pair in scores.items() if by_pair}
-    final = estimate(counts(games, kinds), preset, source=source)
+    everything = counts(games, kinds)
+    if not split:
+        source += ("; " if source else "") + "counter-claims scored as contested claims"
+    final = estimate(everything if split else merge_counter_claims(everything), preset, source=source)
     final.tau_said, final.tau = best.get(1, (1.0, 1.0))
     if 2 in best:
         final.tau_said_later, final.tau_later = best[2]

@@ -2,7 +2,8 @@
 
 One `BehaviourModel` holds, per preset:
 - `claim[key][r]`: P(a seat of role r claims the role on this talk day | it had not yet), where the
-  key names the claimed role, the day (0, 1, later) and whether the claim is contested;
+  key names the claimed role, the day (0, 1, later) and whether the claim is contested (1), or
+  contested by a seat a claimant of the role had named a werewolf (2);
 - `report[kind][a, t]`: P(an announced result says werewolf | announcer role a, target role t);
 - `choice[kind][a, t]`: the log-weight with which a seat of role a picks a seat of role t (votes,
   vote intentions, accusations, defences), a conditional logit over the seats it could pick;
@@ -84,7 +85,7 @@ class BehaviourModel:
         if not len(deals):
             return np.zeros(0)
         if isinstance(obs, Claim):
-            p = self.claim.get(obs.key)
+            p = self.claim_rates(obs)
             if p is None:
                 return None
             q = p[deals[:, obs.actor]]
@@ -117,9 +118,16 @@ class BehaviourModel:
         chosen = theta.ravel()[a + deals[:, obs.target]]
         return np.asarray(chosen - np.log(np.maximum(denom, 1e-300)), dtype=np.float64)
 
+    def claim_rates(self, obs: Claim) -> Array | None:
+        """P(claim) per role of the actor for `obs`'s parameter, or its fallback's (None: neither)."""
+        p = self.claim.get(obs.key)
+        if p is None and obs.fallback is not None:
+            p = self.claim.get(obs.fallback)
+        return p
+
     def unary(self, obs: Claim) -> Array | None:
         """A claim's log-factor per role of its actor (it depends on nothing else)."""
-        p = self.claim.get(obs.key)
+        p = self.claim_rates(obs)
         if p is None:
             return None
         return np.log(p if obs.claimed else 1.0 - p)
