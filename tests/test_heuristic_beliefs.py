@@ -13,12 +13,14 @@ from lycan.agents.heuristic_beliefs import NOISE_WEIGHT
 from lycan.agents.speech import SpeechParser, Statement, text_length
 from lycan.beliefs import Beliefs, posterior
 from lycan.beliefs.model import INDEX
+from lycan.beliefs.tracker import Influence
 from lycan.engine import run_sync
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Event, Fault, GameStarted, PhaseStarted, RoleAssigned, Talk
 from lycan.engine.game import Game
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
+from lycan.render import Explainer, explanations
 from lycan.rules import Role, RuleSet, Team, get_preset, preset_names, team_of
 from lycan.rules.roles import Species
 
@@ -371,3 +373,27 @@ def test_a_late_claimant_is_suspected_for_its_own_late_claim() -> None:
     reasons = BeliefHeuristicAgent(1).reasons(view, 1)
     assert reasons and all(event != 4 for event, _ in reasons)
     assert (5, "they claimed seer after Aster did") in reasons
+
+
+def test_a_counter_claim_by_the_accused_is_cited_as_coming_once_they_were_named() -> None:
+    """Yarrow claimed seer only after Aster's result named Yarrow a werewolf: the reason for suspecting
+    Yarrow by that claim says so; a late claim nobody provoked stays "after Aster did"."""
+    names = ("Willow", "Yarrow", "Ember", "Juniper", "Aster")
+    parser = SpeechParser(names)
+
+    def said(events: list[Event], seat: int) -> tuple[str, ...]:
+        by = Explainer(0, names, parser.parse, lambda s, r: False)
+        return explanations(events, Influence(event_id=5, seat=seat, delta=0.2, kind="claim"), by)
+
+    named = [
+        Talk(id=4, day=1, phase="day", actor=4, text="I am the seer. Last night I divined Yarrow: werewolf."),
+        Talk(id=5, day=1, phase="day", actor=1, text="I am the seer. Last night I divined Aster: werewolf."),
+    ]
+    texts = said(named, 1)
+    assert texts[0] == "they only claimed seer once Aster named them a werewolf"
+    assert all("werewolf" in t and "Aster" in t for t in texts)
+    unprovoked = [
+        Talk(id=4, day=1, phase="day", actor=4, text="I am the seer. Last night I divined Ember: werewolf."),
+        named[1],
+    ]
+    assert said(unprovoked, 1)[0] == "they claimed seer after Aster did"

@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
+from lycan.agents.knowledge import asks_seat
 from lycan.agents.llm import LLMAgent
 from lycan.agents.persona import (
     AI_NAMES,
@@ -743,3 +744,18 @@ def test_an_agreement_never_doubles_its_preposition() -> None:
     ]
     assert any(re.search(r"\b(?:spot|bang) on about\b", t) for t in texts)
     assert not any(re.search(r"\bon on\b", t) for t in texts)
+
+
+def test_a_seat_is_asked_only_by_a_question_that_names_it_or_follows_its_name() -> None:
+    """The demo's "Player 3 glad you asked" came from a line that named Player 3 and asked someone else."""
+    names = ("Player 1", "Player 2", "Player 3", "Player 10")
+    assert asks_seat("Player 3 what do you make of the table so far?", 2, names)
+    assert asks_seat("What is your read Player 3?", 2, names)
+    assert asks_seat("Player 3 you've been quiet today. Who's your wolf?", 2, names)
+    assert asks_seat("@Player 3 you've been quiet today. Who's your wolf?", 2, names)
+    assert not asks_seat("Player 3 is spot on about Player 2. Player 1 who's your wolf?", 2, names)
+    assert not asks_seat("Player 3 you've been quiet. Player 1 who looks off to you?", 2, names)
+    assert not asks_seat("Player 3 is spot on. I trust Player 2. Who sees it another way?", 2, names)
+    assert not asks_seat("I will vote for Player 3.", 2, names)
+    assert not asks_seat("Player 10 you've been quiet today. Who's your wolf?", 0, names)
+    assert asks_seat("Player 10 you've been quiet today. Who's your wolf?", 3, names)

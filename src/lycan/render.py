@@ -548,6 +548,15 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                         f"they put themselves forward as the {role}",
                     )
                 first = "I" if before == by.seat else names[before]
+                accuser = _named_werewolf_by(events[:at], seat, role, by)
+                if accuser is not None:
+                    # a counter-claim by the accused: the claim came only once a result named them
+                    named = "I" if accuser == by.seat else names[accuser]
+                    return (
+                        f"they only claimed {role} once {named} named them a werewolf",
+                        f"they claimed {role} right after {named} called them a werewolf",
+                        f"they only claimed {role} after {named} found them to be a werewolf",
+                    )
                 return (
                     f"they claimed {role} after {first} did",
                     f"they claimed {role} only once {first} had",
@@ -670,6 +679,18 @@ def _first_claimant(events: Sequence[Event], role: str, actor: int, by: Explaine
             continue
         if role in _claimed(by.parse(e.text, e.actor)):
             return e.actor
+    return None
+
+
+def _named_werewolf_by(events: Sequence[Event], seat: int, role: str, by: Explainer) -> int | None:
+    """The first seat whose public talk in `events` gave a result of `role` naming `seat` a werewolf."""
+    kinds = {kind for kind, claimed in _CLAIM_KINDS.items() if claimed == role}
+    for e in events:
+        if not (isinstance(e, Talk) and e.channel == "talk" and e.audience is None and e.actor != seat):
+            continue
+        for st in by.parse(e.text, e.actor):
+            if st.kind in kinds and st.target == seat and st.species is Species.WEREWOLF:
+                return e.actor
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -278,8 +279,41 @@ class Memory:
                 if st.target == self.seat:
                     self.said_to_me.append((ev.day, ev.actor, st.kind))
                     mine = True
-        if not mine and "?" in ev.text and _names_seat(ev.text, self.names[self.seat]):
+        if not mine and "?" in ev.text and asks_seat(ev.text, self.seat, self.names):
             self.said_to_me.append((ev.day, ev.actor, "question"))
+
+
+_SENTENCES = re.compile(r"[^.!?]+[.!?]*")
+
+
+def asks_seat(text: str, seat: int, names: Sequence[str]) -> bool:
+    """Whether `text` asks `seat` a question.
+
+    It does when the seat is named in a question, or leads the sentence just before a question that
+    names no other seat ("Player 6 you've been quiet today. Who's your wolf?"). A seat named only
+    elsewhere in a line that asks someone else is not asked ("Player 5 is spot on about Player 7.
+    Player 6 who's your wolf?").
+    """
+    name = names[seat]
+    sentences = [m.group().strip() for m in _SENTENCES.finditer(text)]
+    for i, sentence in enumerate(sentences):
+        if not sentence.endswith("?"):
+            continue
+        if _names_seat(sentence, name):
+            return True
+        if (
+            i
+            and _leads(sentences[i - 1], name)
+            and not any(_names_seat(sentence, other) for k, other in enumerate(names) if k != seat)
+        ):
+            return True
+    return False
+
+
+def _leads(sentence: str, name: str) -> bool:
+    """Whether `sentence` starts with `name` as a whole word (an address: "Player 6 you've been quiet")."""
+    head = sentence.lstrip("@")
+    return head.lower().startswith(name.lower()) and not head[len(name) : len(name) + 1].isalnum()
 
 
 def _names_seat(text: str, name: str) -> bool:
