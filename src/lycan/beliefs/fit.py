@@ -206,8 +206,11 @@ def fit(
         return scores
 
     # a counter-claim by the accused keeps its own parameter only where that reads the held-out
-    # games better than scoring it as any contested claim (with few such claims it may not)
-    variants = {True: scored(trained), False: scored(merge_counter_claims(trained))}
+    # games better than scoring it as any contested claim (with few such claims it may not); where
+    # the training games hold none, the two models are one and it is scored once
+    variants = {True: scored(trained)}
+    if any(key.endswith("/2") for key in trained.claim_all):
+        variants[False] = scored(merge_counter_claims(trained))
     split = min(variants, key=lambda v: (sum(min(b.values()) for b in variants[v].values() if b), not v))
     scores = variants[split]
     best = {pool: min(by_pair, key=lambda p: (by_pair[p], p)) for pool, by_pair in scores.items() if by_pair}
