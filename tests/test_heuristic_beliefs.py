@@ -397,3 +397,42 @@ def test_a_counter_claim_by_the_accused_is_cited_as_coming_once_they_were_named(
         named[1],
     ]
     assert said(unprovoked, 1)[0] == "they claimed seer after Aster did"
+
+
+def _changed_votes(seeds: range) -> tuple[int, list[tuple[int, int, str]]]:
+    """Talk turns whose planned vote changes what the seat said today, and those that did not say it."""
+    from lycan.agents.knowledge import promised_vote
+
+    rules = get_preset("guardian7")
+    changed = 0
+    unsaid: list[tuple[int, int, str]] = []
+    for seed in seeds:
+        agents = lineup([BELIEFS] * rules.n_players, seed)
+        for agent in agents:
+            agent.converse = True  # type: ignore[attr-defined]  # as the llm seat's planner
+            decide = agent.decide  # type: ignore[attr-defined]
+
+            def watched(view: View, request: Request, decide=decide, agent=agent, seed=seed) -> Action:  # type: ignore[no-untyped-def]
+                nonlocal changed
+                said = promised_vote(view) if request.kind == "talk" else None
+                action = decide(view, request)
+                mem = agent._mem
+                if said is None or mem is None or mem.planned_vote is None or mem.planned_vote[0] != view.day:
+                    return action
+                if mem.planned_vote[1] != said and view.alive[said]:
+                    changed += 1
+                    if not any(a.kind == "vote" and a.target == mem.planned_vote[1] for a in mem.acts):
+                        unsaid.append((seed, view.seat, action.text))
+                return action
+
+            agent.decide = watched  # type: ignore[attr-defined]
+        run_sync(rules, agents, seed)
+    return changed, unsaid
+
+
+def test_a_seat_whose_vote_changed_says_its_new_vote_in_the_same_turn() -> None:
+    # "I'll vote Rin" then, after more talk, a suspicion of Ken cut short before "I vote Ken" by the
+    # length limit: the table (and votes-as-said) still holds the seat to Rin
+    changed, unsaid = _changed_votes(range(40))
+    assert changed >= 10
+    assert not unsaid

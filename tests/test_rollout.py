@@ -468,7 +468,7 @@ def test_the_network_alone_never_picks_holding_back() -> None:
     assert agent.choose(view, request) != HOLD
 
 
-@pytest.mark.parametrize("seed", [5, 6])  # deals where holding back is worth it
+@pytest.mark.parametrize("seed", [0, 6])  # deals where holding back is clearly worth it (by 0.18 and 0.23)
 def test_a_seer_searching_when_to_come_out_holds_back_a_white_result_then_claims(seed: int) -> None:
     rules = get_preset("aiwolf5")
     seer = Game(rules, seed).roles.index(Role.SEER)

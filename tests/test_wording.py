@@ -24,7 +24,7 @@ from lycan.agents.persona import (
     persona_for,
 )
 from lycan.agents.phrasing import names_in, role_words
-from lycan.agents.speech import Reason, SpeechAct
+from lycan.agents.speech import Reason, SpeechAct, Statement
 from lycan.agents.wording import (
     _ASIDES,
     _BRIGHT,
@@ -77,6 +77,7 @@ ACTS = [
     SpeechAct("agree", 4, to=3),
     SpeechAct("summary", role="seer", seats=(1, 4)),
     SpeechAct("vote", 4, to=2),
+    SpeechAct("vote", 4, said="changed"),
 ]
 
 
@@ -759,3 +760,25 @@ def test_a_seat_is_asked_only_by_a_question_that_names_it_or_follows_its_name() 
     assert not asks_seat("I will vote for Player 3.", 2, names)
     assert not asks_seat("Player 10 you've been quiet today. Who's your wolf?", 0, names)
     assert asks_seat("Player 10 you've been quiet today. Who's your wolf?", 3, names)
+
+
+def test_a_changed_vote_says_it_changed_and_its_checked_wordings_read_as_the_new_vote_alone() -> None:
+    from lycan.agents.wording import _CHANGED
+
+    reader = reader_for(NAMES)
+    act = SpeechAct("vote", 4, said="changed")
+    template = act.template(NAMES, 2)
+    assert set(reader.parse(template, 0)) == {Statement("will_vote", 4)}
+    texts = {
+        text
+        for seed in range(120)
+        for text in realise(
+            [act], names=NAMES, persona=draw_persona(random.Random(seed)), day=2, rng=random.Random(seed)
+        )
+    }
+    assert all(any(lead.strip() in t for lead in _CHANGED) for t in texts)
+    passed = [t for t in texts if not check_wording(t, template, names=NAMES, seat=0, wolf_public=False)]
+    assert len(passed) >= 30
+    for text in passed:
+        assert set(reader.parse(text, 0)) == {Statement("will_vote", 4)}, text
+    assert {lead for lead in _CHANGED if any(lead.strip() in t for t in passed)} == set(_CHANGED)

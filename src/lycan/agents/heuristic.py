@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
-from lycan.agents.knowledge import Belief, Key, Memory, conclude
+from lycan.agents.knowledge import Belief, Key, Memory, conclude, promised_vote
 from lycan.agents.speech import Reason, SpeechAct
 from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import OVER, PASS, Action, Request
@@ -488,7 +488,31 @@ class HeuristicAgent(SyncAgent):
             mem.planned_vote = (day, target)
         if self.converse:
             items = self._conversation(mem, view, items)
+        if mem.planned_vote is not None and mem.planned_vote[0] == day:
+            items = self._changed_vote(mem, view, items)
         return items
+
+    def _changed_vote(self, mem: Memory, view: View, items: list[tuple[Key, SpeechAct]]) -> list[tuple[Key, SpeechAct]]:
+        """`items` with a vote that changes what this seat said today moved up, to be said this turn.
+
+        A seat that said it will vote for one player and now plans another says so before its
+        answers, summaries and agreement, which an utterance's length limit would otherwise keep
+        the vote behind (its claims and results still come first); a vote it had said before and
+        then changed is said again. The act says that it changes the vote (`said="changed"`).
+        """
+        assert mem.planned_vote is not None
+        day, target = mem.planned_vote
+        said = promised_vote(view)
+        if said is None or said == target:
+            return items
+        key: Key = ("vote", day, target)
+        at = next((i for i, (k, _) in enumerate(items) if k == key), None)
+        if at is None:
+            return items
+        mem.said_keys.discard(key)
+        vote = (key, replace(items.pop(at)[1], said="changed"))
+        first = next((i for i, (k, _) in enumerate(items) if k[0] not in _FIRST), len(items))
+        return [*items[:first], vote, *items[first:]]
 
     def _conversation(self, mem: Memory, view: View, items: list[tuple[Key, SpeechAct]]) -> list[tuple[Key, SpeechAct]]:
         """`items` with answers to what was said to this seat today, agreement, a summary and a question added.
@@ -632,6 +656,10 @@ class HeuristicAgent(SyncAgent):
                 pick = (t, _WOLF if black else _HUMAN)
         if pick is not None:
             mem.fake_results.append((night, pick[0], pick[1]))
+
+
+_FIRST = frozenset({"claim", "div", "med", "fake", "protected"})
+"""Agenda items said before a changed vote: the seat's own claims and results."""
 
 
 def _first_try(request: Request) -> Request:

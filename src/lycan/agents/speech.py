@@ -39,6 +39,10 @@ def protected(name: str) -> str:
     return f"Last night I protected {name}."
 
 
+CHANGED = "I changed my mind."
+"""What a vote that replaces one said earlier that day starts with, in the template words."""
+
+
 def vote(name: str) -> str:
     """E.g. `I will vote for Player 2.`."""
     return f"I will vote for {name}."
@@ -124,7 +128,8 @@ class SpeechAct:
         reasons: the reasons of a suspicion, each citing an event.
         to: the seat addressed (`answer`, `question`, `agree`).
         said: for `answer`, what that seat said to or about the speaker (`accuses`, `will_vote`,
-            `liar`, `question`); for `question`, what is asked (`suspect`, `divine`, `quiet`).
+            `liar`, `question`); for `question`, what is asked (`suspect`, `divine`, `quiet`); for
+            `vote`, `changed` where it replaces a vote the speaker said earlier that day.
         seats: for `summary`, the seats that claimed `role`.
         again: the act repeats a point the speaker made before.
     """
@@ -169,7 +174,7 @@ class SpeechAct:
         if kind == "protected":
             return protected(who)
         if kind == "vote":
-            return vote(who)
+            return f"{CHANGED} {vote(who)}" if self.said == "changed" else vote(who)
         if kind == "suspect":
             return suspect(who, " and ".join(r.text for r in self.reasons))
         if kind == "trust":
@@ -210,6 +215,7 @@ def fit(text: str, limit: int) -> str:
 
 
 __all__ = [
+    "CHANGED",
     "CLAIMABLE_ROLES",
     "FAKE_PLAN",
     "GREETING",

@@ -1090,6 +1090,20 @@ _AGAIN_OPINION = (
 """More leads for a repeated opinion (a question asked again is not a view one stands by)."""
 
 
+_CHANGED = (
+    "I changed my mind. ",
+    "Change of plan. ",
+    "I've changed my mind. ",
+    "New plan. ",
+    "On second thought ",
+    "Scratch what I said before. ",
+    "I'm switching. ",
+    "That changes things. ",
+    "I take back my earlier vote. ",
+)
+"""How a vote that replaces one the speaker said earlier that day starts (`SpeechAct.said == "changed"`)."""
+
+
 def _again(lead: str, sentence: str, names: Sequence[str]) -> str:
     """`sentence` led by `lead`: its first letter lowered unless it starts with "I" or a player's name.
 
@@ -2103,6 +2117,8 @@ def _sentence(
             marker = rng.choice(markers)
             used.add(marker)
             text = f"{marker} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
+    if kind == "vote" and act.said == "changed":
+        text = _again(rng.choice(_CHANGED), text, names)
     if act.to is not None and kind in OPINIONS:
         # the bare name only where the opinion is about the seat addressed: without a comma, "Aster I
         # trust Yarrow." reads as a list of names, not an answer to Aster
