@@ -15,6 +15,7 @@ import pytest
 
 from lycan.agents import lineup, make_agent
 from lycan.agents.camwolf import (
+    STEER_MARGIN,
     CamWolfAgent,
     Identification,
     Reasoning,
@@ -130,7 +131,9 @@ def _play(model: ScriptedModel, seed: int = 5, **kw: Any) -> tuple[list[CamWolfA
 
 
 def test_votes_follow_the_conclusions_and_speech_carries_the_manner() -> None:
-    players, record = _play(reasoner(conclude()))
+    # with no margin the Reasoner's werewolf is the vote whatever the evidence says (the default
+    # margin, where it is only a tie-breaker, is tested below)
+    players, record = _play(reasoner(conclude()), steer_margin=None)
     assert record.winner is not None
     spoken = [e for e in record.events if isinstance(e, Talk) and e.channel == "talk" and not (e.over or e.skip)]
     day_talk = [e for e in spoken if e.day >= 1]
@@ -429,11 +432,11 @@ def test_the_reasoners_werewolf_conclusion_does_not_steer_a_vote_onto_a_lone_see
             if request.kind == "vote" and lone is not None and lone in request.targets and len(request.targets) > 1:
                 results = []
                 for trust in (True, False):
-                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1, trust_lone_seer=trust)
+                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1, trust_lone_seer=trust, steer_margin=None)
                     wrong = Identification((view.events[-1].id,), "a bluff", lone, Role.WEREWOLF)
                     agent.reasonings.append((view.day, Reasoning("", (wrong,), Manner())))
                     results.append(asyncio.run(agent.act(view, request)).target)
-                stale = CamWolfAgent(ScriptedModel(sensible), seed=1)  # steered at a talk turn before the claim
+                stale = CamWolfAgent(ScriptedModel(sensible), seed=1, steer_margin=None)  # steered before the claim
                 stale.planner().steer = lone
                 results.append(asyncio.run(stale.act(view, request)).target)
                 checked.append((lone, results[0], results[1], results[2]))
@@ -459,7 +462,7 @@ def test_once_the_lone_seer_claimant_reports_a_werewolf_the_reasoner_no_longer_s
                 other = next(t for t in request.targets if t not in (*wolves, lone))
                 results = []
                 for trust, concluded in ((True, True), (True, False), (False, True)):
-                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1, trust_lone_seer=trust)
+                    agent = CamWolfAgent(ScriptedModel(sensible), seed=1, trust_lone_seer=trust, steer_margin=None)
                     if concluded:
                         wrong = Identification((view.events[-1].id,), "a hunch", other, Role.WEREWOLF)
                         agent.reasonings.append((view.day, Reasoning("", (wrong,), Manner())))
@@ -471,3 +474,43 @@ def test_once_the_lone_seer_claimant_reports_a_werewolf_the_reasoner_no_longer_s
     assert checked and all(trusting == unsteered for _, trusting, unsteered, _, _ in checked), checked
     assert sum(wolf == trusting for wolf, trusting, _, _, _ in checked) >= 0.8 * len(checked), checked
     assert all(steered == steer for _, _, _, steered, steer in checked), checked  # without the trust: the Reasoner's
+
+
+def test_the_reasoners_werewolf_decides_only_between_players_the_evidence_rates_alike() -> None:
+    """A conclusion the evidence rates far below its best is not the vote; one within the margin is."""
+    far: list[tuple[int, int | None, int | None, int | None]] = []  # concluded; unsteered, default, no margin
+    near: list[tuple[int, int | None]] = []  # concluded; vote
+
+    class Probe(HeuristicAgent):
+        """A villager that, at each vote, asks camwolf seats in its place whom they would vote for."""
+
+        def decide(self, view: View, request: Request) -> Action:
+            if request.kind == "vote" and len(request.targets) > 2:
+                planner = CamWolfAgent.planner_type(1)
+                mem = planner._memory(view)
+                post = planner._posterior(mem, view)
+                lone = planner._lone_seer(mem, view)
+                if post is not None and lone is None:
+                    scores = planner._vote_scores(mem, view, post, request.targets)
+                    best = max(scores.values())
+
+                    def vote(concluded: int, **kw: Any) -> int | None:
+                        agent = CamWolfAgent(ScriptedModel(sensible), seed=1, **kw)
+                        hunch = Identification((view.events[-1].id,), "a hunch", concluded, Role.WEREWOLF)
+                        agent.reasonings.append((view.day, Reasoning("", (hunch,), Manner())))
+                        return asyncio.run(agent.act(view, request)).target
+
+                    unsteered = asyncio.run(CamWolfAgent(ScriptedModel(sensible), seed=1).act(view, request)).target
+                    low = min(scores, key=scores.__getitem__)
+                    if best - scores[low] > STEER_MARGIN + 0.01:
+                        far.append((low, unsteered, vote(low), vote(low, steer_margin=None)))
+                    close = [t for t in scores if t != unsteered and scores[t] >= best - STEER_MARGIN + 0.001]
+                    if close:
+                        near.append((close[0], vote(close[0])))
+            return super().decide(view, request)
+
+    _villagers_as(Probe, range(900, 915))
+    assert len(far) >= 20 and near, (len(far), len(near))
+    assert all(steered == unsteered for _, unsteered, steered, _ in far), far
+    assert all(free == low for low, _, _, free in far), far
+    assert all(concluded == voted for concluded, voted in near), near
