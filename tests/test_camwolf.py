@@ -514,3 +514,9 @@ def test_the_reasoners_werewolf_decides_only_between_players_the_evidence_rates_
     assert all(steered == unsteered for _, unsteered, steered, _ in far), far
     assert all(free == low for low, _, _, free in far), far
     assert all(concluded == voted for concluded, voted in near), near
+
+
+@pytest.mark.parametrize("margin", [-0.1, float("nan"), float("inf"), "0.05"])
+def test_a_steer_margin_that_is_no_number_from_zero_up_is_refused(margin: object) -> None:
+    with pytest.raises(ValueError, match="steer_margin"):
+        CamWolfAgent(ScriptedModel(sensible), seed=1, steer_margin=margin)  # type: ignore[arg-type]

@@ -400,8 +400,13 @@ def test_a_counter_claim_by_the_accused_is_cited_as_coming_once_they_were_named(
 
 
 def _changed_votes(seeds: range) -> tuple[int, list[tuple[int, int, str]]]:
-    """Talk turns whose planned vote changes what the seat said today, and those that did not say it."""
+    """Talk turns whose planned vote changes what the seat said today, and those that did not say it.
+
+    Said: the turn packs the vote as a changed one, and the table reads its words as the new vote.
+    """
     from lycan.agents.knowledge import promised_vote
+    from lycan.beliefs.claims import stated_vote
+    from lycan.beliefs.reader import reader_for
 
     rules = get_preset("guardian7")
     changed = 0
@@ -421,7 +426,10 @@ def _changed_votes(seeds: range) -> tuple[int, list[tuple[int, int, str]]]:
                     return action
                 if mem.planned_vote[1] != said and view.alive[said]:
                     changed += 1
-                    if not any(a.kind == "vote" and a.target == mem.planned_vote[1] for a in mem.acts):
+                    new = mem.planned_vote[1]
+                    packed = any(a.kind == "vote" and a.target == new and a.said == "changed" for a in mem.acts)
+                    heard = stated_vote(reader_for(view.names).parse(action.text, view.seat))
+                    if not packed or heard != new or "changed my mind" not in action.text:
                         unsaid.append((seed, view.seat, action.text))
                 return action
 

@@ -46,6 +46,7 @@ from lycan.agents.wording import (
     morning_of,
     realise,
 )
+from lycan.beliefs.claims import stated_vote
 from lycan.beliefs.reader import reader_for
 from lycan.engine.events import Died, PeacefulNight, Talk
 from lycan.engine.runner import run_async
@@ -782,3 +783,29 @@ def test_a_changed_vote_says_it_changed_and_its_checked_wordings_read_as_the_new
     for text in passed:
         assert set(reader.parse(text, 0)) == {Statement("will_vote", 4)}, text
     assert {lead for lead in _CHANGED if any(lead.strip() in t for t in passed)} == set(_CHANGED)
+
+
+def test_a_changed_vote_said_in_answer_or_in_a_tight_turn_still_reads_as_the_new_vote() -> None:
+    reader = reader_for(NAMES)
+    replying = SpeechAct("vote", 4, to=2, said="changed")
+    assert replying.template(NAMES, 2).startswith("To answer Player 3: I changed my mind.")
+    texts = {
+        text
+        for seed in range(60)
+        for text in realise(
+            [replying], names=NAMES, persona=draw_persona(random.Random(seed)), day=2, rng=random.Random(seed)
+        )
+    }
+    passed = [
+        t for t in texts if not check_wording(t, replying.template(NAMES, 2), names=NAMES, seat=0, wolf_public=False)
+    ]
+    assert len(passed) >= 20
+    assert all(set(reader.parse(t, 0)) == {Statement("will_vote", 4)} for t in passed), passed
+    # a turn that barely fits its limit words its acts shortly: the new vote, without the lead
+    from lycan.agents.wording import _CHANGED, _sentence
+
+    act = SpeechAct("vote", 4, said="changed")
+    for seed in range(30):
+        text = _sentence(act, NAMES, 2, random.Random(seed), set(), "calm", short=True)
+        assert not any(text.startswith(lead.strip()) for lead in _CHANGED), text
+        assert stated_vote(reader.parse(text, 0)) == 4, text

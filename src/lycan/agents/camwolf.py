@@ -22,9 +22,10 @@ the fault as a model call error.
 Speech is decided, then phrased (`lycan.agents.phrasing`): the planner's agenda (claims and
 results it must announce) with the accusation and vote intention steered to the player the
 Reasoner concluded to be a werewolf, worded by the model and checked. Votes follow the
-conclusions, and so do the night actions they bear on (the guardian protects a concluded seer,
-werewolves attack one); the probe is answered from the conclusions, the belief engine filling
-the seats they leave open.
+conclusions (on the village side only where the planner's own vote score for the concluded
+werewolf is within `steer_margin` of its best), and so do the night actions they bear on (the
+guardian protects a concluded seer, werewolves attack one); the probe is answered from the
+conclusions, the belief engine filling the seats they leave open.
 
 `grounding="beliefs"` shows the Reasoner the belief engine's summary with the events behind
 each number, so a small model verbalises sound deductions instead of inventing them.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -235,15 +237,20 @@ def _mapping(value: object) -> dict[str, Any]:
 
 
 STEER_MARGIN: float | None = 0.05
-"""The village planner's default `steer_margin`. On the embedded model the Reasoner's werewolf, where
-it differed from the belief engine's pick, was a werewolf less often (17 of 64 votes of camwolf's
-village seats in 154 games against react, against 32 of 64 for the engine's pick, and the seer 15
-times against 7; BENCHMARKS.md "The Reasoner's werewolf as a tie-breaker"): it now decides between
-candidates the evidence rates alike."""
+"""The village planner's default `steer_margin`, in units of its vote score (P(werewolf), the public
+tie-breaker worth up to 0.09, and today's vote intentions). On the embedded model the Reasoner's
+werewolf, where it differed from the belief engine's pick, was a werewolf less often (17 of 64
+votes of camwolf's village seats in 154 games against react, against 32 of 64 for the engine's
+pick, and the seer 15 times against 7; BENCHMARKS.md "The Reasoner's werewolf as a tie-breaker"):
+it now decides only between candidates the planner scores within the margin."""
 
 
 class Planner(BeliefHeuristicAgent):
     """The belief-driven heuristic, with its suspicion and vote steered to the Reasoner's werewolf.
+
+    On the village side the steer holds only where the evidence scores the Reasoner's werewolf
+    within `steer_margin` of its own best vote: the Reasoner breaks near-ties, the evidence decides
+    the rest.
 
     As a werewolf it plays as a villager would look to a village that reasons from the evidence:
     it never fakes a seer claim, not even a counter-claim once a seer has named its pack, and it
@@ -299,7 +306,11 @@ class Planner(BeliefHeuristicAgent):
         return super()._vote(mem, view, targets)
 
     def _steerable(self, mem: Memory, view: View, targets: Sequence[int], steer: int) -> bool:
-        """Whether the evidence rates the Reasoner's werewolf within `steer_margin` of its own best vote."""
+        """Whether the planner scores the Reasoner's werewolf within `steer_margin` of its own best vote.
+
+        A werewolf or possessed seat, or one whose posterior cannot be had (a log no deal fits),
+        follows the Reasoner as before.
+        """
         if self.steer_margin is None or mem.role in (Role.WEREWOLF, Role.POSSESSED):
             return True
         post = self._posterior(mem, view)
@@ -447,7 +458,8 @@ class CamWolfAgent(LLMAgent):
         **kw: further `LLMAgent` options (persona, on_token, on_manner, talk, ...).
 
     Raises:
-        ValueError: an unknown grounding (and whatever `LLMAgent` refuses).
+        ValueError: an unknown grounding, a negative or non-finite `steer_margin` (and whatever
+            `LLMAgent` refuses).
     """
 
     planner_type = Planner
@@ -466,6 +478,8 @@ class CamWolfAgent(LLMAgent):
     ) -> None:
         if grounding not in GROUNDINGS:
             raise ValueError(f"unknown grounding {grounding!r}; choose one of {', '.join(GROUNDINGS)}")
+        if steer_margin is not None and not (isinstance(steer_margin, (int, float)) and 0 <= steer_margin < math.inf):
+            raise ValueError(f"steer_margin must be a number from 0 up, or None; got {steer_margin!r}")
         kw.setdefault("talk", "phrase")
         super().__init__(model, seed, style="llm", **kw)
         self.label = "camwolf"

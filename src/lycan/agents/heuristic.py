@@ -393,7 +393,8 @@ class HeuristicAgent(SyncAgent):
             if key in mem.said_keys or key in keys:
                 continue
             text = act.template(mem.names, day)
-            line = _fresh(text, day, mem.said_texts)
+            # a changed vote is news, never a repeat ("I repeat: I changed my mind ...")
+            line = text if act.kind == "vote" and act.said == "changed" else _fresh(text, day, mem.said_texts)
             if line is None:
                 mem.said_keys.add(key)
                 continue
@@ -409,7 +410,7 @@ class HeuristicAgent(SyncAgent):
         if not parts:
             return ""
         utterance = speech.fit(" ".join(parts), limit)
-        if utterance in mem.said_texts:
+        if utterance in mem.said_texts and not any(a.kind == "vote" and a.said == "changed" for a in acts):
             return ""
         texts = {t for t in (utterance, *parts) if t not in mem.said_texts}
         mem.said_keys.update(keys)

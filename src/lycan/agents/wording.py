@@ -2117,7 +2117,7 @@ def _sentence(
             marker = rng.choice(markers)
             used.add(marker)
             text = f"{marker} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
-    if kind == "vote" and act.said == "changed":
+    if kind == "vote" and act.said == "changed" and not short:  # (a tight turn says the new vote alone)
         text = _again(rng.choice(_CHANGED), text, names)
     if act.to is not None and kind in OPINIONS:
         # the bare name only where the opinion is about the seat addressed: without a comma, "Aster I
