@@ -404,7 +404,7 @@ def _changed_votes(seeds: range) -> tuple[int, list[tuple[int, int, str]]]:
 
     Said: the turn packs the vote as a changed one, and the table reads its words as the new vote.
     """
-    from lycan.agents.knowledge import promised_vote
+    from lycan.agents.llm import promised_vote
     from lycan.beliefs.claims import stated_vote
     from lycan.beliefs.reader import reader_for
 

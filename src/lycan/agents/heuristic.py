@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import lycan.agents.speech as speech
 from lycan.agents.base import SyncAgent
-from lycan.agents.knowledge import Belief, Key, Memory, conclude, promised_vote
+from lycan.agents.knowledge import Belief, Key, Memory, conclude
 from lycan.agents.speech import Reason, SpeechAct
 from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import OVER, PASS, Action, Request
@@ -490,10 +490,10 @@ class HeuristicAgent(SyncAgent):
         if self.converse:
             items = self._conversation(mem, view, items)
         if mem.planned_vote is not None and mem.planned_vote[0] == day:
-            items = self._changed_vote(mem, view, items)
+            items = self._changed_vote(mem, items)
         return items
 
-    def _changed_vote(self, mem: Memory, view: View, items: list[tuple[Key, SpeechAct]]) -> list[tuple[Key, SpeechAct]]:
+    def _changed_vote(self, mem: Memory, items: list[tuple[Key, SpeechAct]]) -> list[tuple[Key, SpeechAct]]:
         """`items` with a vote that changes what this seat said today moved up, to be said this turn.
 
         A seat that said it will vote for one player and now plans another says so before its
@@ -503,7 +503,7 @@ class HeuristicAgent(SyncAgent):
         """
         assert mem.planned_vote is not None
         day, target = mem.planned_vote
-        said = promised_vote(view)
+        said = mem.intents.get(day, {}).get(mem.seat)  # what it last said today, as the table read it
         if said is None or said == target:
             return items
         key: Key = ("vote", day, target)

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lycan.agents.speech import SpeechAct
-from lycan.beliefs.claims import Statement, TalkParser, stated_vote
-from lycan.beliefs.reader import reader_for
+from lycan.beliefs.claims import Statement, TalkParser
 from lycan.engine.events import (
     AttackChosen,
     Died,
@@ -287,23 +286,6 @@ class Memory:
 _SENTENCES = re.compile(r"[^.!?]+[.!?]*")
 
 
-def promised_vote(view: View) -> int | None:
-    """Whom the seat last said today, in public, that it will vote for (None if it said nobody).
-
-    Read from its own talk by the talk reader, as the table reads it (a seat whose plan changed
-    since says so: `HeuristicAgent._agenda`).
-    """
-    parser = reader_for(view.names)
-    for event in reversed(view.events):
-        if event.day != view.day:
-            break
-        if isinstance(event, Talk) and event.actor == view.seat and event.channel == "talk":
-            said = stated_vote(parser.parse(event.text, view.seat))
-            if said is not None:
-                return said
-    return None
-
-
 def asks_seat(text: str, seat: int, names: Sequence[str]) -> bool:
     """Whether `text` asks `seat` a question.
 
@@ -510,4 +492,4 @@ def _normalise(scores: dict[int, float], out: dict[int, float], claims: dict[int
         out[c] = math.exp(scores[c]) / total if c in scores else 0.0
 
 
-__all__ = ["Belief", "Key", "Memory", "asks_seat", "conclude", "noise", "promised_vote"]
+__all__ = ["Belief", "Key", "Memory", "asks_seat", "conclude", "noise"]

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
-from lycan.agents.knowledge import promised_vote
 from lycan.agents.parsing import (
     STYLES,
     ParseError,
@@ -39,6 +38,8 @@ from lycan.agents.persona import Persona, persona_for
 from lycan.agents.phrasing import check_phrasing, clean
 from lycan.agents.prompt import PromptBuilder, PromptLibrary, talk_limit, token_counter
 from lycan.agents.wording import Heard, check_wording, choose, morning_of, realise
+from lycan.beliefs.claims import stated_vote
+from lycan.beliefs.reader import reader_for
 from lycan.engine.actions import MAX_BID, Action, ProbeInfo, Request
 from lycan.engine.events import Talk
 from lycan.engine.manner import Manner
@@ -175,6 +176,19 @@ def probe_schema(style: Style, names: list[str], roles: list[str]) -> dict[str, 
     if style != "llm":
         props = {"thought": {"type": "string", "maxLength": THOUGHT_CHARS}, **props}
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+def promised_vote(view: View) -> int | None:
+    """Whom the seat last said today, in public, that it will vote for (None if it said nobody)."""
+    parser = reader_for(view.names)
+    for event in reversed(view.events):
+        if event.day != view.day:
+            break
+        if isinstance(event, Talk) and event.actor == view.seat and event.channel == "talk":
+            said = stated_vote(parser.parse(event.text, view.seat))
+            if said is not None:
+                return said
+    return None
 
 
 def describe_probe(action: Action, names: tuple[str, ...]) -> str:
