@@ -189,3 +189,13 @@ def test_loading_the_encoder_prints_nothing(capfd: pytest.CaptureFixture[str]) -
         EncoderOpinionModel.load(path)
     out, err = capfd.readouterr()
     assert out == "" and err == "", (out, err)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), talk.test_handing_a_seat_the_word_says_nothing_of_it.pytestmark[0].args[1]
+)
+def test_with_the_encoder_handing_a_seat_the_word_says_nothing_of_it(
+    text: str, expected: set[tuple[str, str | None, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(TALK_MODEL_ENV, "encoder")
+    assert talk.said(text) == expected

@@ -1078,3 +1078,27 @@ def test_words_and_phrases_that_only_look_like_statements(
     text: str, expected: set[tuple[str, str | None, str]]
 ) -> None:
     assert said(text, speaker=8, names=VOCAB) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an answer and a question to the seat addressed say nothing of it (a learned reader once read
+        # both lines below as accusing Ken, and every listener took the question as an attack)
+        ("Ken I have no strong suspicion yet. Ken whom do you suspect?", set()),
+        (
+            "Good question Ken. Nobody has tipped their hand yet. A question for Ken. "
+            "Who's the likeliest wolf for you?",
+            set(),
+        ),
+        ("Fair question Ken. I have no strong suspicion yet. Let's hear from Ken. What's your read?", set()),
+        ("To answer Ken: I suspect Mio. Over to Ken. Who's your pick?", {("accuses", "Mio", "")}),
+        ("Ken whose vote do you doubt?", set()),
+        ("Good question Ken. I will vote for Mio. Ken your turn.", {("will_vote", "Mio", "")}),
+        # handing a seat the word does not hide what the line says of it
+        ("Good question Ken. Ken is the wolf.", {("accuses", "Ken", "")}),
+        ("Over to Ken. Ken lied about being the seer.", {("liar", "Ken", "seer")}),
+    ],
+)
+def test_handing_a_seat_the_word_says_nothing_of_it(text: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert said(text) == expected

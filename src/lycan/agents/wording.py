@@ -563,7 +563,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} [give us|share] your [read|thoughts][ please| now|].",
         "{to} [you haven't said much|we haven't heard from you|you've been quiet]. [Who do you suspect|What's your "
         "read]?",
-        "[Quick question for|A question for|One for] {to}. Who [do you suspect|looks off to you|worries you]?",
+        "[Quick question for|A question for|A question to] {to}. Who [do you suspect|looks off to you|worries you]?",
         "{to} if you had to pick one who would it be?",
         "{to} do you have any suspects[ yet| so far|]?",
         "{to} who would you put up today?",
@@ -587,7 +587,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{to} {ask}?",
         "{to} I'm curious. {Ask}?",
         "{to} you've been quiet today. {Ask}?",
-        "[Quick question for|A question for|One for] {to}. {Ask}?",
+        "[Quick question for|A question for|A question to] {to}. {Ask}?",
         "{to} [don't hold back|speak up|be straight with us]. {Ask}?",
         "[How about|And] you {to}? {Ask}?",
         "[Let's hear from|I want to hear from|Over to] {to}. {Ask}?",

@@ -2603,10 +2603,18 @@ def _partners(seat: int) -> re.Pattern[str]:
 
 
 def _vocative(seat: int) -> re.Pattern[str]:
-    """A sentence that opens by speaking to `seat`, naming it no more ("Ken I've been honest", "For Ken: ...")."""
+    """A sentence that speaks to `seat` and says nothing of it.
+
+    One that opens by speaking to it, naming it no more ("Ken I've been honest", "For Ken: ...", "Ken
+    whom do you suspect?"), or that only hands it the word ("Good question Ken.", "Over to Ken.").
+    """
     return re.compile(
         rf"^\s*(?:(?:for|to|re|@)\s*⟨{seat}⟩\s*:|⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|"
-        rf"look|hold on|hey|give|tell|explain|answer|share|name|what|who|why|how|where|which)\b|⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩)(?![^.!?]*⟨{seat}⟩)"
+        rf"look|hold on|hey|give|tell|explain|answer|share|name|what|who|whom|whose|why|how|where|which)\b|"
+        rf"⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩|"
+        rf"(?:(?:good|fair|great|nice|quick|a|one more|another|my)\s+question\s+(?:for\s+|to\s+)?|over\s+to\s+|"
+        rf"(?:let's|let us|i want to|i'd like to)\s+hear\s+from\s+|(?:now\s+)?your\s+turn\s*,?\s*)⟨{seat}⟩\s*[.!:]"
+        rf"|⟨{seat}⟩\s*,?\s+your\s+turn\s*[.!])(?![^.!?]*⟨{seat}⟩)"
     )
 
 
