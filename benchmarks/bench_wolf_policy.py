@@ -16,7 +16,7 @@ Village side (`--side village`): the heuristic's village, and camwolf's planner,
 lone seer claimant (`trust_lone_seer`); the `llm` seat's planner, which trusts no claimant, and the
 same with the trust (the last two rows); held to its word by a vote-score weight (`word_weight`); or
 naming no vote while its top two choices are within a margin (`Torn`: it breaks no word, since it
-gives none it may break).
+gives none it may break); or naming a vote only where it says why it suspects that seat (`Grounded`).
 
 For every seed (from `--first-seed` up) each policy plays the same deal with the same agent seeds,
 so rows differ by the side's policy alone. Prints that side's win rate with its Wilson 95% interval
@@ -33,9 +33,10 @@ import platform
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from lycan.agents import lineup
+from lycan.agents import lineup, speech
 from lycan.agents.camwolf import CamWolfAgent
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
+from lycan.agents.speech import SpeechAct
 from lycan.engine import run_sync
 from lycan.engine.game import Game
 from lycan.eval.coherence import game_coherence
@@ -75,6 +76,12 @@ VILLAGE_POLICIES: dict[str, Policy] = {
     # the `llm` seat's planner (`lycan.agents.llm.LLMAgent.planner`), as it is and with the trust
     "llm, trusts no claimant": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": False},
     "llm, spares a lone seer claimant": {"converse": True, "wolf_keeps_word": True, "trust_lone_seer": True},
+    "llm, names only votes it can ground": {
+        "converse": True,
+        "wolf_keeps_word": True,
+        "trust_lone_seer": False,
+        "grounded": True,
+    },
 }
 
 
@@ -99,6 +106,30 @@ class Torn(CAMWOLF):
         return items
 
 
+class Grounded(BeliefHeuristicAgent):
+    """A planner whose village-side seat names its vote only when it says why it suspects that seat.
+
+    A seer with nothing but a human result, or a villager with no evidence yet, says it has no
+    suspect (on its first turn of the day) instead of a vote the table may follow on no grounds.
+    """
+
+    grounded = True
+
+    def _agenda(self, mem, view):  # type: ignore[no-untyped-def]
+        items = super()._agenda(mem, view)
+        if mem.role in (Role.WEREWOLF, Role.POSSESSED):
+            return items
+        vote = next((act.target for _, act in items if act.kind == "vote"), None)
+        if vote is None or any(act.kind == "suspect" and act.target == vote for _, act in items):
+            return items
+        at = next(i for i, (_, act) in enumerate(items) if act.kind == "vote")
+        kept = [(key, act) for key, act in items if act.kind not in ("vote", "agree")]
+        if not mem.spoke[view.day] and not any(act.kind in speech.OPINIONS for _, act in kept):
+            kept.insert(at, (("nothing", view.day), SpeechAct("nothing", to=items[at][1].to)))
+        mem.planned_vote = None
+        return kept
+
+
 def describe(side: str, policy: Policy) -> str:
     """The policy's attributes as the table shows them."""
     if side == "werewolf":
@@ -109,7 +140,8 @@ def describe(side: str, policy: Policy) -> str:
     word = policy.get("word_weight", BeliefHeuristicAgent.word_weight)
     torn = policy.get("torn_margin", 0.0)
     text = f"spares a lone seer claimant: {'yes' if trust else 'no'}, weight of its own word: {word:g}"
-    return text + (f", no vote named within {torn:g}" if torn else "")
+    text += f", no vote named within {torn:g}" if torn else ""
+    return text + (", names a vote only with a reason" if policy.get("grounded") else "")
 
 
 def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[list[int], tuple[int, int], float]:
@@ -126,6 +158,8 @@ def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[li
             if team_of(role) is team:
                 if "torn_margin" in policy:
                     agents[seat] = Torn(agents[seat].seed)  # type: ignore[attr-defined]
+                elif "grounded" in policy:
+                    agents[seat] = Grounded(agents[seat].seed)  # type: ignore[attr-defined]
                 agents[seat].label = SIDE_LABEL  # the record names the side's seats apart
                 for name, value in policy.items():
                     setattr(agents[seat], name, value)
