@@ -1084,7 +1084,7 @@ def test_words_and_phrases_that_only_look_like_statements(
     ("text", "expected"),
     [
         # an answer and a question to the seat addressed say nothing of it (a learned reader once read
-        # both lines below as accusing Ken, and every listener took the question as an attack)
+        # such lines as accusing Ken, and every listener took the question as an attack)
         ("Ken I have no strong suspicion yet. Ken whom do you suspect?", set()),
         (
             "Good question Ken. Nobody has tipped their hand yet. A question for Ken. "
@@ -1095,9 +1095,31 @@ def test_words_and_phrases_that_only_look_like_statements(
         ("To answer Ken: I suspect Mio. Over to Ken. Who's your pick?", {("accuses", "Mio", "")}),
         ("Ken whose vote do you doubt?", set()),
         ("Good question Ken. I will vote for Mio. Ken your turn.", {("will_vote", "Mio", "")}),
+        ("Ken here's my answer: I'm not ready to point fingers. I want to hear from Ken. Who is lying?", set()),
+        ("Ken since you ask: I'm waiting for someone to slip up. Ken who feels off to you today?", set()),
+        ("As for your question Ken: I'm thinking it over. Ken your turn. Who looks off to you?", set()),
+        # a denial said to an accuser is no defence of the accuser
+        ("Ken you should look elsewhere. I'm with the village.", set()),
+        ("Ken respectfully you're wrong. I'm village.", set()),
+        # a summary of the claims says nothing of the claimants (it was read as defending both)
+        ("So far Ken and Mio claim seer. To answer Minako: I trust Mio.", {("defends", "Mio", "")}),
+        (
+            "Let's be clear: Ken and Mio are claiming seer. Ken you should look elsewhere. I'm with the village. "
+            "Mio sounds trustworthy to me.",
+            {("defends", "Mio", "")},
+        ),
+        ("Seer claims on the table: Ken and Mio. Mio has my trust.", {("defends", "Mio", "")}),
+        ("Ken and Mio claim seer.", set()),
+        # ... unless it says what the speaker makes of them, or names another seat
+        ("Ken and Mio claim seer but Ken is lying.", {("liar", "Ken", "seer")}),
+        (
+            "My eye is on Ken seeing that the night took Victoria and Mio made a seer claim. Ken needs to go.",
+            {("accuses", "Ken", ""), ("will_vote", "Ken", "")},
+        ),
         # handing a seat the word does not hide what the line says of it
         ("Good question Ken. Ken is the wolf.", {("accuses", "Ken", "")}),
         ("Over to Ken. Ken lied about being the seer.", {("liar", "Ken", "seer")}),
+        ("Ken here's my answer: Ken is the wolf.", {("accuses", "Ken", "")}),
     ],
 )
 def test_handing_a_seat_the_word_says_nothing_of_it(text: str, expected: set[tuple[str, str | None, str]]) -> None:

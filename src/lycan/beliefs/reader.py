@@ -274,12 +274,41 @@ def _not_own(text: str) -> bool:
     return bool(_HYPOTHETICAL.search(text) or _REPORTED.search(text) or _RETRACTION.search(text))
 
 
+_SEAT_LIST = re.compile(r"⟨\d+⟩(?:\s*,\s*⟨\d+⟩)*\s*,?\s*(?:and|&)\s+⟨\d+⟩")
+_CLAIM_WORDS = re.compile(
+    r"\b(?:claim|claims|claimed|claiming|claimants?|candidates|came forward|come forward|stepped up|say they are|"
+    r"counter-?claim\w*|co)\b"
+)
+_VIEW_WORDS = re.compile(
+    r"\b(?:i|i'm|im|myself|wolf|wolves|werewolf|werewolves|wolfy|lying|liars?|lie|lies|lied|fake\w*|false|bluff\w*|"
+    r"trust\w*|believe\w*|real|true|truth|honest\w*|genuine|sus\w*|doubt\w*|vote\w*|lynch\w*|execut\w*|"
+    r"suspect\w*|because|since|but|not|n't|no|only|late|first|second|after|before|one of them|neither|either)\b"
+)
+
+
+def _summary(sentence: str) -> bool:
+    """Whether `sentence` only sums up who claims a role ("So far Ken and Ann claim seer.").
+
+    Two or more seats named in a list and no other seat, a word of claiming and a role's word, and
+    no word of a view of them ("Ken and Ann claim seer but Ann is lying" is not a summary): it says
+    nothing of either seat.
+    """
+    listed = _SEAT_LIST.search(sentence)
+    return bool(
+        listed
+        and set(re.findall(r"⟨\d+⟩", sentence)) <= set(re.findall(r"⟨\d+⟩", listed.group(0)))
+        and _CLAIM_WORDS.search(sentence)
+        and _ROLE_ANY.search(sentence)
+        and not _VIEW_WORDS.search(sentence)
+    )
+
+
 def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
     """The sentences naming `seat` in which the speaker plainly speaks of it.
 
     Not a question, a supposition, someone else's words or a retraction; not a seat first named in
     a reason ("... because Ken voted Ann"), nor in a clause about what another does ("The wolves
-    vote Ken every day", "Ann votes Ken").
+    vote Ken every day", "Ann votes Ken"), nor in a summary of the claims (`_summary`).
     """
     token = f"⟨{seat}⟩"
     return [
@@ -287,6 +316,7 @@ def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
         for sentence in sentences
         if token in sentence
         and not sentence.rstrip().endswith("?")
+        and not _summary(sentence)
         and not _not_own(sentence)
         and not _CITED_REASON.search(sentence[: sentence.find(token)])
         and not re.search(re.escape(token) + _AGREED_WITH, sentence)
@@ -947,7 +977,7 @@ class TalkReader:
             found.append(ReadStatement(Statement("will_vote", int(alone.group(1))), NAME_ALONE, s.strip()))
         for sentence in _sentences(s):
             body = sentence.rstrip()
-            if _injected(body):
+            if _injected(body) or _summary(body):  # (a summary of the claims states nothing)
                 continue
             question = body.endswith("?") and not _uptalk(body)
             matches = _lists(body, self._matches(body, claims_line, roles_line))
@@ -1123,7 +1153,7 @@ class TalkReader:
 
         sentences = self.sentences(text, speaker)
         about = {r.statement.target for r in found if r.statement.target is not None}
-        named = {int(x) for sentence in sentences for x in re.findall(r"⟨(\d+)⟩", sentence)}
+        named = {int(x) for sentence in sentences if not _summary(sentence) for x in re.findall(r"⟨(\d+)⟩", sentence)}
         seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about - set(dropped))
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
@@ -1142,7 +1172,9 @@ class TalkReader:
         seats |= set(only)
         # a seat the line only speaks to ("Ken I've been honest all along", "Ken please be honest") is
         # not what the line has an opinion of
-        seats = {t for t in seats if not all(_vocative(t).match(x) for x in sentences if f"⟨{t}⟩" in x)}
+        seats = {
+            t for t in seats if not all(_vocative(t).match(x) for x in sentences if f"⟨{t}⟩" in x and not _summary(x))
+        }
         against = {
             "accuses": ("defends",),
             "will_vote": ("defends",),
@@ -2609,8 +2641,13 @@ def _vocative(seat: int) -> re.Pattern[str]:
     whom do you suspect?"), or that only hands it the word ("Good question Ken.", "Over to Ken.").
     """
     return re.compile(
-        rf"^\s*(?:(?:for|to|re|@)\s*⟨{seat}⟩\s*:|⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|"
-        rf"look|hold on|hey|give|tell|explain|answer|share|name|what|who|whom|whose|why|how|where|which)\b|"
+        rf"^\s*(?:(?:for|to|re|@|to answer|answering|in reply to|as for your question)\s*⟨{seat}⟩\s*:|"
+        rf"⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|look|hold on|hey|give|tell|explain|"
+        rf"answer|share|name|what|who|whom|whose|why|how|where|which|here's|here is|since you ask|to answer|"
+        rf"glad you asked|good question|fair question)\b|"
+        rf"⟨{seat}⟩\s*[,:!]?\s+(?:respectfully\s+|honestly\s+|with respect\s+)?(?:you're|you are|you've|you have|you "
+        rf"should|you need to|you must|that's|that is|this is)\b(?=[^.!?]*\b(?:wrong|mistaken|elsewhere|a mistake|"
+        rf"not fair|unfair|way off|me wrong|wrong about me)\b)|"
         rf"⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩|"
         rf"(?:(?:good|fair|great|nice|quick|a|one more|another|my)\s+question\s+(?:for\s+|to\s+)?|over\s+to\s+|"
         rf"(?:let's|let us|i want to|i'd like to)\s+hear\s+from\s+|(?:now\s+)?your\s+turn\s*,?\s*)⟨{seat}⟩\s*[.!:]"
