@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import test_talk_reader as talk
+import test_wording
 from lycan.beliefs import talk_model
 from lycan.beliefs.encoder import EncoderOpinionModel, encoder_text, shipped_encoder_model
 from lycan.beliefs.extract import load_labelled, read_in_table, scored
@@ -199,3 +200,11 @@ def test_with_the_encoder_handing_a_seat_the_word_says_nothing_of_it(
 ) -> None:
     monkeypatch.setenv(TALK_MODEL_ENV, "encoder")
     assert talk.said(text) == expected
+
+
+@pytest.mark.parametrize("acts", test_wording.TURNS, ids=lambda acts: "+".join(a.kind for a in acts))
+def test_with_the_encoder_a_turns_template_reads_as_its_acts_each_read_alone(
+    acts: tuple[Any, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(TALK_MODEL_ENV, "encoder")
+    test_wording.test_a_turns_template_reads_as_its_acts_each_read_alone(acts)

@@ -809,3 +809,37 @@ def test_a_changed_vote_said_in_answer_or_in_a_tight_turn_still_reads_as_the_new
         text = _sentence(act, NAMES, 2, random.Random(seed), set(), "calm", short=True)
         assert not any(text.startswith(lead.strip()) for lead in _CHANGED), text
         assert stated_vote(reader.parse(text, 0)) == 4, text
+
+
+_WHY = (Reason(5, "they voted against me"),)
+TURNS = [
+    # acts the planner puts in one turn, each pair or more as it may say them
+    (SpeechAct("nothing", to=1), SpeechAct("question", to=1, said="suspect")),
+    (SpeechAct("vote", 3), SpeechAct("question", to=3, said="suspect")),
+    (
+        SpeechAct("vote", 3, said="changed"),
+        SpeechAct("summary", role="seer", seats=(1, 4)),
+        SpeechAct("question", to=3),
+    ),
+    (SpeechAct("summary", role="seer", seats=(2, 3)), SpeechAct("trust", 3, to=4)),
+    (SpeechAct("summary", role="seer", seats=(2, 3)), SpeechAct("answer", to=2, said="accuses"), SpeechAct("trust", 3)),
+    (SpeechAct("answer", to=1, said="accuses"), SpeechAct("vote", 4), SpeechAct("agree", 4, to=5)),
+    (SpeechAct("vote", 4, to=1), SpeechAct("answer", to=4, said="accuses"), SpeechAct("question", to=2)),
+    (SpeechAct("claim", role="seer"), SpeechAct("divined", 2, species=Species.HUMAN), SpeechAct("vote", 3)),
+    (SpeechAct("suspect", 3, reasons=_WHY, to=2), SpeechAct("vote", 3), SpeechAct("question", to=2)),
+    (SpeechAct("liar", 3, role="seer"), SpeechAct("summary", role="seer", seats=(3, 6)), SpeechAct("vote", 3)),
+]
+
+
+@pytest.mark.parametrize("acts", TURNS, ids=lambda acts: "+".join(a.kind for a in acts))
+def test_a_turns_template_reads_as_its_acts_each_read_alone(acts: tuple[SpeechAct, ...]) -> None:
+    """Acts said together state what each states alone: none reads into the next.
+
+    (An answer and a question to one seat once read as accusing it, a summary of the claims beside a
+    trust as defending both claimants: every wording is checked against the template, so the template
+    itself must read right.)
+    """
+    reader = reader_for(NAMES)
+    alone = {s for a in acts for s in reader.parse(a.template(NAMES, 2), 0)}
+    together = " ".join(a.template(NAMES, 2) for a in acts)
+    assert set(reader.parse(together, 0)) == alone, together

@@ -1166,7 +1166,9 @@ class TalkReader:
         for r in found:
             t = r.statement.target
             if r.statement.kind == "will_vote" and t is not None and t not in judged | seats:
-                rest = [x.replace(r.clause, " ") for x in sentences if f"⟨{t}⟩" in x]
+                rest = [  # (not a sentence only spoken to it: "Ken whom do you suspect?")
+                    x.replace(r.clause, " ") for x in sentences if f"⟨{t}⟩" in x and not _vocative(t).match(x)
+                ]
                 if any(len(re.findall(r"[a-z']+", x)) >= 3 for x in rest):  # the sentence says more than the vote
                     only[t] = "accuses"
         seats |= set(only)
