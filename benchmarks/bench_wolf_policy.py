@@ -82,6 +82,13 @@ VILLAGE_POLICIES: dict[str, Policy] = {
         "trust_lone_seer": False,
         "grounded": True,
     },
+    "llm, its seer names a vote only with a reason": {
+        "converse": True,
+        "wolf_keeps_word": True,
+        "trust_lone_seer": False,
+        "grounded": True,
+        "grounded_roles": (Role.SEER,),
+    },
 }
 
 
@@ -114,10 +121,12 @@ class Grounded(BeliefHeuristicAgent):
     """
 
     grounded = True
+    grounded_roles: tuple[Role, ...] = tuple(r for r in Role if r not in (Role.WEREWOLF, Role.POSSESSED))
+    """The roles whose seats name a vote only with a reason (the village's, unless a row says which)."""
 
     def _agenda(self, mem, view):  # type: ignore[no-untyped-def]
         items = super()._agenda(mem, view)
-        if mem.role in (Role.WEREWOLF, Role.POSSESSED):
+        if mem.role not in self.grounded_roles:
             return items
         vote = next((act.target for _, act in items if act.kind == "vote"), None)
         if vote is None or any(act.kind == "suspect" and act.target == vote for _, act in items):
@@ -141,7 +150,9 @@ def describe(side: str, policy: Policy) -> str:
     torn = policy.get("torn_margin", 0.0)
     text = f"spares a lone seer claimant: {'yes' if trust else 'no'}, weight of its own word: {word:g}"
     text += f", no vote named within {torn:g}" if torn else ""
-    return text + (", names a vote only with a reason" if policy.get("grounded") else "")
+    roles = policy.get("grounded_roles")
+    whose = " (" + ", ".join(r.value for r in roles) + ")" if isinstance(roles, tuple) else ""
+    return text + (f", names a vote only with a reason{whose}" if policy.get("grounded") else "")
 
 
 def play_chunk(preset: str, side: str, policy: Policy, seeds: range) -> tuple[list[int], tuple[int, int], float]:
