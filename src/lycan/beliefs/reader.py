@@ -308,7 +308,7 @@ def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
 
     Not a question, a supposition, someone else's words or a retraction; not a seat first named in
     a reason ("... because Ken voted Ann"), nor in a clause about what another does ("The wolves
-    vote Ken every day", "Ann votes Ken"), nor in a summary of the claims (`_summary`).
+    vote Ken every day", "Ann votes Ken").
     """
     token = f"⟨{seat}⟩"
     return [
@@ -316,7 +316,6 @@ def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
         for sentence in sentences
         if token in sentence
         and not sentence.rstrip().endswith("?")
-        and not _summary(sentence)
         and not _not_own(sentence)
         and not _CITED_REASON.search(sentence[: sentence.find(token)])
         and not re.search(re.escape(token) + _AGREED_WITH, sentence)
@@ -1152,8 +1151,11 @@ class TalkReader:
         from lycan.beliefs.talk_model import default_model
 
         sentences = self.sentences(text, speaker)
+        # the sentences that may hold an opinion of a seat they name: a summary of the claims holds
+        # none of the claimants (the model still reads it, as context)
+        opining = [x for x in sentences if not _summary(x)]
         about = {r.statement.target for r in found if r.statement.target is not None}
-        named = {int(x) for sentence in sentences if not _summary(sentence) for x in re.findall(r"⟨(\d+)⟩", sentence)}
+        named = {int(x) for sentence in opining for x in re.findall(r"⟨(\d+)⟩", sentence)}
         seats = {int(x) for clause in unread for x in re.findall(r"⟨(\d+)⟩", clause)} | (named - about - set(dropped))
         seats -= {speaker}
         read = {(r.statement.kind, r.statement.target) for r in found}
@@ -1174,9 +1176,7 @@ class TalkReader:
         seats |= set(only)
         # a seat the line only speaks to ("Ken I've been honest all along", "Ken please be honest") is
         # not what the line has an opinion of
-        seats = {
-            t for t in seats if not all(_vocative(t).match(x) for x in sentences if f"⟨{t}⟩" in x and not _summary(x))
-        }
+        seats = {t for t in seats if not all(_vocative(t).match(x) for x in opining if f"⟨{t}⟩" in x)}
         against = {
             "accuses": ("defends",),
             "will_vote": ("defends",),
@@ -1192,7 +1192,7 @@ class TalkReader:
         model = default_model()  # loaded where a line first has a seat to ask about, not on every line
         threshold = model.threshold
         for seat in asked:
-            clauses = [c for c in unread if f"⟨{seat}⟩" in c] or _plain_sentences_naming(seat, sentences)
+            clauses = [c for c in unread if f"⟨{seat}⟩" in c] or _plain_sentences_naming(seat, opining)
             if not clauses or all(
                 _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
             ):
