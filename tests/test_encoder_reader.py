@@ -23,11 +23,13 @@ from lycan.train.opinions import encoder_examples
 
 TALK = Path(__file__).parent / "data" / "talk"
 TUNED_ON = [
-    *sorted(TALK.glob("dev*.jsonl")),
+    *(TALK / f"dev{n}.jsonl" for n in ("", *range(2, 15))),
     *(TALK / f"heldout{n}.jsonl" for n in ("", 2, 3, 5, 6, 7, 8, 9, 10, 11, 14)),
 ]
-"""What the shipped encoder was tuned on: the dev sets and the held-out sets measured at earlier freezes."""
-UNSEEN = [str(TALK / f"heldout{n}.jsonl") for n in (12, 13, 15)]
+"""What the shipped encoder was tuned on: the dev sets up to `dev14` and the held-out sets measured at
+earlier freezes (`dev15` and `dev16` came later: an encoder tuned on them too misread the table's own
+conversational acts, BENCHMARKS.md)."""
+UNSEEN = [str(TALK / f"heldout{n}.jsonl") for n in (12, 13, 15, 17)]
 """Held-out sets the encoder was never tuned on and whose lines were never read: they measure it."""
 VOTES = ("will_vote", "accuses")
 
@@ -208,3 +210,22 @@ def test_with_the_encoder_a_turns_template_reads_as_its_acts_each_read_alone(
 ) -> None:
     monkeypatch.setenv(TALK_MODEL_ENV, "encoder")
     test_wording.test_a_turns_template_reads_as_its_acts_each_read_alone(acts)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a question that asks says nothing of the seat it asks
+        ("Ken, what was your result last night?", set()),
+        ("Why did you vote Mio yesterday, Ken?", set()),
+        ("Mio, are you a wolf? Just tell us.", set()),
+        # nor does a report of someone else's words, or a guess between two seats
+        ("Ken said Mio is a wolf.", set()),
+        ("So I think Ken or Mio is the wolf.", set()),
+    ],
+)
+def test_with_the_encoder_questions_that_ask_and_guesses_between_seats_say_nothing(
+    text: str, expected: set[tuple[str, str | None, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(TALK_MODEL_ENV, "encoder")
+    assert talk.said(text) == expected

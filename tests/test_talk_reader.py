@@ -5,12 +5,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lycan.agents import make_agent
 from lycan.beliefs.claims import Statement, parser_for
 from lycan.beliefs.extract import Labelled, load_labelled, read_in_table, scored
+from lycan.beliefs.opinions import KINDS
 from lycan.beliefs.reader import TalkReader, claimed_role, normalise
 from lycan.engine import run_sync
 from lycan.engine.events import Talk
@@ -1101,6 +1103,9 @@ def test_words_and_phrases_that_only_look_like_statements(
         # a denial said to an accuser is no defence of the accuser
         ("Ken you should look elsewhere. I'm with the village.", set()),
         ("Ken respectfully you're wrong. I'm village.", set()),
+        ("Mio listen to me. I want the wolves gone too. Ken are you serious? The wolf is someone else.", set()),
+        ("Ken it's an honest mistake but I'm one of the good guys.", set()),
+        ("Ken be straight with us. Who do you suspect?", set()),
         # a summary of the claims says nothing of the claimants (it was read as defending both)
         ("So far Ken and Mio claim seer. To answer Minako: I trust Mio.", {("defends", "Mio", "")}),
         (
@@ -1124,3 +1129,30 @@ def test_words_and_phrases_that_only_look_like_statements(
 )
 def test_handing_a_seat_the_word_says_nothing_of_it(text: str, expected: set[tuple[str, str | None, str]]) -> None:
     assert said(text) == expected
+
+
+class _Pointed:
+    """A learned reader that reads every kind it knows, surely, of every seat it is asked about."""
+
+    threshold = 0.5
+
+    def __init__(self, reads_questions: bool) -> None:
+        self.reads_questions = reads_questions
+
+    def predict(self, sentences: Any, target: int, speaker: int | None, roles: Any = ()) -> dict[str, float]:
+        return dict.fromkeys(KINDS, 0.9)
+
+
+@pytest.mark.parametrize("reads_questions", [True, False])
+def test_a_seat_named_only_in_questions_is_asked_about_only_of_a_model_that_reads_questions(
+    reads_questions: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The point of a rhetorical question ("Isn't it convenient that Ken ...?") is an accusation or a defence
+    at most, never a vote or a liar call, and only a model that tells asking from accusing is asked."""
+    from lycan.beliefs import talk_model
+
+    monkeypatch.setattr(talk_model, "default_model", lambda: _Pointed(reads_questions))
+    got = said("Isn't it convenient that Ken only remembered his role after I pushed him?")
+    assert got == ({("accuses", "Ken", ""), ("defends", "Ken", "")} if reads_questions else set())
+    # a question that only hands the seat the word is not asked about, whatever the model
+    assert said("Ken, what was your result last night?") == set()

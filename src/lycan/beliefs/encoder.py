@@ -97,6 +97,8 @@ class EncoderOpinionModel:
 
         self.threshold = threshold
         """P at or above which the reader adds an opinion this model gives."""
+        self.reads_questions = True
+        """It reads the point of a question (tuned on `dev15`'s rhetorical and asking questions)."""
         self._torch = torch
         self._encoder = encoder
         self._tokenizer = tokenizer

@@ -34,7 +34,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -132,6 +132,9 @@ def vector(feats: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
 class OpinionModel:
     """Logistic regressions over hashed features, stored sparse: the slots any weight uses, one row per kind."""
 
+    reads_questions: ClassVar[bool] = False
+    """Words and word pairs do not tell a question that asks from one that accuses: a seat named only
+    in questions is not asked about (`EncoderOpinionModel` is)."""
     slots: np.ndarray
     """Sorted feature slots with a weight (int64)."""
     weights: np.ndarray
@@ -186,6 +189,11 @@ class SeatOpinions(Protocol):
     @property
     def threshold(self) -> float:
         """P at or above which the reader adds an opinion (an accusation, a vote, a defence, a liar call)."""
+        ...
+
+    @property
+    def reads_questions(self) -> bool:
+        """Whether the reader may ask it about a seat named only in questions (the point of a rhetorical one)."""
         ...
 
     def predict(

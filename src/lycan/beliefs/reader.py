@@ -274,6 +274,15 @@ def _not_own(text: str) -> bool:
     return bool(_HYPOTHETICAL.search(text) or _REPORTED.search(text) or _RETRACTION.search(text))
 
 
+_PART_END = re.compile(r";|:|\s[-–—]\s|—|\s+(?:but|so|while|whereas|though|although|yet)\s+")
+"""Where a part of a sentence ends ("Ken's word is good as gold; 'tis Ann who lies": two parts)."""
+
+
+def _part_start(sentence: str, end: int) -> int:
+    """Where the part of `sentence` that runs up to `end` begins (after the last `_PART_END` before it)."""
+    return max((m.end() for m in _PART_END.finditer(sentence, 0, end)), default=0)
+
+
 _SEAT_LIST = re.compile(r"⟨\d+⟩(?:\s*,\s*⟨\d+⟩)*\s*,?\s*(?:and|&)\s+⟨\d+⟩")
 _CLAIM_WORDS = re.compile(
     r"\b(?:claim|claims|claimed|claiming|claimants?|candidates|came forward|come forward|stepped up|say they are|"
@@ -317,13 +326,33 @@ def _plain_sentences_naming(seat: int, sentences: Sequence[str]) -> list[str]:
         if token in sentence
         and not sentence.rstrip().endswith("?")
         and not _not_own(sentence)
-        and not _CITED_REASON.search(sentence[: sentence.find(token)])
+        and not _CITED_REASON.search(sentence[_part_start(sentence, sentence.find(token)) : sentence.find(token)])
         and not re.search(re.escape(token) + _AGREED_WITH, sentence)
         and not any(
-            token in sentence[a:b] and _OTHERS_DO.match(sentence[a:b]) and not sentence[a:b].lstrip().startswith(token)
+            token in sentence[a:b]
+            and _OTHERS_DO.match(sentence[a:b])
+            and not re.sub(r"^\s*(?:(?:and|but|so)\s+)?", "", sentence[a:b]).startswith(token)
             for a, b in _clauses(sentence)
         )
     ]
+
+
+def _questions_naming(seat: int, sentences: Sequence[str]) -> list[str]:
+    """The questions naming `seat` that may make a point about it: not only handing it the word, not someone else's words."""
+    token = f"⟨{seat}⟩"
+    return [
+        sentence
+        for sentence in sentences
+        if token in sentence
+        and sentence.rstrip().endswith("?")
+        and not _vocative(seat).match(sentence)
+        and not _not_own(re.sub(r"\bwould(?:n't)?\b", "", sentence))  # "Why would Ken ...?" asks, supposes nothing
+        and not _CITED_REASON.search(sentence[_part_start(sentence, sentence.find(token)) : sentence.find(token)])
+    ]
+
+
+_ASKED_KINDS = ("accuses", "defends")
+"""What a question may state of a seat it names, where the learned reader says so: never a vote or a liar call."""
 
 
 _AGREED_WITH = (
@@ -1193,10 +1222,15 @@ class TalkReader:
         threshold = model.threshold
         for seat in asked:
             clauses = [c for c in unread if f"⟨{seat}⟩" in c] or _plain_sentences_naming(seat, opining)
-            if not clauses or all(
-                _NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses
-            ):
+            # a seat named only in questions may be the point of a rhetorical one ("Isn't it convenient
+            # that Ken only remembered his role after I pushed him?"): an accusation or a defence at most
+            asked_only = not clauses
+            if asked_only and model.reads_questions:
+                clauses = _questions_naming(seat, opining)
+            elif all(_NEGATION.search(c) or re.search(r"\b(?:least|less|flip\w*|turned out)\b", c) for c in clauses):
                 continue  # "I don't trust Ken", "Ken's the one I trust least", "Ken's flip: wolf": not a guess
+            if not clauses:
+                continue
             naming = [x for x in sentences if f"⟨{seat}⟩" in x]
             if all(not re.search(r"[a-z]", x.replace(f"⟨{seat}⟩", "")) for x in naming) and not any(
                 re.search(r"[a-z]", after) and not re.search(r"⟨\d+⟩", after)
@@ -1205,6 +1239,8 @@ class TalkReader:
             ):
                 continue  # a name alone ("... Player 12: human. Player 6"): a line cut short says nothing of it
             # (a name set apart and then what it is named for, "Paddy. Wolf. Vote.", is asked about)
+            if all(_alternatives(seat).search(x) for x in naming):
+                continue  # "Ken or Mio is the wolf", "maybe Ken, maybe Mio": a guess between seats, of neither
             if all(_CITED_REASON.search(x[: x.index(f"⟨{seat}⟩")]) for x in naming):
                 continue  # "I suspect Ann because Ken made a seer claim": Ken is the evidence, not the opinion
             predicted = model.predict(sentences, seat, speaker, roles)
@@ -1212,6 +1248,8 @@ class TalkReader:
             partners = {int(a or b) for x in naming for a, b in _partners(seat).findall(x)}
             partner_p = {t: model.predict(sentences, t, speaker, roles) for t in partners - {speaker}}
             for kind, p in ((k, predicted[k]) for k in OPINION_KINDS if only.get(seat, k) == k):
+                if asked_only and kind not in _ASKED_KINDS:
+                    continue
                 if p < threshold or (kind, seat) in read or any((k, seat) in read for k in against[kind]):
                     continue
                 if kind == "defends" and all(
@@ -2636,6 +2674,11 @@ def _partners(seat: int) -> re.Pattern[str]:
     return re.compile(rf"(?<=⟨{seat}⟩)\s*(?:and|&)\s*⟨(\d+)⟩|⟨(\d+)⟩(?=\s*(?:and|&)\s*⟨{seat}⟩)")
 
 
+def _alternatives(seat: int) -> re.Pattern[str]:
+    """`seat` named as one of two seats the speaker chooses between ("Ken or Ann", "maybe Ann, maybe Ken")."""
+    return re.compile(rf"⟨{seat}⟩\s*,?\s*(?:or|maybe)\s+⟨\d+⟩|⟨\d+⟩\s*,?\s*(?:or|maybe)\s+⟨{seat}⟩")
+
+
 def _vocative(seat: int) -> re.Pattern[str]:
     """A sentence that speaks to `seat` and says nothing of it.
 
@@ -2646,9 +2689,10 @@ def _vocative(seat: int) -> re.Pattern[str]:
         rf"^\s*(?:(?:for|to|re|@|to answer|answering|in reply to|as for your question)\s*⟨{seat}⟩\s*:|"
         rf"⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|look|hold on|hey|give|tell|explain|"
         rf"answer|share|name|what|who|whom|whose|why|how|where|which|here's|here is|since you ask|to answer|"
-        rf"glad you asked|good question|fair question)\b|"
+        rf"glad you asked|good question|fair question|are you serious|seriously|really|come on|"
+        rf"be (?:straight|honest|clear|real) with)\b|"
         rf"⟨{seat}⟩\s*[,:!]?\s+(?:respectfully\s+|honestly\s+|with respect\s+)?(?:you're|you are|you've|you have|you "
-        rf"should|you need to|you must|that's|that is|this is)\b(?=[^.!?]*\b(?:wrong|mistaken|elsewhere|a mistake|"
+        rf"should|you need to|you must|that's|that is|this is|it's|it is)\b(?=[^.!?]*\b(?:wrong|mistaken|elsewhere|mistake|"
         rf"not fair|unfair|way off|me wrong|wrong about me)\b)|"
         rf"⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩|"
         rf"(?:(?:good|fair|great|nice|quick|a|one more|another|my)\s+question\s+(?:for\s+|to\s+)?|over\s+to\s+|"
