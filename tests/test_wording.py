@@ -337,6 +337,10 @@ def test_a_morning_after_a_death_opens_with_the_news_once_and_nothing_bright() -
     later = texts(replace(death, first=False))
     assert not any("Player 6" in t for t in later)
     assert all(not _BRIGHT.search(t) for t in later)
+    # nor does a later turn that day open with a cheer ("Hello there gang!", "Ha okay!", "Ooh here we go!")
+    cheer = r"^(?:hey hey|ha okay|ooh|oh wow|wow|right right right|(?:hello|hi) (?:again|there)|yes)\b"
+    cheers = re.compile(cheer, re.I)
+    assert not [t for t in later if cheers.search(t) or re.search(r"\bgang\b|here we go", t, re.I)]
     assert any(_BRIGHT.search(t) for t in texts(None))  # without a death, a cheerful seat may be bright
     assert any("died" in t or "made it" in t for t in texts(Morning(peaceful=True, first=True)))
     terse = texts(death, Persona("blunt", "terse", ()))

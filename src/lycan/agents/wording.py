@@ -1492,7 +1492,9 @@ _BRIGHT = re.compile(
     r"marvellous|glorious|treat|pleasure|charming|good (?:morning|day)|fine day|live for this|"
     r"getting (?:good|boring)|heating up|plot thickens|buckle up|ready or not|round two|some action|all here|"
     r"having fun|best game|feeling lucky|happy|hooray|whee|yippee|huddle|"
-    r"love|escalated|developed nicely|go well|good to (?:see|hear|be back)|doing so well|holding up okay)\b",
+    r"love|escalated|developed nicely|go well|good to (?:see|hear|be back)|doing so well|holding up okay|"
+    r"hey hey|ha okay|ooh|wow|right right right|(?:hello|hi) (?:again|there)|gang|(?:here|off) we go|"
+    r"yes (?:alright|okay))\b",
     re.IGNORECASE,
 )
 """Words too bright for a morning that found a player dead (openers and asides that say them are not said then)."""
