@@ -2689,7 +2689,7 @@ def _vocative(seat: int) -> re.Pattern[str]:
         rf"^\s*(?:(?:for|to|re|@|to answer|answering|in reply to|as for your question)\s*⟨{seat}⟩\s*:|"
         rf"⟨{seat}⟩\s*[,:!]?\s+(?:i|i'm|i've|i'll|i'd|i am|my|me|please|listen|look|hold on|hey|give|tell|explain|"
         rf"answer|share|name|what|who|whom|whose|why|how|where|which|here's|here is|since you ask|to answer|"
-        rf"glad you asked|good question|fair question|are you serious|seriously|really|come on|"
+        rf"glad you asked|good question|fair question|are you serious|come on|"
         rf"be (?:straight|honest|clear|real) with)\b|"
         rf"⟨{seat}⟩\s*[,:!]?\s+(?:respectfully\s+|honestly\s+|with respect\s+)?(?:you're|you are|you've|you have|you "
         rf"should|you need to|you must|that's|that is|this is|it's|it is)\b(?=[^.!?]*\b(?:wrong|mistaken|elsewhere|mistake|"
