@@ -98,7 +98,9 @@ class EncoderOpinionModel:
         self.threshold = threshold
         """P at or above which the reader adds an opinion this model gives."""
         self.reads_questions = True
-        """It reads the point of a question (tuned on `dev15`'s rhetorical and asking questions)."""
+        """It is asked about seats named only in questions: sentence meanings can tell a question that asks
+        from one that accuses where its tuning lines show both (the shipped one, tuned before `dev15`, reads
+        few such questions: BENCHMARKS.md)."""
         self._torch = torch
         self._encoder = encoder
         self._tokenizer = tokenizer
