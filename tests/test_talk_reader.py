@@ -597,6 +597,13 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
             {("claim", None, "medium"), ("identified", "Baraka Otieno", "human")},
         ),
         ("Good morning. I would like to come out as the seer.", {("claim", None, "seer")}),
+        # a wolf said in passing (a small model's wording of an answer: "Player 5, a werewolf, does not suspect me")
+        ("Baraka, a werewolf, does not suspect me.", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka the wolf wants me dead.", {("accuses", "Baraka Otieno", "")}),
+        ("Is Baraka, a werewolf, lying to us?", set()),
+        ("If Baraka, a werewolf, is lying we lose.", set()),
+        ("Baraka, not a wolf, trusts me.", set()),
+        ("Baraka the wolf hunter speaks.", set()),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

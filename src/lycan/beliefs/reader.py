@@ -2166,6 +2166,12 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            # a wolf said in passing, as an apposition: "Ken, a werewolf, does not suspect me", "Ken the wolf wants me dead"
+            (
+                rf"{_WHO}(?=\s*,\s*(?:a|the|our|one)\s+(?:(?:obvious|clear|likely|sure|known|certain)\s+)?(?:were)?wolf\s*,)",
+                0.8,
+            ),
+            (rf"{_WHO}(?=\s+the\s+(?:were)?wolf\s+(?!is\b|was\b|or\b|and\b|if\b|hunter)[a-z]+)", 0.8),
             # the eleventh version: "I'm calling her a wolf", "I name Ken a traitor"
             (
                 rf"\b(?:i'm\s+|i\s+am\s+|i\s+)(?:call(?:ing)?|nam(?:e|ing)|brand(?:ing)?|label(?:l?ing)?)\s+{_WHO}\s+"
