@@ -85,6 +85,15 @@ def beliefs_reader_fit(
     ] = None,
     epochs: Annotated[int, typer.Option(min=1, help="the encoder reader's epochs")] = 6,
     device: Annotated[str, typer.Option(help="where to tune the encoder reader (cpu, cuda)")] = "cpu",
+    grammar_games: Annotated[
+        int,
+        typer.Option(
+            min=0, help="games whose planned turns the speech grammar words for the encoder reader's lines (0: none)"
+        ),
+    ] = 100,
+    encoder_threshold: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="the P at or above which the encoder reader adds an opinion")
+    ] = 0.8,
 ) -> None:
     """Train the learned readers behind the talk reader's rules (`lycan.beliefs.opinions`) on labelled lines.
 
@@ -93,7 +102,10 @@ def beliefs_reader_fit(
     (`lycan.beliefs.encoder`, the `train` extra; about a minute an epoch on two CPU cores). Give
     the labelled sets' parts meant for building on (the shipped hashed weights come from
     `tests/data/talk/dev*.jsonl`, the shipped encoder from those and the held-out sets measured at
-    earlier rounds); keep the held-out sets that measure the reader out.
+    earlier rounds); keep the held-out sets that measure the reader out. The encoder also learns
+    the agents' own talk: the speech grammar's wordings of the turns planned in `--grammar-games`
+    games, labelled by what their acts state (`lycan.train.grammar`), so that it reads a
+    conversational move ("Ken we can talk it through.") as the nothing it states.
     """
     from lycan.beliefs.extract import load_labelled
     from lycan.beliefs.opinions import KINDS
@@ -118,11 +130,22 @@ def beliefs_reader_fit(
         f"weights written to {claims_path}"
     )
     if encoder_out is not None:
+        from lycan.train.grammar import grammar_lines
         from lycan.train.opinions import train_encoder
 
+        own = grammar_lines(grammar_games)
+        console.print(f"the speech grammar's own lines: {len(own)} from {grammar_games} games")
         with clear_errors():
             try:
-                train_encoder(rows, encoder_out, epochs=epochs, device=device, log=console.print)
+                train_encoder(
+                    rows,
+                    encoder_out,
+                    own=own,
+                    epochs=epochs,
+                    device=device,
+                    threshold=encoder_threshold,
+                    log=console.print,
+                )
             except (OSError, ValueError, RuntimeError) as err:
                 fail(str(err))
         console.print(f"encoder reader written to {encoder_out}")

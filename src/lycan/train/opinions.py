@@ -171,6 +171,7 @@ def train_encoder(
     seed: int = 0,
     device: str = "cpu",
     threshold: float = THRESHOLD,
+    own: Iterable[Labelled] = (),
     log: Callable[[str], None] | None = None,
 ) -> list[float]:
     """Tune all-MiniLM-L6-v2 to read opinions (`lycan.beliefs.encoder`) and write it to the folder `out`.
@@ -179,8 +180,9 @@ def train_encoder(
     the mean of the last hidden states, one output per kind of `KINDS`, trained together with
     binary cross-entropy (AdamW, one-cycle learning rate). About a minute an epoch on two CPU
     cores for 2,700 named seats; `device="cuda"` runs it on a GPU. `threshold` is written beside the
-    weights: the P at or above which the reader adds an opinion the model gives. Returns each
-    epoch's mean loss.
+    weights: the P at or above which the reader adds an opinion the model gives. `own`: lines of
+    the agents' own talk (`lycan.train.grammar`), learned alike and counted apart in the written
+    config. Returns each epoch's mean loss.
 
     Raises:
         RuntimeError: the `train` extra is missing.
@@ -194,7 +196,8 @@ def train_encoder(
         raise RuntimeError("training the encoder reader needs the train extra: pip install 'lycan[train]'") from err
     from lycan.beliefs.encoder import MAX_TOKENS, minilm_path
 
-    data = encoder_examples(rows)
+    mine = encoder_examples(own)
+    data = encoder_examples(rows) + mine
     if not data:
         raise ValueError("no named seat in the lines to learn from")
     texts = [text for text, _ in data]
@@ -246,6 +249,7 @@ def train_encoder(
         "kinds": list(KINDS),
         "threshold": threshold,
         "examples": len(texts),
+        "own_examples": len(mine),
         "epochs": epochs,
         "lr": lr,
         "rank": rank,
