@@ -214,6 +214,13 @@ def test_with_the_encoder_a_turns_template_reads_as_its_acts_each_read_alone(
     test_wording.test_a_turns_template_reads_as_its_acts_each_read_alone(acts)
 
 
+@pytest.mark.parametrize("dead", ["Player 6", "Player 6 and Player 7"])
+def test_with_the_encoder_the_nights_news_states_nothing(dead: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mourning a seat is no vote for it nor a defence ("Sleep well Player 6.", "Let's win this for Player 6!")."""
+    monkeypatch.setenv(TALK_MODEL_ENV, "encoder")
+    test_wording.test_the_nights_news_names_only_the_dead_and_states_nothing(dead)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -2689,7 +2689,8 @@ def _vocative(seat: int) -> re.Pattern[str]:
     """A sentence that speaks to `seat` and says nothing of it.
 
     One that opens by speaking to it, naming it no more ("Ken I've been honest", "For Ken: ...", "Ken
-    whom do you suspect?"), or that only hands it the word ("Good question Ken.", "Over to Ken.").
+    whom do you suspect?"), that only hands it the word ("Good question Ken.", "Over to Ken."), or
+    that mourns it ("Sleep well Ken.", "Ken this time.").
     """
     return re.compile(
         rf"^\s*(?:(?:for|to|re|@|to answer|answering|in reply to|as for your question)\s*⟨{seat}⟩\s*:|"
@@ -2703,7 +2704,13 @@ def _vocative(seat: int) -> re.Pattern[str]:
         rf"⟨{seat}⟩\s*[,:!]?\s+⟨(?!{seat}⟩)\d+⟩|"
         rf"(?:(?:good|fair|great|nice|quick|a|one more|another|my)\s+question\s+(?:for\s+|to\s+)?|over\s+to\s+|"
         rf"(?:let's|let us|i want to|i'd like to)\s+hear\s+from\s+|(?:now\s+)?your\s+turn\s*,?\s*)⟨{seat}⟩\s*[.!:]"
-        rf"|⟨{seat}⟩\s*,?\s+your\s+turn\s*[.!])(?![^.!?]*⟨{seat}⟩)"
+        rf"|⟨{seat}⟩\s*,?\s+your\s+turn\s*[.!]"
+        # or that mourns it ("Sleep well Ken.", "My heart goes out to Ken.", "Let's win this for Ken!")
+        rf"|(?:(?:sleep|rest)\s+(?:well|easy|in\s+peace)\s+|rip\s+|poor\s+|(?:goodbye|farewell)\s+|so\s+long\s+|"
+        rf"so\s+for\s+|(?:my|our)\s+(?:heart|hearts|thoughts)\s+(?:goes|go|are|is)\s+(?:out\s+)?(?:to|with)\s+|"
+        rf"(?:let's|let\s+us|we'll|we\s+will|we\s+must|we\s+have\s+to)\s+(?:win|do)\s+(?:this|it)\s+for\s+|"
+        rf"(?:we\s+must\s+|let's\s+|let\s+us\s+)?(?:honou?r|remember)\s+)⟨{seat}⟩\s*(?:[.!]|by\b)"
+        rf"|⟨{seat}⟩\s+this\s+time\s*[.!])(?![^.!?]*⟨{seat}⟩)"
     )
 
 
