@@ -6,24 +6,29 @@ belief engine would count them. These lines teach it what the grammar means: eac
 talk turn that a planner (`BeliefHeuristicAgent` with conversation on, as `LLMAgent` plans) decided
 in a real game, worded by `lycan.agents.wording.realise` in a persona's manner and kept only where
 `check_wording` passes it, as a game would speak it. Its gold is what the rules read in the acts'
-template words, which the check has just found equal to what they read in the wording. The check
-reads with the process's talk model (`LYCAN_TALK_MODEL`); the shipped encoder learned lines checked
-with the hashed one.
+template words; the check has just found the reader (rules and learned model) reading the same
+in the wording as in those words.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
 from lycan.agents.persona import ai_names, persona_for
+from lycan.agents.prompt import talk_limit
 from lycan.agents.speech import SpeechAct
-from lycan.agents.wording import check_wording, morning_of, realise
+from lycan.agents.wording import Morning, check_wording, morning_of, realise
 from lycan.beliefs.extract import Labelled
 from lycan.beliefs.reader import TalkReader
+from lycan.beliefs.talk_model import TALK_MODEL_ENV
 from lycan.engine.actions import Action, Request
+from lycan.engine.events import Talk
 from lycan.engine.runner import run_async
 from lycan.engine.view import View
 from lycan.rules import get_preset
@@ -34,10 +39,15 @@ PRESETS = ("aiwolf5", "guardian7")
 
 @dataclass(slots=True)
 class _Turn:
+    """A planned public turn, with what its seat knew when it was planned (a view's events grow on)."""
+
     view: View
     template: str
     acts: tuple[SpeechAct, ...]
     limit: int
+    morning: Morning
+    said: int
+    """Public talk heard before it: the order of the game's turns."""
 
 
 class _Planner(BeliefHeuristicAgent):
@@ -54,17 +64,39 @@ class _Planner(BeliefHeuristicAgent):
         action = BeliefHeuristicAgent.decide(self, view, request)
         acts = self.spoken_acts(action.text) if request.kind == "talk" and action.text else ()
         if acts:
-            self.turns.append(_Turn(view, action.text, acts, request.max_length or 0))
+            said = sum(isinstance(e, Talk) and e.channel == "talk" for e in view.events)
+            self.turns.append(_Turn(view, action.text, acts, talk_limit(request), morning_of(view), said))
         return action
 
 
-def grammar_lines(games: int, *, seed: int = 0, per_turn: int = 1) -> list[Labelled]:
+@contextlib.contextmanager
+def _reading_with(model: str) -> Iterator[None]:
+    """The talk reader's learned model for the checks within: `model` (`LYCAN_TALK_MODEL`), then as it was."""
+    before = os.environ.get(TALK_MODEL_ENV)
+    os.environ[TALK_MODEL_ENV] = model
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[TALK_MODEL_ENV]
+        else:
+            os.environ[TALK_MODEL_ENV] = before
+
+
+def grammar_lines(games: int, *, seed: int = 0, per_turn: int = 1, model: str = "ngram") -> list[Labelled]:
     """Up to `per_turn` checked wordings of every public talk turn planned in `games` games, labelled.
 
     The games alternate between the `PRESETS` and between plain seat names and a web table's
-    names (`ai_names`); each seat words its turns in its own persona, as an `LLMAgent` seeded
-    alike would. Rows of one game follow each other in the order they were said.
+    names (`ai_names`); each seat words its turns in its own persona, with the morning it saw and
+    the talk limit it had, as an `LLMAgent` seeded alike would. Rows of one game follow each other
+    in the order they were said. The checks read with the learned `model` (`TALK_MODELS`; the
+    hashed one by default, so that the lines do not depend on the encoder they may train).
     """
+    with _reading_with(model):
+        return _lines(games, seed, per_turn)
+
+
+def _lines(games: int, seed: int, per_turn: int) -> list[Labelled]:
     rows: list[Labelled] = []
     for g in range(games):
         rules = get_preset(PRESETS[g % len(PRESETS)])
@@ -73,16 +105,15 @@ def grammar_lines(games: int, *, seed: int = 0, per_turn: int = 1) -> list[Label
         names = ai_names(n, game_seed) if (g // len(PRESETS)) % 2 else None
         players = [_Planner(game_seed * 31 + s) for s in range(n)]
         asyncio.run(run_async(rules, players, game_seed, names=names))
-        turns = sorted(
-            ((t, p) for p in players for t in p.turns),
-            key=lambda tp: (tp[0].view.day, len(tp[0].view.events)),
-        )
+        turns = sorted(((t, p) for p in players for t in p.turns), key=lambda tp: (tp[0].view.day, tp[0].said))
         readers: dict[tuple[str, ...], TalkReader] = {}
         for i, (turn, planner) in enumerate(turns):
             view = turn.view
-            reader = readers.setdefault(view.names, TalkReader(view.names, learned=False))
+            if view.names not in readers:
+                readers[view.names] = TalkReader(view.names, learned=False)
+            reader = readers[view.names]
             rng = random.Random(f"{game_seed}/{i}/grammar")
-            morning = morning_of(view)
+            morning = turn.morning
             dead = morning.dead if morning.first else ()
             wolf_public = view.role in (Role.WEREWOLF, Role.POSSESSED)
             wordings = realise(
