@@ -604,10 +604,12 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("If Baraka, a werewolf, is lying we lose.", set()),
         ("Baraka, not a wolf, trusts me.", set()),
         ("Baraka the wolf hunter speaks.", set()),
+        ("Calling Baraka the wolf makes no sense.", set()),
         # mourning a seat states nothing of it, and an opinion beside it is still read
         ("Sleep well Baraka. We must honour Baraka by getting this right.", set()),
         ("Baraka this time. I vote Achieng.", {("will_vote", "Achieng Odhiambo", "")}),
         ("Poor Baraka. Achieng is the wolf, I'm sure of it.", {("accuses", "Achieng Odhiambo", "")}),
+        ("Remember Baraka by the way is the wolf.", {("accuses", "Baraka Otieno", "")}),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

@@ -2171,7 +2171,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"{_WHO}(?=\s*,\s*(?:a|the|our|one)\s+(?:(?:obvious|clear|likely|sure|known|certain)\s+)?(?:were)?wolf\s*,)",
                 0.8,
             ),
-            (rf"{_WHO}(?=\s+the\s+(?:were)?wolf\s+(?!is\b|was\b|or\b|and\b|if\b|hunter)[a-z]+)", 0.8),
+            (
+                rf"(?:^|[;:]\s*)(?:and\s+|but\s+|so\s+)?{_WHO}(?=\s+the\s+(?:were)?wolf\s+(?!(?:is|was|or|and|if|hunter|"
+                rf"theory|idea|claim|accusation|story|talk|thing|narrative|angle|case|call|seer|read|label)\b)[a-z]+)",
+                0.8,
+            ),
             # the eleventh version: "I'm calling her a wolf", "I name Ken a traitor"
             (
                 rf"\b(?:i'm\s+|i\s+am\s+|i\s+)(?:call(?:ing)?|nam(?:e|ing)|brand(?:ing)?|label(?:l?ing)?)\s+{_WHO}\s+"
@@ -2709,7 +2713,7 @@ def _vocative(seat: int) -> re.Pattern[str]:
         rf"|(?:(?:sleep|rest)\s+(?:well|easy|in\s+peace)\s+|rip\s+|poor\s+|(?:goodbye|farewell)\s+|so\s+long\s+|"
         rf"so\s+for\s+|(?:my|our)\s+(?:heart|hearts|thoughts)\s+(?:goes|go|are|is)\s+(?:out\s+)?(?:to|with)\s+|"
         rf"(?:let's|let\s+us|we'll|we\s+will|we\s+must|we\s+have\s+to)\s+(?:win|do)\s+(?:this|it)\s+for\s+|"
-        rf"(?:we\s+must\s+|let's\s+|let\s+us\s+)?(?:honou?r|remember)\s+)⟨{seat}⟩\s*(?:[.!]|by\b)"
+        rf"(?:we\s+must\s+|let's\s+|let\s+us\s+)?(?:honou?r|remember)\s+)⟨{seat}⟩\s*(?:[.!]|by\s+\w+ing\b)"
         rf"|⟨{seat}⟩\s+this\s+time\s*[.!])(?![^.!?]*⟨{seat}⟩)"
     )
 
