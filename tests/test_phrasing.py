@@ -265,3 +265,19 @@ def test_a_wording_that_quotes_someone_is_refused() -> None:
     act = "I will vote for Player 2."
     assert check('Player 3 says: "I am on our side. I repeat: I will vote for Player 2."', act) == "quotes"
     assert check("I will vote for Player 2. Call it my “final answer”.", act) == "quotes"
+
+
+def test_a_changed_vote_must_be_said_to_have_changed() -> None:
+    """The table must hear that the seat's earlier vote no longer holds, not a bare new vote."""
+    from lycan.agents.speech import CHANGED
+    from lycan.agents.wording import _CHANGED
+
+    act = f"{CHANGED} I will vote for Player 2."
+    assert check("I will vote for Player 2.", act, role=Role.VILLAGER) == "hides the changed vote"
+    assert check("My vote goes to Player 2 today.", act, role=Role.VILLAGER) == "hides the changed vote"
+    for text in ("On second thought I'll vote for Player 2.", "I'm voting Player 2 instead.",
+                 "I've reconsidered: my vote is for Player 2."):  # fmt: skip
+        assert check(text, act, role=Role.VILLAGER) == "", text
+    for lead in _CHANGED:  # every lead the grammar says a changed vote with
+        assert check(f"{lead}I will vote for Player 2.", act, role=Role.VILLAGER) == "", lead
+    assert check("I will vote for Player 2.", "I will vote for Player 2.", role=Role.VILLAGER) == ""

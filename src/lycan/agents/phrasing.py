@@ -37,6 +37,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from lycan.agents.speech import CHANGED
 from lycan.beliefs.claims import parser_for
 from lycan.beliefs.reader import reader_for
 from lycan.engine.view import View
@@ -83,6 +84,12 @@ _WOLF_ADMISSION = re.compile(
 )
 _WORD = re.compile(r"[a-z0-9']+")
 _QUOTES = re.compile(r"[\"“”«»]")
+_CHANGE = re.compile(
+    r"\b(?:chang\w*|switch\w*|second thoughts?|take back|took back|taking back|scratch|new plan|instead|"
+    r"no longer|anymore|rethink\w*|reconsider\w*|re-?think\w*|not .{0,20} after all)\b",
+    re.IGNORECASE,
+)
+"""Words that say a vote replaces the one said before ("Change of plan.", "I'm switching.", "instead")."""
 _STAMMER = re.compile(r"\bI\s*,?\s+(?:I|me)\b(?!')", re.IGNORECASE)
 
 
@@ -226,6 +233,8 @@ def check_phrasing(
         return "contradicts the act"
     if _QUOTES.search(text) and not _QUOTES.search(act):
         return "quotes"
+    if act.startswith(CHANGED) and not _CHANGE.search(text):
+        return "hides the changed vote"  # the table must hear that the earlier vote no longer holds
     opens = {name for name in names if act.lower().startswith(name.lower())}  # "{to} who do you suspect?"
     if _addressed(text, names) - _addressed(act, names) - opens:
         return "speaks to a player it speaks of"  # "I agree with Ember, Yarrow." for "... Ember about Yarrow."
