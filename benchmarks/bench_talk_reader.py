@@ -29,19 +29,17 @@ rules (`LYCAN_TALK_MODEL`): the hashed words and word pairs, or the tuned senten
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lycan.beliefs.claims import SpeechParser, Statement
 from lycan.beliefs.extract import Labelled, load_labelled, read_in_table, scored
 from lycan.beliefs.reader import TalkReader
-from lycan.beliefs.talk_model import TALK_MODEL_ENV
+from lycan.beliefs.talk_model import talk_model_set
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "claims and results": ("claim", "divined", "identified"),
@@ -100,20 +98,6 @@ def with_model(model: object, rows: list[Labelled]) -> tuple[dict[int, Sequence[
 
     asyncio.run(go())
     return out, sum(ex.model_calls for ex in extractors.values())
-
-
-@contextlib.contextmanager
-def talk_model_set(name: str) -> Iterator[None]:
-    """The talk reader asks the learned reader `name` (`lycan.beliefs.talk_model.TALK_MODELS`) inside the block."""
-    before = os.environ.get(TALK_MODEL_ENV)
-    os.environ[TALK_MODEL_ENV] = name
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[TALK_MODEL_ENV]
-        else:
-            os.environ[TALK_MODEL_ENV] = before
 
 
 def main() -> None:

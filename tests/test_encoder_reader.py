@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections import Counter
@@ -17,7 +18,7 @@ from lycan.beliefs import talk_model
 from lycan.beliefs.encoder import EncoderOpinionModel, encoder_text, shipped_encoder_model
 from lycan.beliefs.extract import load_labelled, read_in_table, scored
 from lycan.beliefs.opinions import KINDS, OpinionModel
-from lycan.beliefs.talk_model import TALK_MODEL_ENV, default_model
+from lycan.beliefs.talk_model import TALK_MODEL_ENV, default_model, talk_model_set
 from lycan.cli import app
 from lycan.train.opinions import encoder_examples
 
@@ -74,6 +75,20 @@ def test_the_variable_picks_the_learned_reader_and_a_wrong_name_is_refused(monke
     monkeypatch.setenv(TALK_MODEL_ENV, "bert")
     with pytest.raises(ValueError, match="choose one of auto, ngram, encoder"):
         default_model()
+
+
+def test_a_block_reads_with_the_model_it_names_and_leaves_the_process_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(TALK_MODEL_ENV, raising=False)
+    with talk_model_set("ngram"):
+        assert isinstance(default_model(), OpinionModel)
+    assert TALK_MODEL_ENV not in os.environ and isinstance(default_model(), EncoderOpinionModel)
+    monkeypatch.setenv(TALK_MODEL_ENV, "ngram")
+    with pytest.raises(KeyError), talk_model_set("encoder"):
+        assert isinstance(default_model(), EncoderOpinionModel)
+        raise KeyError("left by an error")
+    assert os.environ[TALK_MODEL_ENV] == "ngram"
 
 
 def test_without_the_train_extra_the_hashed_model_reads_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,9 +6,11 @@ left; `LYCAN_TALK_MODEL` picks it for the process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import warnings
+from collections.abc import Iterator
 
 from lycan.beliefs.opinions import SeatOpinions, shipped_ngram_model
 
@@ -45,4 +47,21 @@ def default_model() -> SeatOpinions:
     return _talk_model(os.environ.get(TALK_MODEL_ENV, "auto"))
 
 
-__all__ = ["TALK_MODELS", "TALK_MODEL_ENV", "default_model"]
+@contextlib.contextmanager
+def talk_model_set(name: str) -> Iterator[None]:
+    """Inside the block the talk reader asks the learned reader `name` (`TALK_MODELS`); then as it was.
+
+    It sets `LYCAN_TALK_MODEL` for the process: for a benchmark or a training run, not a game.
+    """
+    before = os.environ.get(TALK_MODEL_ENV)
+    os.environ[TALK_MODEL_ENV] = name
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[TALK_MODEL_ENV]
+        else:
+            os.environ[TALK_MODEL_ENV] = before
+
+
+__all__ = ["TALK_MODELS", "TALK_MODEL_ENV", "default_model", "talk_model_set"]

@@ -13,10 +13,7 @@ in the wording as in those words.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lycan.agents.heuristic_beliefs import BeliefHeuristicAgent
@@ -26,7 +23,7 @@ from lycan.agents.speech import SpeechAct
 from lycan.agents.wording import Morning, check_wording, morning_of, realise
 from lycan.beliefs.extract import Labelled
 from lycan.beliefs.reader import TalkReader
-from lycan.beliefs.talk_model import TALK_MODEL_ENV
+from lycan.beliefs.talk_model import talk_model_set
 from lycan.engine.actions import Action, Request
 from lycan.engine.events import Talk
 from lycan.engine.runner import run_async
@@ -69,20 +66,6 @@ class _Planner(BeliefHeuristicAgent):
         return action
 
 
-@contextlib.contextmanager
-def _reading_with(model: str) -> Iterator[None]:
-    """The talk reader's learned model for the checks within: `model` (`LYCAN_TALK_MODEL`), then as it was."""
-    before = os.environ.get(TALK_MODEL_ENV)
-    os.environ[TALK_MODEL_ENV] = model
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[TALK_MODEL_ENV]
-        else:
-            os.environ[TALK_MODEL_ENV] = before
-
-
 def grammar_lines(games: int, *, seed: int = 0, per_turn: int = 1, model: str = "ngram") -> list[Labelled]:
     """Up to `per_turn` checked wordings of every public talk turn planned in `games` games, labelled.
 
@@ -92,7 +75,7 @@ def grammar_lines(games: int, *, seed: int = 0, per_turn: int = 1, model: str = 
     in the order they were said. The checks read with the learned `model` (`TALK_MODELS`; the
     hashed one by default, so that the lines do not depend on the encoder they may train).
     """
-    with _reading_with(model):
+    with talk_model_set(model):
         return _lines(games, seed, per_turn)
 
 
