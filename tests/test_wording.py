@@ -787,6 +787,12 @@ def test_a_changed_vote_says_it_changed_and_its_checked_wordings_read_as_the_new
     for text in passed:
         assert set(reader.parse(text, 0)) == {Statement("will_vote", 4)}, text
     assert {lead for lead in _CHANGED if any(lead.strip() in t for t in passed)} == set(_CHANGED)
+    # a lead that runs on into the words leads one sentence, never a fragment of its own
+    # ("On second thought easy call. I plan to vote for Player 5.")
+    for text in texts:
+        for lead in (x for x in _CHANGED if x[-1] == " " and x.rstrip()[-1] not in ".!?"):
+            if lead in text:
+                assert "Player 5" in re.split(r"[.!?]\s", text.split(lead, 1)[1])[0], text
 
 
 def test_a_changed_vote_said_in_answer_or_in_a_tight_turn_still_reads_as_the_new_vote() -> None:

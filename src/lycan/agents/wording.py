@@ -2120,7 +2120,10 @@ def _sentence(
             used.add(marker)
             text = f"{marker} {text[:1].lower() + text[1:] if text.startswith('My') else text}"
     if kind == "vote" and act.said == "changed" and not short:  # (a tight turn says the new vote alone)
-        text = _again(rng.choice(_CHANGED), text, names)
+        # a lead that runs on into the words ("On second thought I ...") only before one sentence, not
+        # before a marker of its own ("On second thought easy call. I plan to vote for Ken.")
+        changed = _CHANGED if not re.search(r"[.!?]\s", text) else tuple(x for x in _CHANGED if x.rstrip()[-1] in ".!?")
+        text = _again(rng.choice(changed), text, names)
     if act.to is not None and kind in OPINIONS:
         # the bare name only where the opinion is about the seat addressed: without a comma, "Aster I
         # trust Yarrow." reads as a list of names, not an answer to Aster
