@@ -281,3 +281,12 @@ def test_a_changed_vote_must_be_said_to_have_changed() -> None:
     for lead in _CHANGED:  # every lead the grammar says a changed vote with
         assert check(f"{lead}I will vote for Player 2.", act, role=Role.VILLAGER) == "", lead
     assert check("I will vote for Player 2.", "I will vote for Player 2.", role=Role.VILLAGER) == ""
+
+
+def test_a_question_the_act_asks_must_be_asked() -> None:
+    act = "I'm not sure yet. Player 4 who do you suspect?"
+    assert check("I'm not sure yet. Player 4 who don't have strong suspicion.", act, role=Role.VILLAGER) == (
+        "question not asked"
+    )
+    assert check("No strong read yet. Player 4, who looks off to you?", act, role=Role.VILLAGER) == ""
+    assert check("I suspect nobody yet. Do you?", "I'm not sure yet.", role=Role.VILLAGER) == ""

@@ -57,6 +57,9 @@ REASONS = (
     "stammer",
     "contradicts the act",
     "quotes",
+    "hides the changed vote",
+    "question not asked",
+    "speaks to a player it speaks of",
     "other names",
     "other roles",
     "false claim",
@@ -235,6 +238,8 @@ def check_phrasing(
         return "quotes"
     if act.startswith(CHANGED) and not _CHANGE.search(text):
         return "hides the changed vote"  # the table must hear that the earlier vote no longer holds
+    if "?" in act and "?" not in text:
+        return "question not asked"  # "Ken who don't have strong suspicion." for "Ken who do you suspect?"
     opens = {name for name in names if act.lower().startswith(name.lower())}  # "{to} who do you suspect?"
     if _addressed(text, names) - _addressed(act, names) - opens:
         return "speaks to a player it speaks of"  # "I agree with Ember, Yarrow." for "... Ember about Yarrow."
