@@ -601,7 +601,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                 f"{who} pointed at {whom}",
                 f"{who} went after {whom}",
                 f"{who} pointed the finger at {whom}",
-                f"{who} came after {whom}",
+                f"{who} turned on {whom}",
                 f"{who} called {whom} out",
                 f"{who} had doubts about {whom}",
             ),
