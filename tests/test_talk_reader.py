@@ -111,6 +111,10 @@ def test_the_reader_reads_the_development_corpora(
             {("claim", None, "seer"), ("divined", "Minako", "human")},
         ),
         ("N1 result: Victoria=Werewolf", {("divined", "Victoria", "werewolf")}),
+        (
+            "Seer here. My divination found Minako to be a werewolf.",
+            {("claim", None, "seer"), ("divined", "Minako", "werewolf")},
+        ),
         ("My role is seer", {("claim", None, "seer")}),
         ("I  am   the real  seer.", {("claim", None, "seer")}),
         ("**Seer CO.** Mio is *black*", {("claim", None, "seer"), ("divined", "Mio", "werewolf")}),

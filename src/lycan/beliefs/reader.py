@@ -1775,10 +1775,10 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"returned)\b|'s\b|[=:,-])\s*(?:as\s+)?(?:an?\s+|the\s+)?(?:\"|')?{_SPECIES}\b",
                 0.95,
             ),
-            # "my vision showed Toshio is human", "my check on Yuki: werewolf"
+            # "my vision showed Toshio is human", "my check on Yuki: werewolf", "my divination found Ken to be human"
             (
                 rf"\b(?:vision|check|divination|result|reading|read|seance)\w*\s*,?\s+(?:\w+\s+){{0,5}}?(?:on|of|for|showed|shows|says|said|was|is|revealed|reveals|that)?\s*"
-                rf":?\s*{_WHO}(?:'s)?\s*,?\s*(?:is|was|=|:|-|,|as)?\s*(?:an?\s+)?{_SPECIES}\b",
+                rf":?\s*{_WHO}(?:'s)?\s*,?\s*(?:is|was|=|:|-|,|as|to\s+be)?\s*(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
             # a medium's reading with the execution first: "our executed player yesterday, Rashid, was a werewolf"
