@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
 from lycan.agents.llm import LLMAgent, promised_vote
 from lycan.agents.phrasing import (
+    REASONS,
     check_phrasing,
     clean,
     echoes,
@@ -65,6 +67,19 @@ def check(text: str, act: str = SEER_ACT, *, role: Role = Role.SEER, public: boo
 )
 def test_bad_phrasings_are_rejected_with_their_reason(text: str, reason: str) -> None:
     assert check(text, limit=50 if reason == "too long" else 0) == reason
+    assert reason in REASONS
+
+
+def test_reasons_lists_every_reason_the_checks_give() -> None:
+    """Each `return "..."` of the checks is in `REASONS`, so that reports can name every refusal."""
+    import inspect
+
+    from lycan.agents import phrasing
+
+    given = set()
+    for fn in (phrasing.check_phrasing, phrasing.check_fresh, phrasing.voice_fault):
+        given |= set(re.findall(r'return "([^"]+)"', inspect.getsource(fn)))
+    assert given and given <= set(REASONS), given - set(REASONS)
 
 
 def test_a_player_the_act_speaks_of_is_not_turned_into_the_one_spoken_to() -> None:
@@ -288,5 +303,7 @@ def test_a_question_the_act_asks_must_be_asked() -> None:
     assert check("I'm not sure yet. Player 4 who don't have strong suspicion.", act, role=Role.VILLAGER) == (
         "question not asked"
     )
-    assert check("No strong read yet. Player 4, who looks off to you?", act, role=Role.VILLAGER) == ""
+    for text in ("No strong read yet. Player 4, who looks off to you?", "Player 4, tell us your read.",
+                 "Player 4 share your thoughts please.", "Player 4 who do you suspect？"):  # fmt: skip
+        assert check(text, act, role=Role.VILLAGER) == "", text
     assert check("I suspect nobody yet. Do you?", "I'm not sure yet.", role=Role.VILLAGER) == ""

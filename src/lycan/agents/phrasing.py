@@ -22,6 +22,10 @@ otherwise (the reason is recorded with the model call, never spoken):
   from the act's (a paraphrase passes; a changed claim, result, vote or accusation does not);
 - `quotes`: quotation marks the act lacks (a wording that puts the act in someone's mouth: `Player 1
   says: "..."`);
+- `hides the changed vote`: a vote that replaces the one said before, worded as a plain vote;
+- `question not asked`: the act asks a question and the wording neither asks one nor invites an
+  answer ("tell us your read"), as a garbled "Ken who don't have strong suspicion." does;
+- `speaks to a player it speaks of`: a name the act speaks of, addressed ("I agree with Ember, Yarrow.");
 - `other names` / `other roles`: a player name the act does not contain or one it does that is
   left out (an answer or a question that reads as no statement must still be said to its player),
   or a role word the act lacks (the names and roles a reason cites are part of the act); only with
@@ -48,8 +52,8 @@ ECHO_NGRAM = 5
 """Words in a row that, shared with the instructions (and not with the act), make a phrasing an echo."""
 
 REASONS = (
-    "empty",
     "too long",
+    "empty",
     "error text",
     "prompt echo",
     "self-narration",
@@ -64,7 +68,7 @@ REASONS = (
     "other roles",
     "false claim",
 )
-"""Every reason `check_phrasing` may give, in the order the checks run."""
+"""Every reason `check_phrasing` (and `check_fresh`: "false claim") may give, in the order the checks run."""
 
 _ERROR_TEXT = re.compile(
     r"\b(?:retry|retrying|error|invalid|json|schema|parse|format|instructions?|prompt|as an ai|"
@@ -93,6 +97,12 @@ _CHANGE = re.compile(
     re.IGNORECASE,
 )
 """Words that say a vote replaces the one said before ("Change of plan.", "I'm switching.", "instead")."""
+_ASKS = re.compile(
+    r"[?？]|\b(?:tell|give|share\s+with)\s+(?:us|me)\b|\bshare\s+your\b|\blet'?s\s+hear\b|\bI'?d\s+like\s+to\s+hear\b|"
+    r"\b(?:we|I)\s+(?:want|need)\s+to\s+hear\b",
+    re.IGNORECASE,
+)
+"""A question asked, or an answer invited in other words ("Ken, tell us your read.")."""
 _STAMMER = re.compile(r"\bI\s*,?\s+(?:I|me)\b(?!')", re.IGNORECASE)
 
 
@@ -238,7 +248,7 @@ def check_phrasing(
         return "quotes"
     if act.startswith(CHANGED) and not _CHANGE.search(text):
         return "hides the changed vote"  # the table must hear that the earlier vote no longer holds
-    if "?" in act and "?" not in text:
+    if "?" in act and not _ASKS.search(text):
         return "question not asked"  # "Ken who don't have strong suspicion." for "Ken who do you suspect?"
     opens = {name for name in names if act.lower().startswith(name.lower())}  # "{to} who do you suspect?"
     if _addressed(text, names) - _addressed(act, names) - opens:
