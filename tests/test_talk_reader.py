@@ -614,6 +614,13 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("Baraka this time. I vote Achieng.", {("will_vote", "Achieng Odhiambo", "")}),
         ("Poor Baraka. Achieng is the wolf, I'm sure of it.", {("accuses", "Achieng Odhiambo", "")}),
         ("Remember Baraka by the way is the wolf.", {("accuses", "Baraka Otieno", "")}),
+        # "to be": a result only after the speaker's own vision; after an opinion verb, an opinion
+        ("My check last night showed Baraka to be human.", {("divined", "Baraka Otieno", "human")}),
+        ("I believe Baraka to be a wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("Reading the room I believe Baraka to be a wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("Reading the room I believe Baraka is a wolf.", {("accuses", "Baraka Otieno", "")}),
+        ("I want my reading of Baraka to be human.", set()),
+        ("I'm ready to say Baraka is human.", {("defends", "Baraka Otieno", "")}),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

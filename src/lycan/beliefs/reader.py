@@ -941,6 +941,9 @@ class TalkReader:
         # "Yulia I think is town", "Mia is for me suspicious": the opinion marker moved to its usual place
         s = re.sub(r"(⟨\d+⟩)\s+i\s+(think|believe|feel|guess|reckon)\s+(is|'s|are)\b", r"i \2 \1 \3", s)
         s = re.sub(
+            r"\bi\s+((?:\w+\s+)?(?:think|believe|reckon))\s+(⟨\d+⟩)\s+to\s+be\b", r"i \1 \2 is", s
+        )  # "believe Ken to be a wolf"
+        s = re.sub(
             r"\b(is|'s|are)\s+for\s+me\s+(?=(?:a\s+|the\s+|very\s+|too\s+|so\s+)?(?:suspicious|sus|wolf|werewolf|town|village|"
             r"innocent|clean|strange|weird|shady)\b)",
             r"\1 ",
@@ -1775,10 +1778,18 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"returned)\b|'s\b|[=:,-])\s*(?:as\s+)?(?:an?\s+|the\s+)?(?:\"|')?{_SPECIES}\b",
                 0.95,
             ),
-            # "my vision showed Toshio is human", "my check on Yuki: werewolf", "my divination found Ken to be human"
+            # "my divination found Ken to be human" (not "I read Ken to be a wolf", an opinion)
             (
-                rf"\b(?:vision|check|divination|result|reading|read|seance)\w*\s*,?\s+(?:\w+\s+){{0,5}}?(?:on|of|for|showed|shows|says|said|was|is|revealed|reveals|that)?\s*"
-                rf":?\s*{_WHO}(?:'s)?\s*,?\s*(?:is|was|=|:|-|,|as|to\s+be)?\s*(?:an?\s+)?{_SPECIES}\b",
+                rf"\bmy\s+(?:vision|check|divination|result|reading|seance)\w*\s+(?:last night\s+|on night \w+\s+)?"
+                rf"(?:found|showed|shows|revealed|reveals|proved|confirmed)\s+{_WHO}\s+to\s+be\s+(?:an?\s+)?{_SPECIES}\b",
+                0.9,
+            ),
+            # "my vision showed Toshio is human", "my check on Yuki: werewolf"
+            (
+                rf"\b(?!ready\b)(?:vision|check|divination|result|reading|read|seance)\w*\s*,?\s+"
+                rf"(?:(?!(?:i|think|believe|feel|guess|reckon|suspect|bet)\b)\w+\s+){{0,5}}?"
+                rf"(?:on|of|for|showed|shows|says|said|was|is|revealed|reveals|that)?\s*"
+                rf":?\s*{_WHO}(?:'s)?\s*,?\s*(?:is|was|=|:|-|,|as)?\s*(?:an?\s+)?{_SPECIES}\b",
                 0.9,
             ),
             # a medium's reading with the execution first: "our executed player yesterday, Rashid, was a werewolf"
