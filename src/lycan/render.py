@@ -503,6 +503,14 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
     "we lost Player 6 in the night"), for a speaker who should not repeat the table's sentences; a
     listener checks any of them against the record alike.
     """
+    said = _wordings(events, influence, by)
+    cited = next((e for e in events if e.id == influence.event_id), None)
+    if isinstance(cited, Talk) and cited.actor == by.seat:
+        return said[:1]  # what the speaker said themself: "I went public as the seer" would be a boast
+    return said
+
+
+def _wordings(events: Sequence[Event], influence: Influence, by: Explainer) -> tuple[str, ...]:
     at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
     if at is None:
         return ()
@@ -546,6 +554,8 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                         f"they stepped up as the {role}",
                         f"they made a {role} claim",
                         f"they put themselves forward as the {role}",
+                        f"they went public as the {role}",
+                        f"they announced a {role} claim",
                     )
                 first = "I" if before == by.seat else names[before]
                 accuser = _named_werewolf_by(events[:at], seat, role, by)
@@ -576,6 +586,8 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                 f"{who} came forward as the {role}",
                 f"{who} stepped up as the {role}",
                 f"{who} made a {role} claim",
+                f"{who} went public as the {role}",
+                f"{who} announced a {role} claim",
             )
         kinds = ("divined", "identified") if influence.kind == "report" else ("will_vote", "accuses", "defends", "liar")
         acts = [st for st in said if st.kind in kinds and st.target is not None]
@@ -587,9 +599,17 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
         who, whom = subject(e.actor), obj(st.target)
         what = "a werewolf" if st.species is wolf else "human"
         if st.kind == "divined":
-            return (f"{who} called {whom} {what}", f"{who} said {subject(st.target)} came up {what}")
+            return (
+                f"{who} called {whom} {what}",
+                f"{who} said {subject(st.target)} came up {what}",
+                f"{who} reported {whom} as {what}",
+            )
         if st.kind == "identified":
-            return (f"{who} read {whom} as {what}", f"{who} said {was(st.target)} {what}")
+            return (
+                f"{who} read {whom} as {what}",
+                f"{who} said {was(st.target)} {what}",
+                f"{who} reported {whom} as {what}",
+            )
         return {
             "will_vote": (
                 f"{who} wanted to execute {whom}",
@@ -601,7 +621,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
                 f"{who} pointed at {whom}",
                 f"{who} went after {whom}",
                 f"{who} pointed the finger at {whom}",
-                f"{who} turned on {whom}",
+                f"{who} took aim at {whom}",
                 f"{who} called {whom} out",
                 f"{who} had doubts about {whom}",
             ),
