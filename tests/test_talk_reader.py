@@ -621,6 +621,19 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("Reading the room I believe Baraka is a wolf.", {("accuses", "Baraka Otieno", "")}),
         ("I want my reading of Baraka to be human.", set()),
         ("I'm ready to say Baraka is human.", {("defends", "Baraka Otieno", "")}),
+        # the possessed is on the wolves' side; a wagon joined in the same breath is a vote
+        (
+            "Night two: Achieng, human. Baraka was the possessed, I'm sure.",
+            {("divined", "Achieng Odhiambo", "human"), ("accuses", "Baraka Otieno", "")},
+        ),
+        ("Baraka = possessed 100%", {("accuses", "Baraka Otieno", "")}),
+        ("So either Baraka was the possessed, or we hanged a villager.", set()),
+        ("What if Baraka is the possessed?", set()),
+        ("Achieng said Baraka is the possessed.", set()),
+        ("Baraka is possessed by rage today.", set()),
+        ("Baraka wagon, I'm on it, hammer at six.", {("will_vote", "Baraka Otieno", "")}),
+        ("Baraka wagon, go, I'm first.", {("will_vote", "Baraka Otieno", "")}),
+        ("Baraka wagon is at three.", set()),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

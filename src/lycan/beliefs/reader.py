@@ -2045,6 +2045,12 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.9,
             ),
             (rf"\bon\s+the\s+{_WHO}\s+wagon\b", 0.85),
+            # a wagon the speaker joins in the same breath: "Salma wagon, I'm on it", "Emma wagon, go, I'm first"
+            (
+                rf"(?:^|[.,;:!—–-]\s*){_WHO}\s+(?:wagon|train)\b\s*[,!.—–-]*\s*(?:(?:right now|now|go|let's go)\s*[,!.—–-]*\s*)?"
+                rf"(?:i'?m\s+(?:on\s+it|in|first|aboard|the\s+first\s+vote)|count\s+me\s+in|all\s+aboard)\b",
+                0.85,
+            ),
             (
                 rf"\b(?:i'm\s+|i am\s+)?(?:going|staying on|sticking with|moving (?:it|my vote) to|switching to|switching my vote to|unvote \S+\s+)\s*{_WHO}(?!\s+(?:is|was|'s))",
                 0.8,
@@ -2177,6 +2183,15 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
         ],
         "accuses": [
+            # the possessed is on the wolves' side: "Olga was the possessed, I'm sure", "Esperanza = possessed 100%",
+            # "so Luca's the possessed, probably" (not "either he was the possessed or ...", "if", a question)
+            (
+                rf"(?:^|[.,;:!—–-]\s*)(?:and\s+|so\s+|but\s+|also\s+)?(?:since\s+|because\s+|cause\s+|as\s+)?"
+                rf"(?:maybe\s+|probably\s+|i\s+(?:think|bet|reckon|believe|guess)\s+)?{_WHO}(?:'s|\s+is|\s+was|\s*=)\s+"
+                rf"(?:(?:obviously|clearly|probably|prob|definitely|def|surely|likely|maybe|100%|totally)\s+)?(?:the\s+|a\s+)?"
+                rf"possessed\b(?!\s+by\b)(?![^.!;]*\?)(?![^.;]*\bor\b)(?![^.;,]*\bfak)",
+                0.8,
+            ),
             # a wolf said in passing, as an apposition: "Ken, a werewolf, does not suspect me", "Ken the wolf wants me dead"
             (
                 rf"{_WHO}(?=\s*,\s*(?:a|the|our|one)\s+(?:(?:obvious|clear|likely|sure|known|certain)\s+)?(?:were)?wolf\s*,)",
