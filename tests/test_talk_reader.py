@@ -634,6 +634,10 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("Baraka wagon, I'm on it, hammer at six.", {("will_vote", "Baraka Otieno", "")}),
         ("Baraka wagon, go, I'm first.", {("will_vote", "Baraka Otieno", "")}),
         ("Baraka wagon is at three.", set()),
+        # a lying face or a clown after a name is a read of it, a thinking face before the wolf a hedge
+        ("🙄 baraka 🤥", {("accuses", "Baraka Otieno", "")}),
+        ("baraka 🤔🐺", {("accuses", "Baraka Otieno", "")}),
+        ("👤 villager\n🤡 Baraka = fake seer", {("claim", None, "villager"), ("liar", "Baraka Otieno", "seer")}),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

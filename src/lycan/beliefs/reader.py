@@ -530,6 +530,8 @@ def normalise(text: str) -> str:
     )
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
     s = re.sub(r"\s*\U0001f43a+\s*", " wolf ", s)  # the wolf emoji is the word
+    s = re.sub(r"\U0001f914+\s*(?=wolf\b)", "", s)  # "rafa 🤔🐺": a hedge, still a read
+    s = re.sub(r"(?<=\w)[ \t]*[\U0001f925\U0001f921]+", " sus", s)  # "hugo 🤡", "dima 🤥": lying face, clown
     s = re.sub(r"\s*\bno\s+cap\b", "", s, flags=re.IGNORECASE)  # "no cap": slang for "truly", no negation
     # a speaker's fillers ("viktor's uh a wolf", "i looked at um callum") say nothing
     s = re.sub(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|uhm+)(?![\w'])\s*,?", "", s, flags=re.IGNORECASE)
