@@ -166,6 +166,28 @@ def test_an_answer_to_a_question_names_who_asked_in_plain_words() -> None:
     )
 
 
+def test_an_answer_offers_no_friendship_to_a_seat_the_same_turn_goes_after() -> None:
+    """The seer answering a rival claimant who called it a wolf ("Ember I'm not against you. ...
+    Ember lied when they claimed seer.") denies without "on your side" or "count on me"."""
+    from lycan.agents.wording import _FRIENDLY
+
+    answer = SpeechAct("answer", to=2, said="accuses")
+    liar = SpeechAct("liar", 2, role="seer")
+
+    def turns(acts: list[SpeechAct]) -> list[str]:
+        return [
+            text
+            for seed in range(150)
+            for text in realise(
+                acts, names=NAMES, persona=draw_persona(random.Random(seed)), day=1, rng=random.Random(seed)
+            )
+        ]
+
+    assert [t for t in turns([answer]) if _FRIENDLY.search(t)]  # to an accuser alone, friendship may be offered
+    cold = turns([answer, liar])
+    assert len(cold) > 300 and not [t for t in cold if _FRIENDLY.search(t)]
+
+
 def test_an_answer_about_another_seat_never_runs_the_two_names_together() -> None:
     """Without a comma, "Aster I trust Yarrow." reads as a list of names; a bare name leads only
     an opinion about the seat addressed, or about no one."""

@@ -769,6 +769,13 @@ _TEMPERED: dict[str, dict[str, tuple[str, ...]]] = {
 }
 """Frames a temperament adds to an act's own (`_FRAMES`): a calm seat weighs things up, a nervous one says "um"."""
 
+_FRIENDLY = re.compile(
+    r"\b(?:on your side|against you|(?:same|one) (?:team|side) as you|count on me|with all of you|I'm one of you|"
+    r"your ally|a friend|I'm with you|on the same team)\b",
+    re.IGNORECASE,
+)
+"""Words of friendship, which an answer to a seat the same turn goes after must not say."""
+
 _DENIALS = (
     "I'm not a wolf",
     "I'm not a werewolf",
@@ -2198,6 +2205,7 @@ def realise(
     plain = persona.verbosity == "plain"
     sad = morning is not None and bool(morning.dead)
     too_long = 0
+    hostile = {a.target for a in acts if a.kind in ("liar", "suspect", "vote") and a.target is not None}
     for _ in range(count * 3):
         short = limit > 0 and too_long >= 2  # the acts alone did not fit twice: word them shortly
         parts: list[str] = []
@@ -2225,10 +2233,17 @@ def realise(
         said: list[str] = []
         for a in acts:
             sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
+            # no friendship offered to a seat the same turn goes after ("Ember I'm not against you. ...
+            # Ember lied when they claimed seer.")
+            cold = a.kind == "answer" and a.to is not None and a.to in hostile
             # a wording that says no three words running of what the turn said before ("Ken is the one
             # I doubt most. Ken is the one I'm voting for."), and, on a sad morning, nothing bright
             for _ in range(6):
-                if not (sad and _BRIGHT.search(sentence)) and not _repeats(sentence, [*parts, *said]):
+                if (
+                    not (sad and _BRIGHT.search(sentence))
+                    and not (cold and _FRIENDLY.search(sentence))
+                    and not _repeats(sentence, [*parts, *said])
+                ):
                     break
                 sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
             if parts or said:  # "Yeah." answers only as a turn's first word ("Hear me out. Yeah. Ken is right")
