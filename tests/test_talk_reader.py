@@ -634,9 +634,17 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("Baraka wagon, I'm on it, hammer at six.", {("will_vote", "Baraka Otieno", "")}),
         ("Baraka wagon, go, I'm first.", {("will_vote", "Baraka Otieno", "")}),
         ("Baraka wagon is at three.", set()),
+        ("Baraka wagon, I'm in shock.", set()),
+        ("Baraka wagon, I'm in if Achieng flips.", set()),
+        ("Baraka wagon, I'm in?", set()),
+        ("Baraka was the possessed, I was wrong.", set()),
+        ("Baraka is the possessed, unless Achieng lied.", set()),
+        ("Baraka was the possessed, Achieng says.", set()),
+        ("Baraka was possessed of great calm.", set()),
         # a lying face or a clown after a name is a read of it, a thinking face before the wolf a hedge
         ("🙄 baraka 🤥", {("accuses", "Baraka Otieno", "")}),
         ("baraka 🤔🐺", {("accuses", "Baraka Otieno", "")}),
+        ("Baraka calling Achieng a 🤡", set()),
         ("👤 villager\n🤡 Baraka = fake seer", {("claim", None, "villager"), ("liar", "Baraka Otieno", "seer")}),
     ],
 )

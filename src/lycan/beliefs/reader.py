@@ -530,8 +530,13 @@ def normalise(text: str) -> str:
     )
     s = re.sub(r"\s*(?:->|=>|-->)\s*", " = ", s)
     s = re.sub(r"\s*\U0001f43a+\s*", " wolf ", s)  # the wolf emoji is the word
-    s = re.sub(r"\U0001f914+\s*(?=wolf\b)", "", s)  # "rafa 🤔🐺": a hedge, still a read
-    s = re.sub(r"(?<=\w)[ \t]*[\U0001f925\U0001f921]+", " sus", s)  # "hugo 🤡", "dima 🤥": lying face, clown
+    s = re.sub(r"\U0001f914+\s*(?=wolf\b)", " ", s)  # "rafa 🤔🐺": a hedge, still a read
+    # "hugo 🤡", "dima 🤥": a lying face or a clown after a name reads it (not "calling Luca a 🤡", "such a 🤡")
+    s = re.sub(
+        r"(\w+)[ \t]*[\U0001f925\U0001f921]+",
+        lambda m: m.group(1) if m.group(1).lower() in _NOT_A_NAME else f"{m.group(1)} sus",
+        s,
+    )
     s = re.sub(r"\s*\bno\s+cap\b", "", s, flags=re.IGNORECASE)  # "no cap": slang for "truly", no negation
     # a speaker's fillers ("viktor's uh a wolf", "i looked at um callum") say nothing
     s = re.sub(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|uhm+)(?![\w'])\s*,?", "", s, flags=re.IGNORECASE)
@@ -2050,7 +2055,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             # a wagon the speaker joins in the same breath: "Salma wagon, I'm on it", "Emma wagon, go, I'm first"
             (
                 rf"(?:^|[.,;:!—–-]\s*){_WHO}\s+(?:wagon|train)\b\s*[,!.—–-]*\s*(?:(?:right now|now|go|let's go)\s*[,!.—–-]*\s*)?"
-                rf"(?:i'?m\s+(?:on\s+it|in|first|aboard|the\s+first\s+vote)|count\s+me\s+in|all\s+aboard)\b",
+                rf"(?:i'?m\s+(?:on\s+it|in|first|aboard|the\s+first\s+vote)|count\s+me\s+in|all\s+aboard)\b"
+                rf"(?=\s*(?:[,.!;—–-]|$|(?:too|now|lol|for\s+now|on\s+it)\b))(?![^.!;]*\?)(?![^.;]*\b(?:if|unless)\b)",
                 0.85,
             ),
             (
@@ -2191,7 +2197,8 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"(?:^|[.,;:!—–-]\s*)(?:and\s+|so\s+|but\s+|also\s+)?(?:since\s+|because\s+|cause\s+|as\s+)?"
                 rf"(?:maybe\s+|probably\s+|i\s+(?:think|bet|reckon|believe|guess)\s+)?{_WHO}(?:'s|\s+is|\s+was|\s*=)\s+"
                 rf"(?:(?:obviously|clearly|probably|prob|definitely|def|surely|likely|maybe|100%|totally)\s+)?(?:the\s+|a\s+)?"
-                rf"possessed\b(?!\s+by\b)(?![^.!;]*\?)(?![^.;]*\bor\b)(?![^.;,]*\bfak)",
+                rf"possessed\b(?!\s+(?:by|of)\b)(?!'s)(?![^.!;]*\?)(?![^.;]*\b(?:or|unless|if|says|said|according)\b)"
+                rf"(?![^.;,]*\bfak)(?![^.;]*\b(?:i\s+was\s+wrong|not\s+sure|lol\s+no|jk)\b)",
                 0.8,
             ),
             # a wolf said in passing, as an apposition: "Ken, a werewolf, does not suspect me", "Ken the wolf wants me dead"
@@ -2610,6 +2617,11 @@ def _injected(sentence: str) -> bool:
         return True
     return bool(_INJECTION.search(s))
 
+
+_NOT_A_NAME = frozenset(
+    {"a", "an", "the", "my", "such", "like", "am", "i'm", "im", "being", "be", "real", "total", "what", "me"}
+)
+"""Words before a clown or a lying face that make it a word of the sentence, not a read of a seat."""
 
 _IF_IDIOM = re.compile(r"\s+(?:ask\s+me|will\b|please\b|must\s+know|want\s+to\s+know|were\s+wondering)")
 """What follows "if you" in a phrase that is no condition ("if you ask me", "if you must know")."""
