@@ -184,8 +184,9 @@ def test_an_answer_offers_no_friendship_to_a_seat_the_same_turn_goes_after() -> 
         ]
 
     assert [t for t in turns([answer]) if _FRIENDLY.search(t)]  # to an accuser alone, friendship may be offered
-    cold = turns([answer, liar])
-    assert len(cold) > 300 and not [t for t in cold if _FRIENDLY.search(t)]
+    for going_after in (liar, SpeechAct("divined", 2, species=Species.WEREWOLF), SpeechAct("agree", 2, to=4)):
+        cold = turns([answer, going_after])
+        assert len(cold) > 300 and not [t for t in cold if _FRIENDLY.search(t)], going_after.kind
 
 
 def test_an_answer_about_another_seat_never_runs_the_two_names_together() -> None:

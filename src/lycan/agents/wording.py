@@ -770,8 +770,9 @@ _TEMPERED: dict[str, dict[str, tuple[str, ...]]] = {
 """Frames a temperament adds to an act's own (`_FRAMES`): a calm seat weighs things up, a nervous one says "um"."""
 
 _FRIENDLY = re.compile(
-    r"\b(?:on your side|against you|(?:same|one) (?:team|side) as you|count on me|with all of you|I'm one of you|"
-    r"your ally|a friend|I'm with you|on the same team)\b",
+    r"\b(?:on your side|against you|(?:same|one) (?:team|side)|count on me|with all of you|"
+    r"I(?:'m| am) (?:one of you|with you)|your ally|a friend|my friend|as you are|(?:gone|wolves) too|"
+    r"(?:honest|fair) mistake)\b",
     re.IGNORECASE,
 )
 """Words of friendship, which an answer to a seat the same turn goes after must not say."""
@@ -2205,7 +2206,15 @@ def realise(
     plain = persona.verbosity == "plain"
     sad = morning is not None and bool(morning.dead)
     too_long = 0
-    hostile = {a.target for a in acts if a.kind in ("liar", "suspect", "vote") and a.target is not None}
+    hostile = {
+        a.target
+        for a in acts
+        if a.target is not None
+        and (
+            a.kind in ("liar", "suspect", "vote", "agree")
+            or (a.kind in ("divined", "medium") and a.species is Species.WEREWOLF)
+        )
+    }
     for _ in range(count * 3):
         short = limit > 0 and too_long >= 2  # the acts alone did not fit twice: word them shortly
         parts: list[str] = []
@@ -2246,6 +2255,8 @@ def realise(
                 ):
                     break
                 sentence = _sentence(a, names, day, rng, used, persona.temperament, short=short)
+            if cold and _FRIENDLY.search(sentence):
+                sentence = a.template(tuple(names), day)  # "Ken I am on the village side."
             if parts or said:  # "Yeah." answers only as a turn's first word ("Hear me out. Yeah. Ken is right")
                 sentence = _ANSWER_WORD.sub("", sentence)
                 sentence = sentence[:1].upper() + sentence[1:]
