@@ -503,17 +503,17 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
     "we lost Player 6 in the night"), for a speaker who should not repeat the table's sentences; a
     listener checks any of them against the record alike.
     """
-    said = _wordings(events, influence, by)
-    cited = next((e for e in events if e.id == influence.event_id), None)
+    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    if at is None:
+        return ()
+    said = _wordings(events, at, influence, by)
+    cited = events[at]
     if isinstance(cited, Talk) and cited.actor == by.seat:
         return said[:1]  # what the speaker said themself: "I went public as the seer" would be a boast
     return said
 
 
-def _wordings(events: Sequence[Event], influence: Influence, by: Explainer) -> tuple[str, ...]:
-    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
-    if at is None:
-        return ()
+def _wordings(events: Sequence[Event], at: int, influence: Influence, by: Explainer) -> tuple[str, ...]:
     e = events[at]
     seat, names = influence.seat, by.names
 
