@@ -310,6 +310,31 @@ def test_a_fake_seer_possessed_calls_only_a_rival_claimant_a_werewolf() -> None:
     assert faked >= 3  # the possessed does call rival claimants werewolves
 
 
+def test_a_fake_seer_votes_for_the_werewolf_it_announced() -> None:
+    """A seer votes for the werewolf it found: a fake seer that announces one and votes elsewhere gives itself away."""
+    announced = 0
+    elsewhere: list[tuple[str, int, int, str]] = []
+    for preset, games in (("guardian7", 40), ("aiwolf5", 40)):
+        rules = get_preset(preset)
+        for seed in range(games):
+            rec, _ = play(rules, seed)
+            parser = SpeechParser(rec.names)
+            called: dict[tuple[int, int], set[int]] = {}
+            evil = {s for s, r in enumerate(rec.roles) if r in (Role.WEREWOLF, Role.POSSESSED)}
+            for e in rec.events:
+                if isinstance(e, Talk) and e.channel == "talk" and e.actor in evil:
+                    for st in parser.parse(e.text, e.actor):
+                        if st.kind == "divined" and st.species is Species.WEREWOLF and st.target is not None:
+                            called.setdefault((e.day, e.actor), set()).add(st.target)
+                if isinstance(e, VoteCast) and e.round == 0 and (e.day, e.actor) in called:
+                    announced += 1
+                    # the one exception: a werewolf joining a majority that is executing its packmate
+                    if e.target not in called[(e.day, e.actor)] and not (wolf(rec, e.actor) and wolf(rec, e.target)):
+                        elsewhere.append((preset, seed, e.actor, rec.names[e.target]))
+    assert announced >= 30
+    assert not elsewhere
+
+
 def pack_violations(rec: GameRecord, heuristic: set[int]) -> list[Event]:
     """Wolf votes or attack votes on a packmate when someone else was legal (and the packmate not doomed)."""
     bad: list[Event] = []
