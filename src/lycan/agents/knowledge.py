@@ -422,7 +422,8 @@ def conclude(mem: Memory, view: View, *, private: bool) -> Belief:
             if t in mem.seer_claims:
                 continue  # rival claimants accuse each other; the claim conflict is weighed below
             if sp is _WOLF:
-                add(t, 3.5 * p, f"{names[c]} divined them as a werewolf")
+                # a fake seer's own result in its own mouth: what a true seer says of its werewolf
+                add(t, 3.5 * p, "I know they are a werewolf" if c == me else f"{names[c]} divined them as a werewolf")
                 reports[t] += 3.5 * p
             else:
                 add(t, -2.0 * p)
