@@ -234,10 +234,12 @@ def test_sampling_agrees_with_exact_enumeration_on_aiwolf13() -> None:
     assert "observations" in b.method
     error = np.abs(a.probabilities - b.probabilities)
     assert error.mean() < 0.002 and error.max() < 0.02  # 200,000 of 665,280 deals drawn
-    # other temperatures than those the proposal was drawn at are weighed correctly too
-    pairs = [(0.5, 0.5), (1.0, 0.1), (0.35, 1.0)]
+    # a colder choice temperature than the proposal's is weighed correctly too; warmer ones are
+    # not promised (see `Beliefs.role_probabilities`: on six aiwolf13 views the effective sample
+    # at choices 1.0 was 7 to 915 deals of 200,000, and one view was off by 0.18)
+    pairs = [(1.0, 0.1), (1.0, 0.05)]
     off = np.abs(exact.role_probabilities(Role.WEREWOLF, pairs) - sampled.role_probabilities(Role.WEREWOLF, pairs))
-    assert off.max() < 0.03
+    assert off.max() < 0.01
 
 
 @pytest.mark.parametrize(("preset", "budget_ms"), [("guardian7", 2.0), ("aiwolf13", 50.0)])
