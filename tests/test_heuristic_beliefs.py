@@ -16,11 +16,11 @@ from lycan.beliefs.model import INDEX
 from lycan.beliefs.tracker import Influence
 from lycan.engine import run_sync
 from lycan.engine.actions import Action, Request
-from lycan.engine.events import Event, Fault, GameStarted, PhaseStarted, RoleAssigned, Talk
+from lycan.engine.events import Died, Event, Fault, GameStarted, PhaseStarted, RoleAssigned, Talk, VoteCast
 from lycan.engine.game import Game
 from lycan.engine.record import GameRecord
 from lycan.engine.view import View
-from lycan.render import Explainer, explanations
+from lycan.render import Explainer, about_suspect, explanations, victims_accusation
 from lycan.rules import Role, RuleSet, Team, get_preset, preset_names, team_of
 from lycan.rules.roles import Species
 
@@ -348,6 +348,48 @@ def test_a_reason_cites_the_part_of_a_line_that_was_about_the_suspect() -> None:
     reasons = BeliefHeuristicAgent(1).reasons(view, 0)
     assert reasons and reasons[0][0] == 4
     assert "execute them" in reasons[0][1] and "claimed" not in reasons[0][1]
+
+
+def test_a_night_victim_who_had_gone_after_the_suspect_is_cited_by_what_they_said_or_did() -> None:
+    """ "I suspect Rin because Ken died in the night" is no reason a listener can follow; "Ken accused them" is."""
+    names = ("Willow", "Yarrow", "Ember", "Juniper", "Aster")
+    parser = SpeechParser(names)
+    by = Explainer(0, names, parser.parse, lambda s, r: False)
+    events: list[Event] = [
+        PhaseStarted(id=1, day=1, phase="day", alive=tuple(range(5))),
+        Talk(id=2, day=1, phase="day", actor=3, text="I suspect Yarrow. He dodged every question."),
+        Talk(id=3, day=1, phase="day", actor=2, text="Good morning."),
+        VoteCast(id=4, day=1, phase="day", actor=3, target=4),
+        VoteCast(id=5, day=1, phase="day", actor=2, target=1),
+        Died(id=6, day=2, phase="day", target=3, cause="night"),
+        Died(id=7, day=3, phase="day", target=2, cause="night"),
+    ]
+    assert victims_accusation(events, Influence(6, 1, 0.1, "fact"), by) == 2  # Juniper had accused Yarrow
+    assert victims_accusation(events, Influence(7, 1, 0.1, "fact"), by) == 5  # Ember had voted for Yarrow
+    assert victims_accusation(events, Influence(6, 2, 0.1, "fact"), by) is None  # nothing against Ember
+    assert victims_accusation(events, Influence(6, 3, 0.1, "fact"), by) is None  # the victim themself
+    assert victims_accusation(events, Influence(2, 1, 0.1, "choice"), by) is None  # not a death
+    cited = explanations(events, Influence(2, 1, 0.1, "choice"), by)
+    assert cited[0] == "Juniper accused them" and all(about_suspect(c) for c in cited)
+
+
+def test_every_cited_reason_is_about_the_suspect() -> None:
+    """A reason names what the suspect did or met ("they", "them"), never only other seats' doings."""
+    cited = 0
+    for preset, seeds in (("guardian7", range(6)), ("aiwolf5", range(6))):
+        rules = get_preset(preset)
+        for seed in seeds:
+            _, wrapped = play(rules, seed, BELIEFS, BELIEFS)
+            for w in wrapped:
+                assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
+                mem = w.agent._memory(w.spoken[-1][0]) if w.spoken else None
+                if mem is None:
+                    continue
+                for reasons in mem.cites.values():
+                    for _, text in reasons:
+                        assert about_suspect(text), (preset, seed, text)
+                        cited += 1
+    assert cited >= 40
 
 
 def test_a_late_claimant_is_suspected_for_its_own_late_claim() -> None:

@@ -535,8 +535,6 @@ def _wordings(events: Sequence[Event], at: int, influence: Influence, by: Explai
             f"{who} voted against {whom}",
             f"{whose} vote went to {whom}",
             f"{whose} vote fell on {whom}",
-            f"{who} put {'their' if e.actor == seat else 'a'} vote on {whom}",
-            f"{who} cast {'their' if e.actor == seat else 'a'} vote against {whom}",
             f"{whose} ballot went to {whom}",
         )
     if isinstance(e, Talk):
@@ -684,6 +682,31 @@ def own_later_claim(events: Sequence[Event], influence: Influence, by: Explainer
             continue
         if role in _claimed(by.parse(x.text, x.actor)):
             return x.id if _first_claimant(events[:i], role, x.actor, by) is not None else None
+    return None
+
+
+def victims_accusation(events: Sequence[Event], influence: Influence, by: Explainer) -> int | None:
+    """Where `influence` is another seat's death in the night, that seat's last public word or vote against the suspect.
+
+    "Ken died in the night" is no reason a listener can follow for suspecting Rin; the werewolves'
+    choice of victim moves the suspicion because Ken had gone after Rin, so "Ken accused them" is
+    the reason to cite. The id of the last talk (a vote intention, accusation or liar call) or vote
+    of the victim against the suspect before the death; None if there is none, or for any other event.
+    """
+    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    if at is None:
+        return None
+    e = events[at]
+    if not (isinstance(e, Died) and e.cause == "night" and e.target != influence.seat):
+        return None
+    victim, seat = e.target, influence.seat
+    for x in reversed(events[:at]):
+        if isinstance(x, VoteCast) and x.actor == victim and x.target == seat:
+            return x.id
+        if isinstance(x, Talk) and x.channel == "talk" and x.audience is None and x.actor == victim:
+            said = by.parse(x.text, x.actor)
+            if any(st.kind in ("will_vote", "accuses", "liar") and st.target == seat for st in said):
+                return x.id
     return None
 
 
