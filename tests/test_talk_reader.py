@@ -646,6 +646,13 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("baraka 🤔🐺", {("accuses", "Baraka Otieno", "")}),
         ("Baraka calling Achieng a 🤡", set()),
         ("👤 villager\n🤡 Baraka = fake seer", {("claim", None, "villager"), ("liar", "Baraka Otieno", "seer")}),
+        # another seat's vote told is not the speaker's; the speaker's own, in any person, is
+        ("They put their vote on Baraka.", set()),
+        ("Achieng put his vote on Baraka.", set()),
+        ("Achieng's vote against Baraka came early.", set()),
+        ("I put my vote on Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Rin is putting her vote on Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("This one will be casting her vote against Baraka.", {("will_vote", "Baraka Otieno", "")}),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

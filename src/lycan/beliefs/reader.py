@@ -1033,7 +1033,7 @@ class TalkReader:
                 asked = question and (c == len(clauses) - 1 or bool(_QUESTION_START.match(clause)))
                 if asked or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start]):
                     continue
-                if _third_person(before, m, body[m.start : m.end]):
+                if _third_person(before, m, body[m.start : m.end], speaker):
                     continue
                 if _quoted(body, m.start):
                     continue
@@ -2679,7 +2679,26 @@ def _pronouns(s: str, speaker: int | None) -> str:
     return "".join(out)
 
 
-def _third_person(before: str, m: _Match, words: str) -> bool:
+def _others_vote(before: str, speaker: int | None) -> bool:
+    """Whether the words before "vote" make it another seat's ("they put their vote on Rin").
+
+    "their vote", "your vote", "Ken's vote", and "his" or "her" vote after another seat's name in
+    the same clause ("Ken put his vote on Rin"); not the speaker speaking of themself ("Seun is
+    putting his vote on Ken" by Seun) or a "her vote" with no one named ("this reporter will be
+    casting her vote against Ken").
+    """
+    if re.search(r"\b(?:their|your)\s+$", before):
+        return True
+    own = re.search(r"⟨(\d+)⟩'s\s+$", before)
+    if own:
+        return int(own.group(1)) != speaker
+    if re.search(r"\b(?:his|her)\s+$", before):
+        named = re.findall(r"⟨(\d+)⟩", before)
+        return bool(named) and int(named[-1]) != speaker
+    return False
+
+
+def _third_person(before: str, m: _Match, words: str, speaker: int | None = None) -> bool:
     """Whether the words just before a verb-first match give it another subject ("Ken and Mio are voting Rin")."""
     if m.kind in ("divined", "identified"):
         # "Felix checked him wolf", "Ken's vision showed Ann human", "the medium's result confirms
@@ -2702,6 +2721,8 @@ def _third_person(before: str, m: _Match, words: str) -> bool:
         return False
     if m.kind == "claim":
         return bool(re.search(r"⟨\d+⟩\s*(?:,|:)?\s*$", before))
+    if m.kind == "will_vote" and _others_vote(before, speaker):
+        return True
     if re.fullmatch(r"\s*(?:⟨\d+⟩\s*,?\s*){2,}", before) or (
         re.fullmatch(r"\s*(?:⟨\d+⟩\s*,?\s*)+", before) and re.match(r"(?:let's|let us|help me|join me)\b", words)
     ):
