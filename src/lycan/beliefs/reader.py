@@ -40,7 +40,7 @@ from typing import cast
 
 from nicknames import NickNamer
 
-from lycan.beliefs.claims import RESULT_ROLES, SpeechParser, Statement, StatementKind, parser_for
+from lycan.beliefs.claims import RESULT_ROLES, Statement, StatementKind, parser_for
 from lycan.rules.roles import Species
 
 MIN_CONFIDENCE = 0.75
@@ -781,7 +781,6 @@ class TalkReader:
     def __init__(self, names: Sequence[str], *, cache: int = 4096, learned: bool = True) -> None:
         self.names = tuple(names)
         self.learned = learned
-        self._protocol: SpeechParser = parser_for(self.names)
         aliases = _aliases(self.names)
         alts = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
         self._aliases = aliases
@@ -789,6 +788,8 @@ class TalkReader:
         self._parts = _name_parts(self.names)
         self._name_re = re.compile(rf"@?(?<![\w])(?:{alts})(?![\w\]])(?:'s\b)?", re.IGNORECASE) if alts else None
         self._cache: OrderedDict[tuple[str, int | None, str], Reading] = OrderedDict()
+        self._said: dict[tuple[str, int | None], tuple[str, ...]] = {}
+        self._tokened: dict[str, tuple[str, list[int]]] = {}
         self._size = cache
         self._patterns = _patterns()
 
@@ -828,13 +829,27 @@ class TalkReader:
 
         A table's rows about other seats are left out (`speaker` says whose own rows are kept).
         """
-        s, _ = self._tokens(normalise(text))
-        s = _table_rows(_fix_words(s), speaker)
-        return [sentence for sentence in _sentences(_strip_planted(s)) if not _injected(sentence)]
+        key = (text, speaker)
+        hit = self._said.get(key)
+        if hit is None:  # (the rules and each learned reader ask for the same line's sentences)
+            if len(self._said) >= self._size:
+                self._said.clear()
+            s, _ = self._tokens(normalise(text))
+            s = _table_rows(_fix_words(s), speaker)
+            hit = self._said[key] = tuple(x for x in _sentences(_strip_planted(s)) if not _injected(x))
+        return list(hit)
 
     # ------------------------------------------------------------------ reading
     def _tokens(self, text: str) -> tuple[str, list[int]]:
         """`text` lower-cased with every seat name as a token `⟨seat⟩`, and the seats in order of mention."""
+        hit = self._tokened.get(text)
+        if hit is None:
+            if len(self._tokened) >= self._size:
+                self._tokened.clear()
+            hit = self._tokened[text] = self._name_tokens(text)
+        return hit[0], list(hit[1])
+
+    def _name_tokens(self, text: str) -> tuple[str, list[int]]:
         seats: list[int] = []
         text = fold(text)
         if self._name_re is None:
@@ -888,7 +903,8 @@ class TalkReader:
     def _read(self, text: str, speaker: int | None, claimed: str = "") -> Reading:
         protocol: list[ReadStatement] = []
         if re.search(r"\b(?:COMINGOUT|DIVINED|IDENTIFIED|GUARDED|ESTIMATE|VOTE)\b", text):
-            protocol = [ReadStatement(st, 1.0, text) for st in self._protocol.parse(text, speaker)]
+            # (built on the first protocol line: most tables never see one, and it costs a table's patterns)
+            protocol = [ReadStatement(st, 1.0, text) for st in parser_for(self.names).parse(text, speaker)]
         s, _ = self._tokens(normalise(text))
         s = _fix_words(s)
         s = _table_rows(s, speaker)
