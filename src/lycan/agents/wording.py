@@ -785,7 +785,7 @@ _DENIALS = (
     "I'm one of the good guys",
     "I'm on your side",
     "I'm not your wolf",
-    "I'm one of you",
+    "I'm here for the village",
     "I'm no werewolf",
     "I'm playing for the village",
     "I'm with the village",
