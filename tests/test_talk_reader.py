@@ -653,6 +653,21 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("I put my vote on Baraka.", {("will_vote", "Baraka Otieno", "")}),
         ("Rin is putting her vote on Baraka.", {("will_vote", "Baraka Otieno", "")}),
         ("This one will be casting her vote against Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        # an "instead of" after a vote says what it is not; a seat named as another's pick is no antecedent
+        ("Baraka talks a lot, so I'm voting him today instead of either seer.", {("will_vote", "Baraka Otieno", "")}),
+        ("I vote Baraka instead of Achieng.", {("will_vote", "Baraka Otieno", "")}),
+        ("Instead of voting Achieng, I vote Baraka.", {("will_vote", "Baraka Otieno", "")}),
+        ("Baraka never explained his Achieng pick, so I'm voting him.", {("will_vote", "Baraka Otieno", "")}),
+        # the one the speaker trusts, or does not
+        (
+            "Achieng is fine - the one I don't trust is Baraka.",
+            {("defends", "Achieng Odhiambo", ""), ("accuses", "Baraka Otieno", "")},
+        ),
+        ("The player I trust least is Baraka.", set()),
+        ("Baraka is the one I can't trust.", {("accuses", "Baraka Otieno", "")}),
+        ("The one I trust the most is Baraka.", {("defends", "Baraka Otieno", "")}),
+        ("Is the one you don't trust Baraka?", set()),
+        ("Achieng says the one she doesn't trust is Baraka.", set()),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

@@ -1465,8 +1465,12 @@ class TalkReader:
             return bool(_NEGATION.search(before))
         if m.kind == "claim":
             return bool(re.search(r"\b(?:not|never|n't)\s+(?:\w+\s+)?$", before))
-        if m.kind in ("will_vote", "accuses", "defends", "guarded", "liar") and _RETRACTION.search(clause):
-            return True
+        if m.kind in ("will_vote", "accuses", "defends", "guarded", "liar"):
+            # "I'm voting him today instead of either seer": an "instead of" after the statement is
+            # what it is not, and takes nothing back
+            end = len(before) + len(words)
+            if any(c.group(0) != "instead of" or c.start() < end for c in _RETRACTION.finditer(clause)):
+                return True
         if m.kind == "defends" and "not" in words:
             return bool(_NEGATION.search(before))
         if m.kind == "accuses" and re.search(r"(?:not|n't|dont|cannot|no)\s+trust", words):
@@ -2284,6 +2288,17 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 0.85,
             ),
             (rf"{_WHO}(?:'s|\s+is)\s+(?:at\s+)?(?:the\s+)?top\s+of\s+my\s+(?:list|suspect list|wolf list)\b", 0.85),
+            # "the one I don't trust is Salma", "Salma is the player I can't trust" ("the one I trust least" is
+            # a ranking, no accusation)
+            (
+                rf"\b(?:the\s+(?:one|player|person|guy|girl)|who)\s+i\s+(?:don't|do not|dont|can't|cannot)\s+trust"
+                rf"(?:\s+(?:at all|one bit|an inch))?\s+(?:is|=|:)\s+{_WHO}",
+                0.85,
+            ),
+            (
+                rf"{_WHO}(?:'s|\s+is)\s+the\s+(?:one|player|person)\s+i\s+(?:don't|do not|dont|can't|cannot)\s+trust\b",
+                0.85,
+            ),
             (rf"\b(?:can't|cannot)\s+shake\s+my\s+(?:doubts|suspicions)\s+(?:about|of)\s+{_WHO}", 0.85),
             (rf"\bmy\s+gut\s+(?:says|tells me|is on|points to|points at)\s+{_WHO}(?!\s*(?:is|'s|seems|was)\b)", 0.8),
             (rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+(?:hiding|lying|hiding something)\b", 0.85),
@@ -2505,6 +2520,11 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
                 rf"{_WHO}(?:'s|\s+is)\s+the\s+one\s+i\s+(?:actually\s+|really\s+|do\s+)?trust\b(?!\s+(?:least|less))",
                 0.85,
             ),
+            (
+                rf"\b(?:the\s+(?:one|player|person|guy|girl)|who)\s+i\s+(?:actually\s+|really\s+|do\s+)?trust"
+                rf"(?:\s+(?:the\s+)?most)?\s+(?:is|=|:)\s+{_WHO}",
+                0.85,
+            ),
             (rf"{_WHO}'s\s+(?:\w+\s+)?claim\s+(?:checks out|is fine|looks real|is real|is legit|seems real)", 0.85),
             (rf"\bi(?:'m| am)\s+(?:reading|with)\s+{_WHO}", 0.75),
             (
@@ -2657,7 +2677,8 @@ def _pronouns(s: str, speaker: int | None) -> str:
     for m in _PRONOUN.finditer(s):
         word = m.group(0)
         if word.startswith("⟨"):
-            if word != f"⟨{speaker}⟩":
+            # "his Zanele pick": a seat named as what another did, no one a pronoun then points back to
+            if word != f"⟨{speaker}⟩" and not re.search(r"\b(?:his|her|their|my|your|our)\s+$", s[: m.start()]):
                 last = word
                 if re.search(r"(?:^|[.!?;]\s*|\b(?:thanks|thank you|ty|hey|hi|ok|okay)\s*,?\s*)$", s[: m.start()]):
                     addressee = word  # a sentence that opens on a seat speaks to it
