@@ -319,17 +319,19 @@ def test_a_fake_seer_votes_for_the_werewolf_it_announced() -> None:
         for seed in range(games):
             rec, _ = play(rules, seed)
             parser = SpeechParser(rec.names)
-            called: dict[tuple[int, int], set[int]] = {}
+            called: dict[int, set[int]] = {}  # every werewolf a seat has announced so far
+            today: set[tuple[int, int]] = set()  # (day, seat): a werewolf announced that day
             evil = {s for s, r in enumerate(rec.roles) if r in (Role.WEREWOLF, Role.POSSESSED)}
             for e in rec.events:
                 if isinstance(e, Talk) and e.channel == "talk" and e.actor in evil:
                     for st in parser.parse(e.text, e.actor):
                         if st.kind == "divined" and st.species is Species.WEREWOLF and st.target is not None:
-                            called.setdefault((e.day, e.actor), set()).add(st.target)
-                if isinstance(e, VoteCast) and e.round == 0 and (e.day, e.actor) in called:
+                            called.setdefault(e.actor, set()).add(st.target)
+                            today.add((e.day, e.actor))
+                if isinstance(e, VoteCast) and e.round == 0 and (e.day, e.actor) in today:
                     announced += 1
                     # the one exception: a werewolf joining a majority that is executing its packmate
-                    if e.target not in called[(e.day, e.actor)] and not (wolf(rec, e.actor) and wolf(rec, e.target)):
+                    if e.target not in called[e.actor] and not (wolf(rec, e.actor) and wolf(rec, e.target)):
                         elsewhere.append((preset, seed, e.actor, rec.names[e.target]))
     assert announced >= 30
     assert not elsewhere
