@@ -658,6 +658,15 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("I vote Baraka instead of Achieng.", {("will_vote", "Baraka Otieno", "")}),
         ("Instead of voting Achieng, I vote Baraka.", {("will_vote", "Baraka Otieno", "")}),
         ("Baraka never explained his Achieng pick, so I'm voting him.", {("will_vote", "Baraka Otieno", "")}),
+        ("Baraka never explained his Achieng pick, so I'm voting her.", {("will_vote", "Achieng Odhiambo", "")}),
+        ("Achieng never explained her Baraka vote, so I'm voting her.", {("will_vote", "Achieng Odhiambo", "")}),
+        (
+            "I warned her Baraka is a wolf, so I'm voting him.",  # "her" is whom the speaker told
+            {("accuses", "Baraka Otieno", ""), ("will_vote", "Baraka Otieno", "")},
+        ),
+        ("I'm voting Baraka instead of Achieng... wait no, Wanjiru.", set()),  # corrected: Baraka is not the vote
+        ("Put your vote on Baraka!", {("will_vote", "Baraka Otieno", "")}),  # the speaker urging the table
+        ("Achieng and Rin put their vote on Baraka.", {("will_vote", "Baraka Otieno", "")}),  # said by Rin
         # the one the speaker trusts, or does not
         (
             "Achieng is fine - the one I don't trust is Baraka.",
@@ -666,8 +675,10 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ("The player I trust least is Baraka.", set()),
         ("Baraka is the one I can't trust.", {("accuses", "Baraka Otieno", "")}),
         ("The one I trust the most is Baraka.", {("defends", "Baraka Otieno", "")}),
-        ("Is the one you don't trust Baraka?", set()),
-        ("Achieng says the one she doesn't trust is Baraka.", set()),
+        ("Do you think the one I don't trust is Baraka?", set()),
+        ("Achieng thinks the one I don't trust is Baraka.", set()),
+        ("The one I don't trust is Baraka's accuser.", set()),
+        ("The one I trust is Baraka's accuser.", set()),
     ],
 )
 def test_the_eleventh_versions_phrasings_are_read(text: str, expected: set[tuple[str, str | None, str]]) -> None:

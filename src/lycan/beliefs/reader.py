@@ -249,6 +249,11 @@ _RETRACTION = re.compile(
     r"changed my mind|change my vote|forget what i said|was going to|earlier i said|i said i'd|"
     r"no longer|anymore|instead of|was wrong|misread|nvm|never ?mind)\b"
 )
+_CORRECTION = re.compile(
+    r"\b(?:wait|actually\s*,?\s*no|no\s*,?\s*wait|scratch that|make (?:it|that)|i mean|changed my mind|"
+    r"change my mind|correction|nvm|never ?mind|forget (?:it|that))\b"
+)
+"""Words by which a line corrects what it said before ("Ken. No wait, Ann")."""
 _CORRECTED_VOTE = re.compile(
     r"\b(?:i(?:'m| am| will|'ll)?\s+)?(?:vot\w*|lynch\w*|go(?:ing)? with|hammer\w*)\b[^.!?⟨]{0,20}⟨(?P<old>\d+)⟩[^.!?⟨]{0,20}?"
     r"(?=\s*(?:[.!?]+|\.\.\.|[,;:—–-])\s*(?:\.\.\.)?\s*(?:(?:ok|okay|hm+|uh+|um+|oh|fine)\s*,?\s*)*"
@@ -1029,6 +1034,7 @@ class TalkReader:
         if alone and int(alone.group(1)) != speaker and int(alone.group(1)) < len(self.names):
             # a line that is nothing but another seat's name ("Cosimo.") answers "whom?": a vote
             found.append(ReadStatement(Statement("will_vote", int(alone.group(1))), NAME_ALONE, s.strip()))
+        corrected = bool(_CORRECTION.search(s))
         for sentence in _sentences(s):
             body = sentence.rstrip()
             if _injected(body) or _summary(body):  # (a summary of the claims states nothing)
@@ -1047,7 +1053,7 @@ class TalkReader:
                     if a < m.end and m.start < b:
                         accounted[i] = True
                 asked = question and (c == len(clauses) - 1 or bool(_QUESTION_START.match(clause)))
-                if asked or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start]):
+                if asked or self._blocked(m, clause, before, body[m.start : m.end], body[: m.start], corrected):
                     continue
                 if _third_person(before, m, body[m.start : m.end], speaker):
                     continue
@@ -1425,10 +1431,11 @@ class TalkReader:
         return out
 
     @staticmethod
-    def _blocked(m: _Match, clause: str, before: str, words: str, earlier: str) -> bool:
+    def _blocked(m: _Match, clause: str, before: str, words: str, earlier: str, corrected: bool = False) -> bool:
         """Whether a match is not the speaker's own plain statement (negated, reported, hypothetical...).
 
-        `clause` holds the match, `before` is the clause up to it, `earlier` the sentence up to it.
+        `clause` holds the match, `before` is the clause up to it, `earlier` the sentence up to it;
+        `corrected`: the line corrects itself somewhere ("... wait no, Ann").
         """
         if m.kind == "fake_plan":
             return False  # "I will pretend to be the seer" is a plan, said as one
@@ -1467,9 +1474,10 @@ class TalkReader:
             return bool(re.search(r"\b(?:not|never|n't)\s+(?:\w+\s+)?$", before))
         if m.kind in ("will_vote", "accuses", "defends", "guarded", "liar"):
             # "I'm voting him today instead of either seer": an "instead of" after the statement is
-            # what it is not, and takes nothing back
+            # what it is not, and takes nothing back (unless the line then corrects itself)
             end = len(before) + len(words)
-            if any(c.group(0) != "instead of" or c.start() < end for c in _RETRACTION.finditer(clause)):
+            cues = list(_RETRACTION.finditer(clause))
+            if cues and (corrected or any(c.group(0) != "instead of" or c.start() < end for c in cues)):
                 return True
         if m.kind == "defends" and "not" in words:
             return bool(_NEGATION.search(before))
@@ -2292,7 +2300,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             # a ranking, no accusation)
             (
                 rf"\b(?:the\s+(?:one|player|person|guy|girl)|who)\s+i\s+(?:don't|do not|dont|can't|cannot)\s+trust"
-                rf"(?:\s+(?:at all|one bit|an inch))?\s+(?:is|=|:)\s+{_WHO}",
+                rf"(?:\s+(?:at all|one bit|an inch))?\s+(?:is|=|:)\s+{_WHO}(?!'s)",
                 0.85,
             ),
             (
@@ -2522,7 +2530,7 @@ def _patterns() -> dict[str, list[tuple[re.Pattern[str], float]]]:
             ),
             (
                 rf"\b(?:the\s+(?:one|player|person|guy|girl)|who)\s+i\s+(?:actually\s+|really\s+|do\s+)?trust"
-                rf"(?:\s+(?:the\s+)?most)?\s+(?:is|=|:)\s+{_WHO}",
+                rf"(?:\s+(?:the\s+)?most)?\s+(?:is|=|:)\s+{_WHO}(?!'s)",
                 0.85,
             ),
             (rf"{_WHO}'s\s+(?:\w+\s+)?claim\s+(?:checks out|is fine|looks real|is real|is legit|seems real)", 0.85),
@@ -2664,6 +2672,15 @@ _IF_IDIOM = re.compile(r"\s+(?:ask\s+me|will\b|please\b|must\s+know|want\s+to\s+
 _PRONOUN = re.compile(r"⟨\d+⟩|\b(?:he's|she's|you're|he|she|him|you|your|her)\b(?!\s*⟩)")
 
 
+_OWNED = re.compile(
+    r"\s+(?:pick|vote|read|claim|result|theory|wagon|push|check|black|white|call|accusation|defen[cs]e|case|"
+    r"lynch|clear|counter(?:claim)?)\b"
+)
+"""What follows a seat named as the thing someone did ("his Zanele pick", "her Ken vote")."""
+_OTHER_GENDER = {(w, "his") for w in ("she", "she's", "her")} | {(w, "her") for w in ("he", "he's", "him")}
+"""A pronoun and an owner's word that cannot be the same person ("his Zanele pick ... voting her": Zanele)."""
+
+
 def _pronouns(s: str, speaker: int | None) -> str:
     """He, she, him and her as the seat last named before them, you as the seat the sentence opened on.
 
@@ -2672,14 +2689,20 @@ def _pronouns(s: str, speaker: int | None) -> str:
     """
     last: str | None = None
     addressee: str | None = None
+    # a seat named as what another did ("his Zanele pick"), and the owner's pronoun ("his"): a later
+    # "him" is the owner, a later "her" the seat so named
+    owned: tuple[str, str] | None = None
     out: list[str] = []
     at = 0
     for m in _PRONOUN.finditer(s):
         word = m.group(0)
         if word.startswith("⟨"):
-            # "his Zanele pick": a seat named as what another did, no one a pronoun then points back to
-            if word != f"⟨{speaker}⟩" and not re.search(r"\b(?:his|her|their|my|your|our)\s+$", s[: m.start()]):
-                last = word
+            # (not "I warned her Ken is a wolf": "her" there is whom the speaker told)
+            owner = re.search(r"\b(his|her|their|my|your|our)\s+$", s[: m.start()])
+            if word != f"⟨{speaker}⟩" and owner and _OWNED.match(s[m.end() :]):
+                owned = (word, owner.group(1))
+            elif word != f"⟨{speaker}⟩":
+                last, owned = word, None
                 if re.search(r"(?:^|[.!?;]\s*|\b(?:thanks|thank you|ty|hey|hi|ok|okay)\s*,?\s*)$", s[: m.start()]):
                     addressee = word  # a sentence that opens on a seat speaks to it
             continue
@@ -2691,9 +2714,13 @@ def _pronouns(s: str, speaker: int | None) -> str:
         if word.startswith("you") and vocative:
             addressee = last  # "@Pavel you're the wolf": said to the seat just named
         target = addressee if word.startswith("you") and addressee is not None else last
+        if owned is not None and (word, owned[1]) in _OTHER_GENDER:
+            target = owned[0]
         if target is None:
             continue
         after = s[m.end() : m.end() + 12]
+        if word == "her" and re.match(r"\s*⟨", after):
+            continue  # "her Ken vote", "I warned her Ken is a wolf": no seat of its own
         if (
             word == "her"
             and re.match(r"\s+[a-z]", after)
@@ -2719,13 +2746,14 @@ def _pronouns(s: str, speaker: int | None) -> str:
 def _others_vote(before: str, speaker: int | None) -> bool:
     """Whether the words before "vote" make it another seat's ("they put their vote on Rin").
 
-    "their vote", "your vote", "Ken's vote", and "his" or "her" vote after another seat's name in
-    the same clause ("Ken put his vote on Rin"); not the speaker speaking of themself ("Seun is
-    putting his vote on Ken" by Seun) or a "her vote" with no one named ("this reporter will be
-    casting her vote against Ken").
+    "their vote" (unless the speaker is among them), "Ken's vote", and "his" or "her" vote after
+    another seat's name in the same clause ("Ken put his vote on Rin"); not the speaker speaking of
+    themself ("Seun is putting his vote on Ken" by Seun), a "her vote" with no one named ("this
+    reporter will be casting her vote against Ken"), or "your vote" (the speaker urging the table:
+    "put your vote on Ken").
     """
-    if re.search(r"\b(?:their|your)\s+$", before):
-        return True
+    if re.search(r"\btheir\s+$", before):  # "Ann and Rin put their vote on Ken", said by Rin: the speaker's too
+        return speaker is None or f"⟨{speaker}⟩" not in before
     own = re.search(r"⟨(\d+)⟩'s\s+$", before)
     if own:
         return int(own.group(1)) != speaker
