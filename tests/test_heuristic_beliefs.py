@@ -392,6 +392,28 @@ def test_every_cited_reason_is_about_the_suspect() -> None:
     assert cited >= 40
 
 
+def test_a_killed_seats_word_against_the_suspect_is_cited_with_the_killing() -> None:
+    """Where a night death moved the suspect, the reason is the victim's earlier word or vote against them."""
+    killed_words = 0
+    for seed in range(16):
+        rec, wrapped = play(get_preset("guardian7"), seed, BELIEFS, BELIEFS)
+        died_at = {e.target: e.id for e in rec.events if isinstance(e, Died) and e.cause == "night"}
+        by_id = {e.id: e for e in rec.events}
+        for w in wrapped:
+            assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
+            mem = w.agent._memory(w.spoken[-1][0]) if w.spoken else None
+            for (_, suspect, _), reasons in (mem.cites if mem is not None else {}).items():
+                for event_id, text in reasons:
+                    if not text.endswith(" and was then killed in the night"):
+                        continue
+                    e = by_id[event_id]
+                    assert isinstance(e, Talk | VoteCast) and e.actor in died_at and event_id < died_at[e.actor]
+                    assert not isinstance(e, VoteCast) or e.target == suspect
+                    assert text.startswith(rec.names[e.actor]) and about_suspect(text), text
+                    killed_words += 1
+    assert killed_words >= 3
+
+
 def test_a_late_claimant_is_suspected_for_its_own_late_claim() -> None:
     """Where a rival's claim raised a late claimant's suspicion, the reason cites the late claim itself.
 

@@ -704,8 +704,9 @@ def victims_accusation(events: Sequence[Event], influence: Influence, by: Explai
         if isinstance(x, VoteCast) and x.actor == victim and x.target == seat:
             return x.id
         if isinstance(x, Talk) and x.channel == "talk" and x.audience is None and x.actor == victim:
-            said = by.parse(x.text, x.actor)
-            if any(st.kind in ("will_vote", "accuses", "liar") and st.target == seat for st in said):
+            about = [st.kind for st in by.parse(x.text, x.actor) if st.target == seat]
+            # (a line that also defends them would be cited as the defence: "Ken defended them")
+            if about and all(k in ("will_vote", "accuses", "liar") for k in about):
                 return x.id
     return None
 

@@ -283,12 +283,21 @@ class BeliefHeuristicAgent(HeuristicAgent):
             by = mem.explainer
             # another's claim of a role the suspect claimed later cites the suspect's own late claim; a
             # night victim who had gone after the suspect, what the victim said or did against them
-            for swap in (own_later_claim, victims_accusation):
-                found = [
-                    inf if (other := swap(events, inf, by)) is None else dataclasses.replace(inf, event_id=other)
-                    for inf in found
-                ]
+            found = [
+                inf if (own := own_later_claim(events, inf, by)) is None else dataclasses.replace(inf, event_id=own)
+                for inf in found
+            ]
+            killed: set[int] = set()
+            for i, inf in enumerate(found):
+                if (word := victims_accusation(events, inf, by)) is not None:
+                    found[i] = dataclasses.replace(inf, event_id=word)
+                    killed.add(word)
             said = [(inf.event_id, explanations(events, inf, by)) for inf in found if inf.delta >= CITE_FROM]
+            # the death is what made the word count: "Ken voted against them and was then killed in the night"
+            said = [
+                (e, (f"{texts[0]} and was then killed in the night",) if texts and e in killed else texts)
+                for e, texts in said
+            ]
             # only what the seat did or met: "because Ken died in the night" said of Rin is no reason
             # a listener can follow, though the engine's weighing of all the deals found it one
             said = [item for item in said if item[1] and about_suspect(item[1][0])]
