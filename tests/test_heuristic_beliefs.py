@@ -10,6 +10,7 @@ import pytest
 
 from lycan.agents import AGENT_KINDS, BeliefHeuristicAgent, HeuristicAgent, lineup, make_agent
 from lycan.agents.heuristic_beliefs import NOISE_WEIGHT
+from lycan.agents.knowledge import Memory
 from lycan.agents.speech import SpeechParser, Statement, text_length
 from lycan.beliefs import Beliefs, posterior
 from lycan.beliefs.model import INDEX
@@ -59,6 +60,17 @@ def play(rules: RuleSet, seed: int, village: str, werewolf: str) -> tuple[GameRe
     wrapped = [Watched(a) if isinstance(a, BeliefHeuristicAgent) else None for a in agents]
     players = [w if w is not None else a for w, a in zip(wrapped, agents, strict=True)]
     return run_sync(rules, players, seed), wrapped  # type: ignore[arg-type]
+
+
+def memories(preset: str, seed: int) -> tuple[GameRecord, list[Memory]]:
+    """One game of belief-driven seats on every side, and each seat's memory at its last decision."""
+    rec, wrapped = play(get_preset(preset), seed, BELIEFS, BELIEFS)
+    out: list[Memory] = []
+    for w in wrapped:
+        assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
+        if w.spoken:
+            out.append(w.agent._memory(w.spoken[-1][0]))
+    return rec, out
 
 
 def check_clean(rec: GameRecord, wrapped: list[Watched | None]) -> None:
@@ -233,17 +245,11 @@ def test_every_wording_of_a_cited_reason_reads_as_the_one_accusation_and_names_t
     from lycan.agents.phrasing import names_in
     from lycan.beliefs.reader import reader_for
 
-    rules = get_preset("guardian7")
     names = tuple(f"Player {i}" for i in range(1, 8))
     reader = reader_for(names)
     wordings = 0
     for seed in range(8):
-        _, wrapped = play(rules, seed, BELIEFS, BELIEFS)
-        for w in wrapped:
-            assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
-            mem = w.agent._memory(w.spoken[-1][0]) if w.spoken else None
-            if mem is None:
-                continue
+        for mem in memories("guardian7", seed)[1]:
             for (event, seat, _), others in mem.cite_words.items():
                 text = next(t for (_, s, _), cited in mem.cites.items() if s == seat for e, t in cited if e == event)
                 plain = f"I suspect {names[seat]} because {text}."
@@ -376,15 +382,9 @@ def test_a_night_victim_who_had_gone_after_the_suspect_is_cited_by_what_they_sai
 def test_every_cited_reason_is_about_the_suspect() -> None:
     """A reason names what the suspect did or met ("they", "them"), never only other seats' doings."""
     cited = 0
-    for preset, seeds in (("guardian7", range(6)), ("aiwolf5", range(6))):
-        rules = get_preset(preset)
-        for seed in seeds:
-            _, wrapped = play(rules, seed, BELIEFS, BELIEFS)
-            for w in wrapped:
-                assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
-                mem = w.agent._memory(w.spoken[-1][0]) if w.spoken else None
-                if mem is None:
-                    continue
+    for preset in ("guardian7", "aiwolf5"):
+        for seed in range(6):
+            for mem in memories(preset, seed)[1]:
                 for reasons in mem.cites.values():
                     for _, text in reasons:
                         assert about_suspect(text), (preset, seed, text)
@@ -396,13 +396,11 @@ def test_a_killed_seats_word_against_the_suspect_is_cited_with_the_killing() -> 
     """Where a night death moved the suspect, the reason is the victim's earlier word or vote against them."""
     killed_words = 0
     for seed in range(16):
-        rec, wrapped = play(get_preset("guardian7"), seed, BELIEFS, BELIEFS)
+        rec, mems = memories("guardian7", seed)
         died_at = {e.target: e.id for e in rec.events if isinstance(e, Died) and e.cause == "night"}
         by_id = {e.id: e for e in rec.events}
-        for w in wrapped:
-            assert w is not None and isinstance(w.agent, BeliefHeuristicAgent)
-            mem = w.agent._memory(w.spoken[-1][0]) if w.spoken else None
-            for (_, suspect, _), reasons in (mem.cites if mem is not None else {}).items():
+        for mem in mems:
+            for (_, suspect, _), reasons in mem.cites.items():
                 for event_id, text in reasons:
                     if not text.endswith(" and was then killed in the night"):
                         continue
