@@ -666,6 +666,8 @@ def test_what_only_looks_like_the_ninth_versions_phrasings_says_no_more(
         ),
         ("I'm voting Baraka instead of Achieng... wait no, Wanjiru.", set()),  # corrected: Baraka is not the vote
         ("Put your vote on Baraka!", {("will_vote", "Baraka Otieno", "")}),  # the speaker urging the table
+        ("Rin is the seer. I vote Baraka.", {("claim", None, "seer"), ("will_vote", "Baraka Otieno", "")}),  # by Rin
+        ("Achieng is the seer.", set()),  # another's role, told
         ("Achieng and Rin put their vote on Baraka.", {("will_vote", "Baraka Otieno", "")}),  # said by Rin
         # the one the speaker trusts, or does not
         (

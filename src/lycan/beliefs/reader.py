@@ -926,6 +926,8 @@ class TalkReader:
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,\s*(?=(?:the\s+)?{_ROLE}\s*[.!,]|here\b)", r"\1i'm ", s)
             # "Kenji votes Sora", "Putri the seer reporting in": the speaker naming themself
             s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s+(?:votes|is voting|will vote|'s voting)\b", r"\1i vote", s)
+            # "Graveside is the medium", said by Graveside
+            s = re.sub(rf"(^|[.!?;]\s*)⟨{speaker}⟩\s+is\s+(?=(?:the|your)\s+{_ROLE}\b)", r"\1i am ", s)
             s = re.sub(
                 rf"(^|[.!?;]\s*)⟨{speaker}⟩\s*,?\s+(?:the|your)\s+{_ROLE}\s+(?:reporting|speaking|here)\b",
                 r"\1i'm the \g<role>,",
