@@ -496,6 +496,11 @@ def explain_influence(events: Sequence[Event], influence: Influence, by: Explain
     return said[0] if said else ""
 
 
+def _position(events: Sequence[Event], event_id: int) -> int | None:
+    """Where the event with id `event_id` stands in `events` (None if it is not there)."""
+    return next((i for i, e in enumerate(events) if e.id == event_id), None)
+
+
 def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -> tuple[str, ...]:
     """Every wording of the reason `explain_influence` gives, its own first (none if no reason fits).
 
@@ -503,7 +508,7 @@ def explanations(events: Sequence[Event], influence: Influence, by: Explainer) -
     "we lost Player 6 in the night"), for a speaker who should not repeat the table's sentences; a
     listener checks any of them against the record alike.
     """
-    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    at = _position(events, influence.event_id)
     if at is None:
         return ()
     said = _wordings(events, at, influence, by)
@@ -668,7 +673,7 @@ def own_later_claim(events: Sequence[Event], influence: Influence, by: Explainer
     the id of the suspect's first public claim of that role, if another seat had claimed it before;
     else None.
     """
-    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    at = _position(events, influence.event_id)
     if at is None or influence.kind != "claim":
         return None
     e = events[at]
@@ -693,7 +698,7 @@ def victims_accusation(events: Sequence[Event], influence: Influence, by: Explai
     the reason to cite. The id of the last talk (a vote intention, accusation or liar call) or vote
     of the victim against the suspect before the death; None if there is none, or for any other event.
     """
-    at = next((i for i, e in enumerate(events) if e.id == influence.event_id), None)
+    at = _position(events, influence.event_id)
     if at is None:
         return None
     e = events[at]
