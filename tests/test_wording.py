@@ -27,6 +27,7 @@ from lycan.agents.phrasing import names_in, role_words
 from lycan.agents.speech import Reason, SpeechAct, Statement
 from lycan.agents.wording import (
     _ASIDES,
+    _ASKS,
     _BRIGHT,
     _CLOSERS,
     _FRAMES,
@@ -632,6 +633,14 @@ def test_nobody_points_to_past_votes_before_the_first_vote() -> None:
     assert "my votes" not in said(1) and "the votes" not in said(1) and "counted" not in said(1)
     later = said(2)
     assert "check my votes" in later and ("checked the votes" in later or "counted twice" in later)
+
+
+def test_a_question_presupposes_no_claim() -> None:
+    """The planner asks a quiet seat on days no one has claimed a role: "Ken whose claim worries you most?"
+    on day 1 before any claim was heard in a guardian7 game."""
+    frames = [*_FRAMES["question"], *(f for t in _TEMPERED.values() for f in t.get("question", ()))]
+    asked = [x.format(to="Ken", ask=a, Ask=a) for f in frames for x in expansions(f) for a in _ASKS]
+    assert asked and not [x for x in asked if re.search(r"\bclaim", x, re.IGNORECASE)]
 
 
 def test_reasons_are_spoken_word_for_word() -> None:

@@ -571,7 +571,8 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "How about you {to}? Who do you suspect?",
         "And you {to}? [What's your read|Who's your pick|Who do you doubt]?",
         "{to} [which|what] [player|name] [stands out|jumps out] to you[ today| so far|]?",
-        "{to} [whose|which] [story|claim] [bothers|worries|troubles] you [most|the most]?",
+        # not "whose claim worries you": a question is asked on days no one has claimed a role
+        "{to} whose story [bothers|worries|troubles] you [most|the most]?",
         "[What about|How about] {to}? [Any reads|Any names|Anyone you doubt]?",
         "{to} [you must|surely you] have [a read|a suspect|an opinion] by now?",
         "{to} [don't hold back|speak up|be straight with us]. Who do you suspect?",
