@@ -33,6 +33,7 @@ from lycan.agents.wording import (
     _FRAMES,
     _LAST_NIGHT,
     _LISTS,
+    _MARKERS,
     _MOURNING,
     _OPENERS,
     _QUIET,
@@ -41,6 +42,7 @@ from lycan.agents.wording import (
     _TEMPERED,
     Heard,
     Morning,
+    _sentence,
     check_wording,
     choose,
     expansions,
@@ -633,6 +635,20 @@ def test_nobody_points_to_past_votes_before_the_first_vote() -> None:
     assert "my votes" not in said(1) and "the votes" not in said(1) and "counted" not in said(1)
     later = said(2)
     assert "check my votes" in later and ("checked the votes" in later or "counted twice" in later)
+
+
+def test_a_reply_has_one_lead_and_no_marker_after_it() -> None:
+    """No discourse marker after a reply's lead ("In reply to Ember: so I trust Aster so far." in the README demo)."""
+    leads = [lead.format(to=NAMES[1]) for lead in (*_REPLIES, "{to} ")]
+    markers = tuple(f"{m.lower()} " for m in _MARKERS)
+    seen = 0
+    for seed in range(300):
+        for act in (SpeechAct("trust", 4, to=1), SpeechAct("suspect", 1, to=1)):  # (vote frames may open with "So")
+            text = _sentence(act, NAMES, 1, random.Random(seed), set(), persona_for(seed).temperament)
+            lead = next(x for x in leads if text.startswith(x))
+            seen += lead != f"{NAMES[1]} "
+            assert not text[len(lead) :].lower().startswith(markers), text
+    assert seen > 100
 
 
 def test_a_question_presupposes_no_claim() -> None:

@@ -623,7 +623,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "[Don't forget|Just remember] {list} claim {role}.",
         "{list} [stepped up|came forward] as the {role}.",
         "[So|Okay|Alright] [the|our] {role} claims come from {list}.",
-        "[Just to recap|Recapping|To recap] {list} [have claimed|are claiming|claim] {role}.",
+        "[Just to recap|Recapping|To recap]: {list} [have claimed|are claiming|claim] {role}.",
         "{list} each [claimed|claim] {role}.",
         "[At the moment|As of now|So far today] the {role} claimants are {list}.",
         "[We've heard|There are] {role} claims from {list}.",
@@ -2113,7 +2113,14 @@ def _sentence(
             more = _expand(rng.choice(_FRAMES["greet_more"]), rng)
         text = f"{text} {more}"
     text = _cap(text)
-    if kind in OPINIONS and text.startswith(("I ", "I'", "My ")) and not short and rng.random() < 0.35:
+    # (not before a reply's own lead: "In reply to Ken: so I trust Ann.")
+    if (
+        kind in OPINIONS
+        and act.to is None
+        and text.startswith(("I ", "I'", "My "))
+        and not short
+        and rng.random() < 0.35
+    ):
         timed = re.search(
             r"\b(?:for now|yet|so far|at this point|right now|at the moment|currently|today)\b", text, re.IGNORECASE
         )
