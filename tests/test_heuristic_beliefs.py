@@ -331,6 +331,31 @@ def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
     assert agreed >= 20
 
 
+def test_a_summary_of_the_claims_names_living_rival_claimants() -> None:
+    """'We now have Garnet and Dune claiming seer' on day 3, with both of them dead (a guardian7 game)."""
+    summaries: list[tuple[int, tuple[int, ...], bool]] = []
+    for preset, seed in [*(("aiwolf5", s) for s in range(16, 22)), *(("guardian7", s) for s in range(4))]:
+        # (aiwolf5 deal 19: both claimants dead by day 2 and summed up there, before the fix)
+        rules = get_preset(preset)
+        agents = lineup([BELIEFS] * rules.n_players, seed)
+        for agent in agents:
+            agent.converse = True  # type: ignore[attr-defined]  # as the llm seat's planner
+            decide = agent.decide  # type: ignore[attr-defined]
+
+            def watched(view: View, request: Request, decide=decide, agent=agent) -> Action:  # type: ignore[no-untyped-def]
+                action = decide(view, request)
+                if request.kind == "talk" and agent._mem is not None:
+                    for a in agent._mem.acts:
+                        if a.kind == "summary":
+                            summaries.append((view.day, a.seats, all(view.alive[s] for s in a.seats)))
+                return action
+
+            agent.decide = watched  # type: ignore[attr-defined]
+        run_sync(rules, agents, seed)
+    assert len(summaries) >= 5
+    assert all(living and len(seats) >= 2 for _, seats, living in summaries), summaries
+
+
 def test_a_reason_cites_the_part_of_a_line_that_was_about_the_suspect() -> None:
     # one line claims seer, reports a result and names a vote: what moved Player 1 is the vote
     rules = get_preset("aiwolf5")

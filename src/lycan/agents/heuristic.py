@@ -533,10 +533,10 @@ class HeuristicAgent(SyncAgent):
 
         An accuser is answered by name (before the seat's opinions, once per seat and day); a seat
         that asked this one a question gets the seat's first opinion said to it; rival seer
-        claimants are summed up once (by a seat that is not one of them); a vote intention shared
-        with a seat that said it earlier today names that seat (once a day, never a seat this one has
-        called a wolf or a liar); with nothing to answer, one living
-        seat that has not accused anyone today is asked whom it suspects (once a day).
+        claimants are summed up once while two or more live (by a seat that is not one of them); a
+        vote intention shared with a seat that said it earlier today names that seat (once a day,
+        never a seat this one has called a wolf or a liar); with nothing to answer, one living seat
+        that has not accused anyone today is asked whom it suspects (once a day).
         """
         day, me = view.day, mem.seat
         living = set(view.living())
@@ -552,7 +552,10 @@ class HeuristicAgent(SyncAgent):
             elif asked is None and (day, who) not in mem.replied:
                 asked = who
         at = next((i for i, (_, a) in enumerate(out) if a.kind in speech.OPINIONS), len(out))
-        claimants = tuple(sorted(s for s in {*mem.role_claims, *mem.seer_claims} if mem.claimed(s, "seer")))
+        # the living only: "We now have Garnet and Dune claiming seer" once both are dead is no summary
+        claimants = tuple(
+            sorted(s for s in {*mem.role_claims, *mem.seer_claims} if mem.claimed(s, "seer") and s in living)
+        )
         summary: Key = ("summary", claimants)
         claiming = any(a.kind == "claim" for _, a in out)
         if len(claimants) >= 2 and me not in claimants and not claiming and summary not in mem.said_keys:
