@@ -58,9 +58,14 @@ def check(text: str, act: str = SEER_ACT, *, role: Role = Role.SEER, public: boo
         ("Player 1 is the seer. Player 1 divined Player 3: werewolf.", "self-narration"),
         ("I, me, the seer. Last night I divined Player 3: werewolf. I will vote for Player 3.", "stammer"),
         ("I am the seer. I, I, I divined Player 3: werewolf. I will vote for Player 3.", "stammer"),
+        (
+            "Player 2: I am the seer. Last night I divined Player 3: werewolf. Vote Player 3.",
+            "reads as a seat speaking",
+        ),
         ("I am the seer! Last night I divined Player 3: human. I will vote for Player 3.", "contradicts the act"),
         ("I am the seer. Last night I divined Player 4: werewolf. I will vote for Player 4.", "contradicts the act"),
         ("I am the medium. Last night I divined Player 3: werewolf. I will vote for Player 3.", "contradicts the act"),
+        ("I am the seer. Last night I divined the Player 3: werewolf. I will vote for Player 3.", "garbled name"),
         ("I am the seer. I divined Player 3: werewolf, I'll vote for Player 3. Player 5 helps.", "other names"),
         ("I am the seer. I divined Player 3: werewolf and I will vote for Player 3 like the witch.", "other roles"),
     ],
@@ -80,6 +85,28 @@ def test_reasons_lists_every_reason_the_checks_give() -> None:
     for fn in (phrasing.check_phrasing, phrasing.check_fresh, phrasing.voice_fault):
         given |= set(re.findall(r'return "([^"]+)"', inspect.getsource(fn)))
     assert given and given <= set(REASONS), given - set(REASONS)
+
+
+def test_no_line_opens_as_another_seats_and_no_name_takes_an_article() -> None:
+    """Two model phrasings heard in a guardian7 game on the embedded model.
+
+    Hazel said "Yarrow: No strong suspicion yet. Zephyr?", and Dune "I agree with Garnet, the Willow.".
+    """
+    names = ("Hazel", "Yarrow", "Zephyr", "Willow", "Rowan", "Garnet", "Dune")
+
+    def said(text: str, act: str, seat: int) -> str:
+        return check_phrasing(text, act, names=names, seat=seat, role=Role.VILLAGER, instructions=INSTRUCTIONS)
+
+    assert said("Yarrow: No strong suspicion yet. Zephyr?", "Yarrow I have no strong suspicion yet.", 0) == (
+        "reads as a seat speaking"
+    )
+    assert said("Yarrow I have no strong suspicion yet.", "Yarrow I have no strong suspicion yet.", 0) == ""
+    assert said("To answer Yarrow: no strong suspicion yet.", "Yarrow I have no strong suspicion yet.", 0) == ""
+    assert said("I agree with Garnet, the Willow.", "I agree with Garnet about Willow.", 6) == "garbled name"
+    assert said("Garnet is right about Willow.", "I agree with Garnet about Willow.", 6) == ""
+    assert said("I agree with Garnet on the willow question.", "I agree with Garnet about Willow.", 6) == (
+        "garbled name"
+    )
 
 
 def test_a_player_the_act_speaks_of_is_not_turned_into_the_one_spoken_to() -> None:

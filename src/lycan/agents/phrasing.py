@@ -59,11 +59,13 @@ REASONS = (
     "self-narration",
     "self-reveal",
     "stammer",
+    "reads as a seat speaking",
     "contradicts the act",
     "quotes",
     "hides the changed vote",
     "question not asked",
     "speaks to a player it speaks of",
+    "garbled name",
     "other names",
     "other roles",
     "false claim",
@@ -132,6 +134,21 @@ def names_in(text: str, names: Sequence[str]) -> set[int]:
 @lru_cache(maxsize=512)
 def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w\[]){re.escape(name)}(?![\w\]])", re.IGNORECASE)
+
+
+def speaker_label(text: str, names: Sequence[str]) -> bool:
+    """Whether `text` opens with a seat's name and a colon, as a line of the table's log does.
+
+    "Yarrow: No strong suspicion yet." said by Hazel reads as Yarrow speaking.
+    """
+    return any(re.match(rf"\s*@?{re.escape(name)}\s*:", text, re.IGNORECASE) for name in names if name)
+
+
+def article_before_name(text: str, names: Sequence[str]) -> bool:
+    """Whether `text` puts an article before a seat's name, which no name takes ("I agree with Garnet, the Willow.")."""
+    return any(
+        re.search(rf"\b(?:the|a|an)\s+@?{re.escape(name)}(?![\w\]])", text, re.IGNORECASE) for name in names if name
+    )
 
 
 def narrates_self(text: str, own_name: str) -> bool:
@@ -241,6 +258,8 @@ def check_phrasing(
     fault = voice_fault(text, names[seat], instructions, allowed=act, wolf_public=wolf_public)
     if fault:
         return fault
+    if speaker_label(text, names) and not speaker_label(act, names):
+        return "reads as a seat speaking"
     reader = reader_for(names)
     if set(reader.parse(text, seat)) != set(reader.parse(act, seat)):
         return "contradicts the act"
@@ -255,6 +274,8 @@ def check_phrasing(
         return "speaks to a player it speaks of"  # "I agree with Ember, Yarrow." for "... Ember about Yarrow."
     if not strict:
         return ""
+    if article_before_name(text, names) and not article_before_name(act, names):
+        return "garbled name"
     if names_in(text, names) != names_in(act, names):
         return "other names"
     if not role_words(text) <= role_words(act):
@@ -266,12 +287,15 @@ def check_fresh(text: str, view: View, instructions: str) -> str:
     """Why an utterance a model wrote freely for `view`'s seat may not be spoken ("" when it may).
 
     The checks of `check_phrasing` that need no act: error text, prompt echo, self-narration, a
-    werewolf or possessed admitting its side; and a village-side seat claiming a role it does not
-    hold or announcing a result it has no power to have.
+    werewolf or possessed admitting its side, a line opening as another seat's ("Yarrow: ...");
+    and a village-side seat claiming a role it does not hold or announcing a result it has no
+    power to have.
     """
     role = view.role
     wolf_side = role in (Role.WEREWOLF, Role.POSSESSED)
     fault = voice_fault(text, view.names[view.seat], instructions, wolf_public=wolf_side)
+    if not fault and speaker_label(text, view.names):
+        fault = "reads as a seat speaking"
     if fault or wolf_side:
         return fault
     for statement in parser_for(view.names).parse(text, view.seat):
@@ -287,6 +311,7 @@ def check_fresh(text: str, view: View, instructions: str) -> str:
 __all__ = [
     "ECHO_NGRAM",
     "REASONS",
+    "article_before_name",
     "check_fresh",
     "check_phrasing",
     "clean",
@@ -297,6 +322,7 @@ __all__ = [
     "ngrams",
     "reveals_wolf_side",
     "role_words",
+    "speaker_label",
     "stammers",
     "voice_fault",
     "words",
