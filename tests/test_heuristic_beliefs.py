@@ -290,10 +290,15 @@ def test_an_opinion_about_the_one_who_asked_is_not_said_to_them_by_name() -> Non
 
 
 def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
-    """'Pippin has it right about Yarrow' from the seat that called Pippin a werewolf reads as a slip."""
+    """'Pippin has it right about Yarrow' from the seat that called Pippin a werewolf reads as a slip.
+
+    And a seat agrees in the turn that first says its vote: the seer that agreed with a villager about
+    the werewolf its own result had named (the villager's reason) was agreeing with its follower.
+    """
     opposing = ("suspect", "vote", "liar")
     agreed = 0
     slips: list[tuple[str, int, int, int | None, list[int | None]]] = []
+    followed: list[tuple[str, int, int, int | None, int | None]] = []
     # thirteen seats give the most chances (two deals on which the seat used to agree with such a seat)
     for preset, seeds in (("aiwolf13", (40, 41)), ("guardian7", range(6))):
         rules = get_preset(preset)
@@ -309,6 +314,7 @@ def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
                     view: View, request: Request, decide=decide, agent=agent, called=called, case=(preset, seed)
                 ) -> Action:
                     nonlocal agreed
+                    before = set(agent._mem.said_keys) if agent._mem is not None else set()
                     action = decide(view, request)
                     if request.kind == "talk" and agent._mem is not None:
                         turn = agent._mem.acts
@@ -322,12 +328,15 @@ def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
                                 agreed += 1
                                 if a.to in called | now:  # (an assertion here would be caught as the agent's fault)
                                     slips.append((*case, view.seat, a.to, sorted(called | now)))
+                                if ("vote", view.day, a.target) in before:  # it said the vote first: the other follows
+                                    followed.append((*case, view.seat, a.to, a.target))
                         called.update(now)
                     return action
 
                 agent.decide = watched  # type: ignore[attr-defined]
             run_sync(rules, agents, seed)
     assert not slips
+    assert not followed, followed
     assert agreed >= 20
 
 

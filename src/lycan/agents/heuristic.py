@@ -573,7 +573,9 @@ class HeuristicAgent(SyncAgent):
             out[at] = (key, replace(act, to=asked))
         out[at:at] = answered[:2]
         vote = next((a.target for k, a in out if a.kind == "vote"), None)
-        if vote is not None:
+        # agreement goes with the turn that first says the vote: once this seat has said it, the seats that
+        # say it after are following it ("I agree with Umber about Thistle" from the seer whose result Umber cited)
+        if vote is not None and ("vote", day, vote) not in mem.said_keys:
             # never "X has it right" about a seat this one has called a wolf or a liar, or is calling one now
             opposed = {k[2] for k in mem.said_keys if len(k) == 3 and k[0] in ("suspect", "vote", "liar")}
             opposed |= {a.target for _, a in out if a.kind in ("suspect", "liar") and a.target is not None}
