@@ -651,6 +651,27 @@ def test_a_reply_has_one_lead_and_no_marker_after_it() -> None:
     assert seen > 100
 
 
+def test_a_turn_answering_two_accusers_says_no_sentence_twice() -> None:
+    """A werewolf in a guardian7 game said "Yarrow come on. I'm village. Rowan I'm village. Think again."."""
+    acts = [SpeechAct("answer", to=1, said="accuses"), SpeechAct("answer", to=2, said="accuses"), SpeechAct("vote", 1)]
+
+    def sentences(text: str) -> list[tuple[str, ...]]:
+        out = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            words = [w for w in re.findall(r"[A-Za-z']+", sentence) if w not in ("Player",)]
+            if len(words) >= 2:
+                out.append(tuple(w.lower() for w in words))
+        return out
+
+    said = [
+        sentences(text)
+        for seed in range(300)
+        for text in realise(acts, names=NAMES, persona=persona_for(seed), day=2, rng=random.Random(seed))
+    ]
+    assert len(said) > 1000
+    assert all(len(s) == len(set(s)) for s in said), [s for s in said if len(s) != len(set(s))]
+
+
 def test_a_question_presupposes_no_claim() -> None:
     """The planner asks a quiet seat on days no one has claimed a role: "Ken whose claim worries you most?"
     on day 1 before any claim was heard in a guardian7 game."""

@@ -1558,14 +1558,36 @@ def _calls(text: str) -> bool:
 
 
 def _repeats(line: str, parts: Sequence[str]) -> bool:
-    """Whether `line` says three words running that `parts` (what the turn said) say, or calls the table again."""
+    """Whether `line` repeats what `parts` (what the turn said) say, or calls the table again.
+
+    A repeat is three words running, or a sentence said again to someone else ("Ken I'm village.
+    Ann I'm village.").
+    """
 
     def runs(text: str) -> set[tuple[str, ...]]:
         words = re.findall(r"[a-z']+", text.lower())
         return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
 
     said = set().union(*(runs(p) for p in parts)) if parts else set()
-    return bool(runs(line) & said) or (any(_calls(p) for p in parts) and _calls(line))
+    again = set().union(*(_sentence_words(p) for p in parts)) if parts else set()
+    return bool(runs(line) & said or _sentence_words(line) & again) or (any(_calls(p) for p in parts) and _calls(line))
+
+
+def _sentence_words(text: str) -> set[tuple[str, ...]]:
+    """The sentences of two or more words of `text`, each as its words lower-cased, names left out.
+
+    A name is a capitalised word other than "I" ("Ken I'm village." is "i'm village").
+    """
+    out = set()
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        words = tuple(
+            w.lower()
+            for w in re.findall(r"[A-Za-z']+", sentence)
+            if not w[0].isupper() or w in ("I", "I'm", "I've", "I'd", "I'll")
+        )
+        if len(words) >= 2:
+            out.add(words)
+    return out
 
 
 def _unbright(pool: Sequence[str], rng: random.Random) -> str | None:
