@@ -12,12 +12,14 @@ from scripted import ScriptedModel
 # reader, the default where it is, has its own tests (test_encoder_reader.py), a whole game included.
 os.environ.setdefault("LYCAN_TALK_MODEL", "ngram")
 
-# With a worker per core (`pytest -n auto`), each worker's torch and BLAS get one thread: at their
-# default of one per core, two workers' threads spun on each other's cores (tuning the encoder
-# reader on 80 lines took 23 s alone and 45 s beside another worker). Subprocesses inherit it.
-if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) >= (os.cpu_count() or 1) > 1:
+# With several workers (`pytest -n auto`), each worker's torch and BLAS get its share of the CPUs: at
+# their default of one thread per core, two workers' threads spun on each other's cores on two cores
+# (tuning the encoder reader on 80 lines took 23 s alone and 45 s beside another worker).
+# Subprocesses inherit it.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+if _WORKERS > 1:
     for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(_threads, "1")
+        os.environ.setdefault(_threads, str(max(1, (os.cpu_count() or 1) // _WORKERS)))
 
 
 _SECONDS = {

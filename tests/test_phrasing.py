@@ -104,9 +104,8 @@ def test_no_line_opens_as_another_seats_and_no_name_takes_an_article() -> None:
     assert said("To answer Yarrow: no strong suspicion yet.", "Yarrow I have no strong suspicion yet.", 0) == ""
     assert said("I agree with Garnet, the Willow.", "I agree with Garnet about Willow.", 6) == "garbled name"
     assert said("Garnet is right about Willow.", "I agree with Garnet about Willow.", 6) == ""
-    assert said("I agree with Garnet on the willow question.", "I agree with Garnet about Willow.", 6) == (
-        "garbled name"
-    )
+    assert said("I agree with the Garnet about Willow.", "I agree with Garnet about Willow.", 6) == "garbled name"
+    assert said("I agree with Garnet on the willow question.", "I agree with Garnet about Willow.", 6) == ""
 
 
 def test_a_player_the_act_speaks_of_is_not_turned_into_the_one_spoken_to() -> None:

@@ -42,6 +42,7 @@ from lycan.agents.wording import (
     _TEMPERED,
     Heard,
     Morning,
+    _repeats,
     _sentence,
     check_wording,
     choose,
@@ -670,6 +671,8 @@ def test_a_turn_answering_two_accusers_says_no_sentence_twice() -> None:
     ]
     assert len(said) > 1000
     assert all(len(s) == len(set(s)) for s in said), [s for s in said if len(s) != len(set(s))]
+    assert _repeats("Rowan I'm village.", ["Yarrow come on. I'm village."])  # the words run two long only
+    assert not _repeats("Rowan think again.", ["Yarrow come on. I'm village."])
 
 
 def test_a_question_presupposes_no_claim() -> None:

@@ -145,10 +145,11 @@ def speaker_label(text: str, names: Sequence[str]) -> bool:
 
 
 def article_before_name(text: str, names: Sequence[str]) -> bool:
-    """Whether `text` puts an article before a seat's name, which no name takes ("I agree with Garnet, the Willow.")."""
-    return any(
-        re.search(rf"\b(?:the|a|an)\s+@?{re.escape(name)}(?![\w\]])", text, re.IGNORECASE) for name in names if name
-    )
+    """Whether `text` puts an article before a seat's name, which no name takes ("I agree with Garnet, the Willow.").
+
+    The name as written, capitalised: "a sage call" is no garbled name of a seat called Sage.
+    """
+    return any(re.search(rf"\b(?:[Tt]he|[Aa]n?)\s+@?{re.escape(name)}(?![\w\]])", text) for name in names if name)
 
 
 def narrates_self(text: str, own_name: str) -> bool:
