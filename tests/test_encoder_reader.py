@@ -177,12 +177,34 @@ def test_a_game_of_belief_driven_seats_reads_its_talk_with_the_encoder(monkeypat
     monkeypatch.delenv(TALK_MODEL_ENV, raising=False)
     model = default_model()
     assert isinstance(model, EncoderOpinionModel)
-    asked_before = model._probs.cache_info().misses
+    # the model is one per process: what earlier tests had it read (any file, on this worker) is forgotten first
+    model._probs.cache_clear()
     rules = get_preset("guardian7")
     record = run_sync(rules, lineup(["heuristic-beliefs"] * rules.n_players, 5), 5)
     assert record.winner in ("village", "werewolf")
     assert not [e for e in record.events if isinstance(e, Fault)]
-    assert model._probs.cache_info().misses > asked_before  # the encoder was asked about the table's talk
+    assert model._probs.cache_info().misses > 0  # the encoder was asked about the table's talk
+
+
+def test_a_reader_asks_the_learned_reader_in_use_not_the_one_that_read_the_line_before() -> None:
+    """A table's reader is shared within a process and keeps its readings.
+
+    Switching `LYCAN_TALK_MODEL` returned the hashed model's reading of a line to a game that asked for the
+    encoder's (a test of the encoder failed once another file on its worker had played the same game).
+    """
+    from lycan.beliefs.reader import TalkReader
+
+    reader, plain = (
+        TalkReader(("Rin", "Ken", "Mio", "Ann", "Bob")),
+        "Ken has been really helpful and consistent all game.",
+    )
+    with talk_model_set("ngram"):
+        reader.parse(plain, 0)
+    model = shipped_encoder_model()
+    model._probs.cache_clear()
+    with talk_model_set("encoder"):
+        reader.parse(plain, 0)
+    assert model._probs.cache_info().misses > 0
 
 
 def test_the_shipped_encoder_was_tuned_on_its_training_sets_alone() -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
 import unicodedata
 from collections import OrderedDict
@@ -41,6 +42,7 @@ from typing import cast
 from nicknames import NickNamer
 
 from lycan.beliefs.claims import RESULT_ROLES, Statement, StatementKind, parser_for
+from lycan.beliefs.talk_model import TALK_MODEL_ENV
 from lycan.rules.roles import Species
 
 MIN_CONFIDENCE = 0.75
@@ -792,7 +794,7 @@ class TalkReader:
         self._short = _short_forms(self.names, aliases)
         self._parts = _name_parts(self.names)
         self._name_re = re.compile(rf"@?(?<![\w])(?:{alts})(?![\w\]])(?:'s\b)?", re.IGNORECASE) if alts else None
-        self._cache: OrderedDict[tuple[str, int | None, str], Reading] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int | None, str, str], Reading] = OrderedDict()
         self._said: dict[tuple[str, int | None], tuple[str, ...]] = {}
         self._tokened: dict[str, tuple[str, list[int]]] = {}
         self._size = cache
@@ -814,7 +816,9 @@ class TalkReader:
         line that claims nothing itself is read in its light: "Olga was human" from a medium
         claimant is a medium's result, from a seer claimant a divination, from a villager an opinion.
         """
-        key = (text, speaker, claimed)
+        # the learned reader in use is part of the key: a process that switches `LYCAN_TALK_MODEL` (a benchmark,
+        # a test) reads its lines again instead of getting another model's reading of them
+        key = (text, speaker, claimed, os.environ.get(TALK_MODEL_ENV, "auto") if self.learned else "")
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
