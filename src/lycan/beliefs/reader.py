@@ -42,7 +42,6 @@ from typing import cast
 from nicknames import NickNamer
 
 from lycan.beliefs.claims import RESULT_ROLES, Statement, StatementKind, parser_for
-from lycan.beliefs.talk_model import TALK_MODEL_ENV
 from lycan.rules.roles import Species
 
 MIN_CONFIDENCE = 0.75
@@ -818,7 +817,7 @@ class TalkReader:
         """
         # the learned reader in use is part of the key: a process that switches `LYCAN_TALK_MODEL` (a benchmark,
         # a test) reads its lines again instead of getting another model's reading of them
-        key = (text, speaker, claimed, os.environ.get(TALK_MODEL_ENV, "auto") if self.learned else "")
+        key = (text, speaker, claimed, _learned_reader() if self.learned else "")
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
@@ -3087,6 +3086,16 @@ def claimed_role(statements: Iterable[Statement], before: str = "") -> str:
         elif st.kind in RESULT_ROLES:
             role = RESULT_ROLES[st.kind]
     return role
+
+
+def _learned_reader() -> str:
+    """The learned reader the process asks (`LYCAN_TALK_MODEL`), part of a cached reading's key.
+
+    Looked up where a line is read, so that importing the reader loads no model code.
+    """
+    from lycan.beliefs.talk_model import TALK_MODEL_ENV
+
+    return os.environ.get(TALK_MODEL_ENV, "auto")
 
 
 @functools.lru_cache(maxsize=64)
