@@ -21,7 +21,7 @@ from lycan.beliefs.opinions import (
     shipped_ngram_model,
     slot,
 )
-from lycan.beliefs.reader import TalkReader
+from lycan.beliefs.reader import MIN_CONFIDENCE, TalkReader
 from lycan.train.opinions import claim_examples, examples, train
 
 TALK = Path(__file__).parent / "data" / "talk"
@@ -259,12 +259,15 @@ def test_the_learned_layer_reads_a_claim_in_words_no_rule_knows_and_never_a_seco
     assert claims(reader, both) == claims(rules, both) == {"seer"}
 
 
-def test_a_vote_the_rules_read_alone_may_be_an_accusation_too_but_not_a_vote_with_nothing_against() -> None:
+def test_a_vote_with_a_reason_is_an_accusation_too_but_not_a_vote_with_nothing_against() -> None:
     names = ("Rin Sato", "Ken Mori", "Mio Abe", "Ann Lee", "Bob Kay")
     reader, rules = TalkReader(names), TalkReader(names, learned=False)
     reasoned = "I'm voting Ken, his story keeps changing every time he talks."
-    assert {(s.kind, s.target) for s in rules.parse(reasoned, 0)} == {("will_vote", 1)}
-    assert {(s.kind, s.target) for s in reader.parse(reasoned, 0)} == {("will_vote", 1), ("accuses", 1)}
+    for r in (rules, reader):
+        assert {(s.kind, s.target) for s in r.parse(reasoned, 0)} == {("will_vote", 1), ("accuses", 1)}
+    # below the evidence's bar: the vote already gives the belief engine the seat's pick
+    (accusation,) = (f for f in rules.read(reasoned, 0).found if f.statement.kind == "accuses")
+    assert accusation.confidence < MIN_CONFIDENCE
     for plain in ("Voting Ken. Nice guy, nothing against him, just a coin flip.", "Ken has my vote, sorry Ken."):
         assert not any(s.kind == "accuses" for s in reader.parse(plain, 0)), plain
 

@@ -249,7 +249,7 @@ def test_phrasings_of_other_hands(text: str, expected: set[tuple[str, str | None
         ("Rin has voted against the village every day, she's my wolf.", {("accuses", "Rin", "")}),
         ("Rin has my trust.", {("defends", "Rin", "")}),
         ("I'm trusting Rin.", {("defends", "Rin", "")}),
-        ("Rin is a wolf faking seer.", {("liar", "Rin", "seer")}),
+        ("Rin is a wolf faking seer.", {("liar", "Rin", "seer"), ("accuses", "Rin", "")}),  # a wolf in so many words
         ("I'm not buying Rin's seer claim.", {("liar", "Rin", "seer")}),
         ("Rin isn't the hunter, I am. She's lying.", {("claim", None, "hunter"), ("liar", "Rin", "hunter")}),
         # claims, results and protections
@@ -301,7 +301,7 @@ def test_phrasings_of_the_fifth_round(text: str, expected: set[tuple[str, str | 
             {("claim", None, "seer"), ("divined", "Baraka Otieno", "human"), ("accuses", "Rin", "")},
         ),
         # liar calls
-        ("Rin is a wolf who fake-claimed seer.", {("liar", "Rin", "seer")}),
+        ("Rin is a wolf who fake-claimed seer.", {("liar", "Rin", "seer"), ("accuses", "Rin", "")}),
         ("Rin's the seer? Not buying it. Rin's a fake.", {("liar", "Rin", "seer")}),
         ("Rin says she is the guardian. Fake guardian.", {("liar", "Rin", "guardian")}),
         ("Rin's witch claim feels fake to me.", {("liar", "Rin", "witch")}),
@@ -1240,3 +1240,42 @@ def test_a_seat_named_only_in_questions_is_asked_about_only_of_a_model_that_read
     assert got == ({("accuses", "Ken", ""), ("defends", "Ken", "")} if reads_questions else set())
     # a question that only hands the seat the word is not asked about, whatever the model
     assert said("Ken, what was your result last night?") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a vote with a reason against its seat is an accusation too, whatever the reason's words
+        ("my vote goes on Ken, the afk excuse is weak", {("will_vote", "Ken", ""), ("accuses", "Ken", "")}),
+        ("I'm voting Ken, his day 1 vote on Mio was random", {("will_vote", "Ken", ""), ("accuses", "Ken", "")}),
+        ("Ken has been dodging every question. Voting Ken.", {("will_vote", "Ken", ""), ("accuses", "Ken", "")}),
+        (
+            "I vote Ken. Why he attacks the seer from first minute, if not wolf?",
+            {("will_vote", "Ken", ""), ("accuses", "Ken", "")},
+        ),
+        # ... and not a vote with nothing against its seat, or with a reason about someone else
+        ("Having considered everyone's statements, I will cast my vote for Ken.", {("will_vote", "Ken", "")}),
+        ("I'll vote Ken, sorry Ken, nothing personal.", {("will_vote", "Ken", "")}),
+        ("Ken, I am honestly not a wolf. I'll be voting Ken.", {("will_vote", "Ken", "")}),
+        ("My vote is for Ken. Ken, who seems fishy to you?", {("will_vote", "Ken", "")}),
+        ("Mio says Ken is a wolf. Ken says Mio is a liar. So Ken gets my vote.", {("will_vote", "Ken", "")}),
+        ("Ken's counterclaim was reactive. I'm voting Ken.", {("will_vote", "Ken", "")}),  # a claim's business
+        # a liar called a wolf in so many words is accused as well; a seer's "is a werewolf" is a result
+        (
+            "Ken is a wolf and a fake seer, voting him",
+            {("liar", "Ken", "seer"), ("accuses", "Ken", ""), ("will_vote", "Ken", "")},
+        ),
+        (
+            "Ken is a fake. I'm the seer and Ken is a werewolf.",
+            {("claim", None, "seer"), ("liar", "Ken", "seer"), ("divined", "Ken", "werewolf")},
+        ),
+        # a verdict after a comma, or a word after a question, judges the seat just spoken of
+        ("not me lol. Mio hasnt said a word tho, thats kinda sus", {("accuses", "Mio", "")}),
+        ("Mio hasnt voted in 2 days, anyone else notice? sus", {("accuses", "Mio", "")}),
+        ("Did Mio vote yesterday? I honestly can't remember, that's all.", set()),
+    ],
+)
+def test_a_reason_makes_a_vote_an_accusation_and_a_verdict_judges_the_seat_before_it(
+    text: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    assert said(text) == expected

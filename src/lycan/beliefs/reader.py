@@ -1090,6 +1090,8 @@ class TalkReader:
         found += _verdicts(found, kept_sentences, speaker)
         found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
+        found += _reasoned_votes(found, kept_sentences)
+        found += _wolf_liars(found, kept_sentences)
         found = _wolf_calls(found, kept_sentences)
         found, taken_back = _taken_back(found, s)
         liars = {r.statement.target for r in found if r.statement.kind == "liar"}
@@ -2913,7 +2915,8 @@ _VERDICT = re.compile(
     r"^\s*(?:(?:and|so|honestly|imo|tbh|yeah|like)\s*,?\s*)*(?:that'?s|that\s+is|this\s+is|it'?s|classic|textbook|total|pure|such)\s+"
     r"(?:\w+\s+){0,3}?(?:(?:were)?wolf(?:y|ish)?|scum\w*|sus|suspicious|shady|sketchy|fishy)"
     r"(?:\s+(?:behaviou?r|play|move|tell|logic|energy|vibes?|stuff))?\b"
-    r"|^\s*(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus)\s+(?:behaviou?r|play|move|af|as hell|tell)\b"
+    r"|^\s*(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus)\s+(?:behaviou?r|play|move|af|as hell|tell|energy|vibes?)\b"
+    r"|^\s*(?:(?:very|so|super|kinda|pretty)\s+)?(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus|suspicious|fishy)\s*[.!]*$"
 )
 """A sentence that names no seat and calls what was just said of one wolfish ("That's textbook wolf behaviour.")."""
 
@@ -2932,10 +2935,24 @@ def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | N
     defended = {r.statement.target for r in found if r.statement.kind == "defends"}
     accused = {r.statement.target for r in found if r.statement.kind == "accuses"}
     out: list[ReadStatement] = []
-    for before, sentence in itertools.pairwise(sentences):
+    # a verdict in the same sentence after a comma is one too ("Amani hasn't said a word, that's kinda sus"),
+    # and a sentence of punctuation alone ("?") is none
+    parts = [
+        p.strip()
+        for x in sentences
+        for p in re.split(r",\s*(?=(?:and\s+)?(?:that'?s|that\s+is|this\s+is)\s)", x)
+        if re.search(r"\w", p)
+    ]
+    for before, sentence in itertools.pairwise(parts):
         if "⟨" in sentence or sentence.endswith("?") or not _VERDICT.search(sentence) or _NEGATION.search(sentence):
             continue
-        if before.endswith("?") or _HYPOTHETICAL.search(before) or _VICTIM.search(before):
+        # a question before a verdict of a word or three is rhetorical ("Cosmin hasn't voted in 2 days, anyone
+        # notice? Sus")
+        if (
+            (before.endswith("?") and len(sentence.split()) > 3)
+            or _HYPOTHETICAL.search(before)
+            or _VICTIM.search(before)
+        ):
             continue
         named = {int(t) for t in re.findall(r"⟨(\d+)⟩", before)}
         if len(named) != 1:
@@ -3027,6 +3044,142 @@ def _reasoned(found: list[ReadStatement], sentences: list[str]) -> list[ReadStat
         if named <= {seat}:
             return [ReadStatement(Statement("accuses", seat), 0.75, sentence)]
     return []
+
+
+_GRIEF = re.compile(
+    r"\b(?:dodg\w*|hid(?:e|es|ing)|passiv\w*|desperate|quiet|silent|lurk\w*|push\w*|attack\w*|weird|random|weak|nothing|fake|"
+    r"lazy|(?:feels?|felt|seems?|is|'s)\s+off|story|holes|defensive|eager\w*|rush\w*|fast|quick\w*|convenient\w*|script\w*|staged|stirr\w*|"
+    r"coast\w*|parrot\w*|hedg\w*|excuses?|lame|copy|strange\w*|inconsistent|contradict\w*|flip\w*|chang\w*|"
+    r"shift\w*|baseless|vague|late|reactive|panic\w*|deflect\w*|tunnel\w*|bus|mud|dirt|fishing|sheep\w*|"
+    r"follow\w*|bandwagon\w*|wagon|omgus|opportunis\w*|slippery|smell\w*|stinks?|gut|vibes?|bad|worse|worst|"
+    r"evasive|fluff|nonsense|lie|lies|blame\w*|steer\w*|trying|too\s+(?:much\s+)?(?!but|and|or|so|then|for|to)[a-z]+|insane|crazy|"
+    r"not (?:one|a single)|always|chancer|shark|itchy|burnt|wobbly|guilt\w*|concerns?\s+about|bearish|"
+    r"defend\w*|shout\w*|shepherd\w*|sarcas\w*|soft|loud|aggressive|overreact\w*|narrative|dirty)\b"
+)
+"""What a reason holds against a seat ("rusty voted first and then deleted it", "his push is based on nothing")."""
+
+_GOOD_WORD = re.compile(
+    r"\b(?:trust\w*|believ\w*|legit|clean|cleared|human|town|townie|village|villager|honest|real|true|genuine|"
+    r"innocent|solid|right|good|fine|sorry|nothing personal|apolog\w*|credible|consistent|makes sense|persuasive|"
+    r"convincing|agree|kind|nice|lovely|friend|thanks?|ty|love)\b"
+)
+"""Words of a sentence that is no reason against a seat: it vouches, thanks, or apologises."""
+
+_CLAIM_TALK = re.compile(
+    r"\b(?:claim\w*|counter\w*|co|cc|bugiardo|i'm not|i am not|(?:fake|false|real|true|not\s+(?:the|a))\s+"
+    r"(?:seer|medium|medum|guard\w*|hunter|witch))\b"
+)
+"""A reason about a claim: a liar call by the labels' conventions, not the accusation a vote's reason is."""
+
+_CHOICE = re.compile(r"\b(?:one of (?:you|them|us)|either|between)\b")
+
+_RHETORICAL = re.compile(
+    r"\bif not\b|\bdoes that not\b|\bis it not\b|\binnocent\b"
+    r"|^(?:\W*\w+\W+){0,2}?who\s+(?!is|are|do|does|did|was|were|should|will|would|can|could|has|have|you|seems|looks|stands|strikes|worries|bothers|feels|reads|sounds)\w+s\b"
+    r"|^(?:\W*\w+\W+){0,2}?why\s+(?:⟨\d+⟩|he|she)\b"
+)
+"""A question whose point is a charge ("who attacks the seer from the first minute, if not a wolf?")."""
+
+_REASON_OPENS = re.compile(
+    r"\s*(?:[,;:]|\s-|—)?\s*(?:his|her|their|he|she|they|he's|she's|they're|you|your|you're|ur|the|because|since|"
+    r"cause|'cause|cuz|bc|for|as)\b"
+)
+"""How a reason after a vote opens ("voting Ken, his vote was random", "I vote Rin because ...")."""
+
+REASONED_VOTE = 0.7
+"""The confidence of an accusation read from a vote's reason: below `MIN_CONFIDENCE`, as the vote itself
+already gives the evidence the seat's pick (the accusation is for whoever reads the line)."""
+
+
+def _reasoned_votes(found: list[ReadStatement], sentences: list[str]) -> list[ReadStatement]:
+    """Accusations a line makes by a vote and a reason against its seat that has no wolf word.
+
+    By the labels' convention a vote with a reason is an accusation too ("voting rusty, the deleted
+    vote thing is too weird"). One vote and nothing else for or against its seat; a plain sentence
+    (or a question that makes a charge) about that seat, besides the vote's own words, that holds
+    something against it (`_GRIEF`), neither vouches nor thanks, is no choice between seats and
+    no talk of a claim (a liar call's business).
+    """
+    votes = [r for r in found if r.statement.kind == "will_vote"]
+    if len(votes) != 1:
+        return []
+    vote = votes[0]
+    seat = vote.statement.target
+    if any(r.statement.target == seat and r.statement.kind != "will_vote" for r in found):
+        return []
+    if any(r.statement.kind in ("accuses", "liar") for r in found):
+        return []
+    token = f"⟨{seat}⟩"
+    for sentence in sentences:
+        s = re.sub(r"\blike\s+(?:a\s+)?(?:were)?wol(?:f|ves)\s+would\b", "like a wolf", sentence)
+        if s.endswith("?") and not (
+            token in s and _RHETORICAL.search(s) and not re.match(r"\W*⟨\d+⟩", s) and not re.search(r"\byou", s)
+        ):  # (a question that opens on a seat asks it: "Ken, who seems fishy to you?")
+            continue
+        if token not in s or _HYPOTHETICAL.search(re.sub(r",?\s*\bif not\b.*", "", s) if s.endswith("?") else s):
+            continue
+        own = bool(vote.clause) and vote.clause in s
+        rest = s.replace(vote.clause, " ") if own else s
+        if token not in rest:
+            # the vote's own sentence, and a reason after it that names no one else as its subject
+            # ("my vote goes on Tomasz, the afk excuse is weak", "voting Farhan, his day 1 vote on Lungile was random")
+            after = s[s.find(vote.clause) + len(vote.clause) :] if own else ""
+            subjects = set(re.findall(r"(?<!his )(?<!her )(?<!their )(?<!on )(?<!at )(?<!to )(?<!with )⟨(\d+)⟩", after))
+            if subjects or not _REASON_OPENS.match(after) or _NEGATION.search(after):
+                continue
+            rest = after
+        reported = _REPORTED.search(rest)
+        if reported and not (
+            rest[reported.start() :].startswith(token) and re.search(r"vote[ds]?$", reported.group(0))
+        ):
+            continue  # what a seat said is its own (of the voted seat, what it said is no reason the labels count)
+        if _GOOD_WORD.search(rest) or _CLAIM_TALK.search(rest) or _CHOICE.search(rest):
+            continue
+        if _NEGATION.search(rest) and re.search(r"\b(?:i|i'm|me|my|we|us)\b", rest):
+            continue  # the speaker's own defence ("Ken, I am honestly not a wolf")
+        if _REASON.search(rest) or _GRIEF.search(rest):
+            return [ReadStatement(Statement("accuses", seat), REASONED_VOTE, sentence)]
+    return []
+
+
+def _wolf_liars(found: list[ReadStatement], sentences: list[str]) -> list[ReadStatement]:
+    """Accusations of seats a line calls liars and wolves in so many words ("Itzel is a wolf and a fake seer").
+
+    By the labels' convention a liar call is an accusation too only where the line calls the seat a
+    wolf itself: a sentence naming the seat (and no other) with "is a wolf", "prob a wolf", "and a
+    wolf", not negated or supposed.
+    """
+    accused = {r.statement.target for r in found if r.statement.kind == "accuses"}
+    if any(
+        r.statement.kind in RESULT_ROLES or (r.statement.kind == "claim" and r.statement.role in ("seer", "medium"))
+        for r in found
+    ):
+        return []  # a seer's or medium's "X is a werewolf" is a result, which the labels keep apart
+    if any(_SEEING.search(sentence) for sentence in sentences):
+        return []
+    out: list[ReadStatement] = []
+    for r in found:
+        seat = r.statement.target
+        if r.statement.kind != "liar" or seat is None or seat in accused:
+            continue
+        token = f"⟨{seat}⟩"
+        for sentence in sentences:
+            if token not in sentence or sentence.endswith("?") or set(re.findall(r"⟨\d+⟩", sentence)) != {token}:
+                continue
+            if _NEGATION.search(sentence) or _HYPOTHETICAL.search(sentence):
+                continue
+            if _WOLF_CALLED.search(sentence[sentence.find(token) :]):
+                accused.add(seat)
+                out.append(ReadStatement(Statement("accuses", seat), MIN_CONFIDENCE, sentence))
+                break
+    return out
+
+
+_WOLF_CALLED = re.compile(
+    r"\b(?:is|'s|are|and|be|your|ur)\s+(?:(?:prob(?:ably)?|likely|def(?:initely)?|surely|clearly|obviously|also|"
+    r"both)\s+)?(?:a|the|an?\s+other|one)\s+(?:were)?wol(?:f|ves)\b(?!\s+(?:result|read|claim))"
+)
+"""A seat called a wolf ("is a wolf", "and prob a wolf"), after its name in a sentence."""
 
 
 def _lists(body: str, matches: list[_Match]) -> list[_Match]:
