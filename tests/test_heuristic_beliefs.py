@@ -540,3 +540,46 @@ def test_a_seat_whose_vote_changed_says_its_new_vote_in_the_same_turn() -> None:
     changed, unsaid = _changed_votes(range(40))
     assert changed >= 10
     assert not unsaid
+
+
+def test_a_first_turn_that_only_reports_says_no_vote_it_has_no_reason_for() -> None:
+    """'I divined Ember overnight: innocent. I'm putting my vote on Willow.' opened day 1 of the README demo.
+
+    A seat whose turn, the first of its day, reports only what it is or saw (a claim, a result, a
+    protection) and has no reason against anyone says it has no suspicion yet, not a vote (it still
+    votes, and may say so in a later turn, once the day's talk gives it a reason).
+    """
+    checked = 0
+    bare: list[tuple[str, int, int, int, list[str]]] = []
+    for preset, seeds in (("aiwolf5", range(8)), ("guardian7", range(6))):
+        rules = get_preset(preset)
+        for seed in seeds:
+            agents = lineup([BELIEFS] * rules.n_players, seed)
+            for agent in agents:
+                agent.converse = True  # type: ignore[attr-defined]
+                agent.wolf_keeps_word = True  # type: ignore[attr-defined]  # as the llm seat's planner
+                decide = agent.decide  # type: ignore[attr-defined]
+
+                def watched(  # type: ignore[no-untyped-def]
+                    view: View, request: Request, decide=decide, agent=agent, case=(preset, seed)
+                ) -> Action:
+                    nonlocal checked
+                    first = agent._mem is None or not agent._mem.spoke[view.day]
+                    action = decide(view, request)
+                    if request.kind == "talk" and first and view.day >= 1 and agent._mem is not None:
+                        kinds = [a.kind for a in agent._mem.acts]
+                        if "claim" in kinds:
+                            checked += 1
+                            reasons = [k for k in kinds if k in ("suspect", "liar", "trust", "agree")]
+                            wolf_result = any(
+                                a.kind in ("divined", "medium") and a.species is Species.WEREWOLF
+                                for a in agent._mem.acts
+                            )
+                            if "vote" in kinds and not reasons and not wolf_result:  # (asserted after the game)
+                                bare.append((*case, view.day, view.seat, kinds))
+                    return action
+
+                agent.decide = watched  # type: ignore[attr-defined]
+            run_sync(rules, agents, seed)
+    assert checked >= 10, checked
+    assert not bare, bare

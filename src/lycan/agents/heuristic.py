@@ -44,6 +44,10 @@ _WOLF = Species.WEREWOLF
 _HUMAN = Species.HUMAN
 
 
+_REPORTS = ("claim", "div", "med", "fake", "protected")
+"""Agenda items that report what a seat is or saw, and give no opinion of another."""
+
+
 class HeuristicAgent(SyncAgent):
     """A rule-based player for every role; deterministic given its seed and the views it receives.
 
@@ -495,7 +499,12 @@ class HeuristicAgent(SyncAgent):
             why = None if quiet else self._accusation_reasons(mem, view, b, target)
             if why is not None:
                 items.append((("suspect", day, target), SpeechAct("suspect", target, reasons=why)))
-            elif not mem.spoke[day] and not items:
+            elif not mem.spoke[day] and (
+                not items or (self.converse and not quiet and all(k[0] in _REPORTS for k, _ in items))
+            ):
+                # a seat that talks with the table (an llm or camwolf seat's planner) and has only its claim and
+                # results to report says it has no suspicion yet, not a vote it has no reason for ("I divined
+                # Ember: innocent. I'm putting my vote on Willow." on day 1); the baselines' play stays as it was
                 items.append((("nothing", day), SpeechAct("nothing")))
                 return self._conversation(mem, view, items) if self.converse else items
             items.append((("vote", day, target), SpeechAct("vote", target)))
