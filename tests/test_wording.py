@@ -683,6 +683,13 @@ def test_a_question_presupposes_no_claim() -> None:
     assert asked and not [x for x in asked if re.search(r"\bclaim", x, re.IGNORECASE)]
 
 
+def test_a_vote_presupposes_no_vote_before_it() -> None:
+    """'Today I'm supporting the vote on Yarrow', said on day 1 before anyone had named Yarrow."""
+    frames = [*_FRAMES["vote"], *(f for t in _TEMPERED.values() for f in t.get("vote", ()))]
+    said = [x for f in frames for x in expansions(f)] + list(_LISTS["vote"])
+    assert said and not [x for x in said if re.search(r"\bthe (?:vote|votes|push|wagon) (?:on|against)\b", x)]
+
+
 def test_reasons_are_spoken_word_for_word() -> None:
     act = SpeechAct("suspect", 4, reasons=(Reason(5, "Player 6 called them a werewolf"),))
     for seed in range(10):
