@@ -322,6 +322,12 @@ def test_a_changed_vote_must_be_said_to_have_changed() -> None:
     for lead in _CHANGED:  # every lead the grammar says a changed vote with
         assert check(f"{lead}I will vote for Player 2.", act, role=Role.VILLAGER) == "", lead
     assert check("I will vote for Player 2.", "I will vote for Player 2.", role=Role.VILLAGER) == ""
+    # after another act of the turn as well
+    later = f"Player 3 I'm not a wolf. {CHANGED} I will vote for Player 2."
+    assert check("Player 3 I'm not a wolf. I will vote for Player 2.", later, role=Role.VILLAGER) == (
+        "hides the changed vote"
+    )
+    assert check("Player 3 I'm not a wolf. I'm voting Player 2 instead.", later, role=Role.VILLAGER) == ""
 
 
 def test_a_question_the_act_asks_must_be_asked() -> None:

@@ -266,8 +266,10 @@ def check_phrasing(
         return "contradicts the act"
     if _QUOTES.search(text) and not _QUOTES.search(act):
         return "quotes"
-    if act.startswith(CHANGED) and not _CHANGE.search(text):
-        return "hides the changed vote"  # the table must hear that the earlier vote no longer holds
+    if CHANGED in act and not _CHANGE.search(text):
+        # the table must hear that the earlier vote no longer holds, wherever in the turn the new vote comes
+        # (after a claim, an answer: "For Pippin: I'm going to vote for Juniper today." from a seat that had said Quill)
+        return "hides the changed vote"
     if "?" in act and not _ASKS.search(text):
         return "question not asked"  # "Ken who don't have strong suspicion." for "Ken who do you suspect?"
     opens = {name for name in names if act.lower().startswith(name.lower())}  # "{to} who do you suspect?"
