@@ -305,6 +305,32 @@ def test_silence_is_scored_by_the_turns_a_seat_had_before_and_after_a_claim() ->
     assert {(c.actor, c.contested) for c in quiet if isinstance(c, Claim)} == {(0, 0), (1, 0)}
 
 
+def test_a_seat_that_claims_late_in_the_day_was_silent_in_its_earlier_turns() -> None:
+    """B spoke while nobody had claimed seer and counter-claimed once C had: it let the role go unclaimed.
+
+    (The planner's true seer claims at its first turn: all 13 such silences in 200 planner games of
+    guardian7 and aiwolf5 were a werewolf's; the silence used to be scored only for seats that claimed
+    nothing all day.) The state the claim is made in is no silence, and the reader's doubt about a
+    line keeps it neutral.
+    """
+    names = ("A", "B", "C", "D", "E")
+    rules = get_preset("aiwolf5")
+    events: list[Event] = [
+        PhaseStarted(id=0, day=1, phase="day", alive=(0, 1, 2, 3, 4)),
+        Talk(id=1, day=1, phase="day", actor=1, text="Hello all."),
+        Talk(id=2, day=1, phase="day", actor=2, text="I am the seer. I divined D: human."),
+        Talk(id=3, day=1, phase="day", actor=1, text="I am the seer. I divined C: werewolf."),
+        VoteCast(id=4, day=1, phase="day", actor=0, target=1),
+    ]
+    obs = [o for o in Observer(names, 4, rules.roles).read(events) if isinstance(o, Claim)]
+    assert [(c.actor, c.contested, c.claimed) for c in obs if c.actor == 1] == [(1, 1, True), (1, 0, False)]
+    # a seat that spoke and claimed in the same state only claimed
+    same = [*events[:1], events[1], Talk(id=2, day=1, phase="day", actor=1, text="I am the seer. D is human.")]
+    assert [
+        (c.actor, c.contested, c.claimed) for c in Observer(names, 4, rules.roles).read(same) if isinstance(c, Claim)
+    ] == [(1, 0, True)]
+
+
 def test_a_counter_claim_by_the_accused_is_its_own_parameter_with_the_contested_one_behind_it() -> None:
     """A seat the seer claimant named a werewolf claims seer: scored as a counter-claim (`seer/1/2`).
 

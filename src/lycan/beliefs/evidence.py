@@ -175,6 +175,10 @@ class Observer:
     def _talk(self, e: Talk) -> list[Observation]:
         actor = e.actor
         self.talkers.setdefault(e.day, set()).add(actor)
+        # the states in which this seat spoke earlier today: a claim now follows a silence then
+        earlier = {
+            role: {c for c in (0, 1, 2) if actor in self.turns.get((e.day, role, c), ())} for role in CLAIM_ROLES
+        }
         for role in CLAIM_ROLES:
             self.turns.setdefault((e.day, role, self._contest(actor, role)), set()).add(actor)
         if e.over or e.skip:
@@ -210,7 +214,26 @@ class Observer:
             elif st.kind in ("will_vote", "accuses", "defends", "liar") and st.target in others:
                 kind = "accuses" if st.kind == "liar" else st.kind
                 out.append(Choice(e.id, kind, actor, st.target, others))
+        if actor != self.seat and actor not in self.unsure.get(e.day, ()):
+            out.extend(self._silent_before(out, earlier))
         return out
+
+    @staticmethod
+    def _silent_before(out: list[Observation], earlier: dict[Role, set[int]]) -> list[Claim]:
+        """The silence of a seat that claims a role now, in turns today in which it spoke and did not.
+
+        Silence is scored by the turns a seat had (`_close_talk`), and a seat that claims late in the day
+        had turns too: one that spoke while nobody had claimed the role and counter-claimed only once
+        someone had let the role go unclaimed in the first state (the true seer of the planner games claims
+        at its first turn: a counter-claimant that had spoken before the first claim was the seer in none
+        of them). Not the state the claim is made in (one day's claim is one Bernoulli draw per state).
+        """
+        silent: list[Claim] = []
+        for o in out:
+            if isinstance(o, Claim) and o.claimed:
+                for c in sorted(earlier.get(o.role, set()) - {o.contested}):
+                    silent.append(Claim(o.event_id, o.actor, o.role, o.day, c, False))
+        return silent
 
     def _claim(self, event_id: int, actor: int, role: Role, day: int) -> list[Claim]:
         if role not in CLAIM_ROLES:
