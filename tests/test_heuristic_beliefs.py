@@ -341,28 +341,43 @@ def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
 
 
 def test_a_summary_of_the_claims_names_living_rival_claimants() -> None:
-    """'We now have Garnet and Dune claiming seer' on day 3, with both of them dead (a guardian7 game)."""
+    """'We now have Garnet and Dune claiming seer' on day 3, with both of them dead (a guardian7 game).
+
+    And a seat sums the claims up once: not again for the living rest of a set it summed up before.
+    """
     summaries: list[tuple[int, tuple[int, ...], bool]] = []
-    for preset, seed in [*(("aiwolf5", s) for s in range(16, 22)), *(("guardian7", s) for s in range(4))]:
-        # (aiwolf5 deal 19: both claimants dead by day 2 and summed up there, before the fix)
+    by_seat: dict[tuple[str, int, int], list[tuple[int, ...]]] = {}
+    deals = [*(("aiwolf5", s) for s in (*range(16, 22), 62, 75)), *(("guardian7", s) for s in range(4))]
+    for preset, seed in deals:
+        # (aiwolf5 deal 19: both claimants dead by day 2 and summed up there, before the fix; deals 62 and 75:
+        # three claimants summed up on day 1, the living two again on day 2)
         rules = get_preset(preset)
         agents = lineup([BELIEFS] * rules.n_players, seed)
         for agent in agents:
             agent.converse = True  # type: ignore[attr-defined]  # as the llm seat's planner
             decide = agent.decide  # type: ignore[attr-defined]
 
-            def watched(view: View, request: Request, decide=decide, agent=agent) -> Action:  # type: ignore[no-untyped-def]
+            def watched(  # type: ignore[no-untyped-def]
+                view: View, request: Request, decide=decide, agent=agent, case=(preset, seed)
+            ) -> Action:
                 action = decide(view, request)
                 if request.kind == "talk" and agent._mem is not None:
                     for a in agent._mem.acts:
                         if a.kind == "summary":
                             summaries.append((view.day, a.seats, all(view.alive[s] for s in a.seats)))
+                            by_seat.setdefault((*case, view.seat), []).append(a.seats)
                 return action
 
             agent.decide = watched  # type: ignore[attr-defined]
         run_sync(rules, agents, seed)
     assert len(summaries) >= 5
     assert all(living and len(seats) >= 2 for _, seats, living in summaries), summaries
+    again = {
+        k: said
+        for k, said in by_seat.items()
+        if any(set(b) <= set(a) for i, a in enumerate(said) for b in said[i + 1 :])
+    }
+    assert not again, again
 
 
 def test_a_reason_cites_the_part_of_a_line_that_was_about_the_suspect() -> None:

@@ -578,7 +578,14 @@ class HeuristicAgent(SyncAgent):
         )
         summary: Key = ("summary", claimants)
         claiming = any(a.kind == "claim" for _, a in out)
-        if len(claimants) >= 2 and me not in claimants and not claiming and summary not in mem.said_keys:
+        # once per set of claimants, and not again for what is left of a set once one of them has died
+        # ("Seer claims so far: Yarrow and Ember" the day after "... Yarrow, Ember and Aster")
+        summed = any(
+            k[0] == "summary" and isinstance(k[1], tuple) and set(claimants) <= set(k[1])
+            for k in mem.said_keys
+            if len(k) == 2
+        )
+        if len(claimants) >= 2 and me not in claimants and not claiming and not summed:
             out.insert(at, (summary, SpeechAct("summary", role="seer", seats=claimants)))
             at += 1
         if (
