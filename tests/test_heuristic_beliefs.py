@@ -641,3 +641,37 @@ def test_a_seat_never_trusts_a_seer_claimant_and_votes_for_the_seat_it_cleared()
         run_sync(rules, agents, seed)
     assert steered >= 10, steered
     assert not both, both
+
+
+def test_a_seat_agrees_with_a_point_only_where_one_was_made() -> None:
+    """'Vale isn't wrong about Moss' of a Vale who had said only 'Honestly my vote goes to Moss' (a camwolf game).
+
+    A seat that joins another's vote agrees with its point where that seat accused or called the
+    target a liar, and otherwise joins the vote in words that claim no point ("I'll join Vale on Moss").
+    """
+    kinds: list[str] = []
+    wrong: list[tuple[int, int, int, int | None, str]] = []
+    rules = get_preset("guardian7")
+    for seed in range(10):
+        agents = lineup([BELIEFS] * rules.n_players, seed)
+        for agent in agents:
+            agent.converse = True  # type: ignore[attr-defined]
+            agent.wolf_keeps_word = True  # type: ignore[attr-defined]  # as the llm seat's planner
+            decide = agent.decide  # type: ignore[attr-defined]
+
+            def watched(view: View, request: Request, decide=decide, agent=agent, seed=seed) -> Action:  # type: ignore[no-untyped-def]
+                action = decide(view, request)
+                mem = agent._mem
+                if request.kind == "talk" and mem is not None:
+                    for a in mem.acts:
+                        if a.kind == "agree":
+                            kinds.append(a.said)
+                            pointed = (view.day, a.to, a.target) in mem.heard_reasons
+                            if pointed != (a.said == ""):  # (asserted after the game)
+                                wrong.append((seed, view.day, view.seat, a.to, a.said))
+                return action
+
+            agent.decide = watched  # type: ignore[attr-defined]
+        run_sync(rules, agents, seed)
+    assert not wrong, wrong
+    assert kinds.count("") >= 3 and kinds.count("vote") >= 3, kinds

@@ -246,6 +246,7 @@ _FRAME_ACTS = {
     "answer": SpeechAct("answer", to=1, said="accuses"),
     "question": SpeechAct("question", to=1, said="suspect"),
     "agree": SpeechAct("agree", 3, to=1),
+    "agree_vote": SpeechAct("agree", 3, to=1, said="vote"),
     "summary": SpeechAct("summary", role="seer", seats=(2, 4)),
     "greet": SpeechAct("greet"),
     "greet_more": SpeechAct("greet"),

@@ -614,8 +614,12 @@ class HeuristicAgent(SyncAgent):
                 if d == day and t == vote and s != me and s in living and s not in opposed
             ]
             if allies:
-                ally = allies[-1]
-                out.append((("agree", day), SpeechAct("agree", vote, to=ally)))
+                # a seat that gave a reason is agreed with; one that only said its vote is joined ("Vale isn't
+                # wrong about Moss" of a Vale who had said "Honestly my vote goes to Moss" and no more)
+                reasoned = [s for s in allies if (day, s, vote) in mem.heard_reasons]
+                ally = (reasoned or allies)[-1]
+                said = "" if reasoned else "vote"
+                out.append((("agree", day), SpeechAct("agree", vote, to=ally, said=said)))
         if not answered and ("question", day) not in mem.said_keys:
             spoke_up = {s for d, s, _ in mem.heard_targets if d == day}
             quiet = sorted(s for s in living if s != me and s not in spoke_up and s not in mem.pack)

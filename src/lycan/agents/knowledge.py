@@ -129,6 +129,9 @@ class Memory:
     """(day, seat) of every seat this one has spoken to by name in public talk."""
     heard_targets: list[tuple[int, int, int]] = field(default_factory=list)
     """(day, seat, target) of every vote intention and accusation heard in public talk."""
+    heard_reasons: set[tuple[int, int, int]] = field(default_factory=set)
+    """(day, seat, target) of every accusation and liar call heard in public talk: a seat with a point about
+    the target, not only a vote for it."""
     decided: set[Key] = field(default_factory=set)
     planned_vote: tuple[int, int] | None = None
     """(day, seat) of the vote the last public talk turn planned (`_agenda`)."""
@@ -276,6 +279,8 @@ class Memory:
         for st in statements:
             if st.kind in ("accuses", "will_vote", "liar") and st.target is not None and st.target != ev.actor:
                 self.heard_targets.append((ev.day, ev.actor, st.target))
+                if st.kind != "will_vote":
+                    self.heard_reasons.add((ev.day, ev.actor, st.target))
                 if st.target == self.seat:
                     self.said_to_me.append((ev.day, ev.actor, st.kind))
                     mine = True

@@ -129,7 +129,8 @@ class SpeechAct:
         to: the seat addressed (`answer`, `question`, `agree`).
         said: for `answer`, what that seat said to or about the speaker (`accuses`, `will_vote`,
             `liar`, `question`); for `question`, what is asked (`suspect`, `divine`, `quiet`); for
-            `vote`, `changed` where it replaces a vote the speaker said earlier that day.
+            `vote`, `changed` where it replaces a vote the speaker said earlier that day; for `agree`,
+            `vote` where the seat agreed with only said its vote (no reason, so no point to agree with).
         seats: for `summary`, the seats that claimed `role`.
         again: the act repeats a point the speaker made before.
     """
@@ -192,7 +193,7 @@ class SpeechAct:
         if kind == "summary":
             return f"So far {' and '.join(names[s] for s in self.seats)} claim {self.role}."
         if kind == "agree":
-            return f"I agree with {to} about {who}."
+            return f"I'll join {to} on {who}." if self.said == "vote" else f"I agree with {to} about {who}."
         return NOTHING_YET
 
 

@@ -635,6 +635,15 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{list} {claiming}.",
         "[Remember|Note|Keep in mind] that {list} {claiming}.",
     ),
+    "agree_vote": (
+        "I'll join {to} on {t}.",
+        "I'm joining {to} on {t}.",
+        "[Same pick as|Same choice as] {to}: {t}.",
+        "{to} and I are on the same page: {t}.",
+        "Count me in with {to} on {t}.",
+        "{to} and I land on the same name: {t}.",
+        "I second {to} on {t}.",
+    ),
     "agree": (
         "I agree with {to} about {t}.",
         "{to} is right about {t}.",
@@ -2104,7 +2113,9 @@ def _sentence(
     or reply lead of more words.
     """
     kind = act.kind
-    grammar = "suspect_bare" if kind == "suspect" and not act.reasons else kind
+    grammar: str = "suspect_bare" if kind == "suspect" and not act.reasons else kind
+    if kind == "agree" and act.said == "vote":
+        grammar = "agree_vote"  # joining a seat that only said its vote: no point of theirs to agree with
     frames = _FRAMES.get(grammar, ())
     if frames:
         frames += _TEMPERED.get(temperament, {}).get(grammar, ())
