@@ -2179,6 +2179,10 @@ def _sentence(
         leads: tuple[str, ...] = (*_REPLIES, "{to} ") if bare else _REPLIES
         if short:
             leads = tuple(lead for lead in leads if spoken_length(lead) <= spoken_length("For {to}: "))
+        # a frame's own "So" or "Then" concludes from nothing after a reply's lead ("Answering Juniper: so I'll
+        # vote for Moss.")
+        text = re.sub(r"^(?:So|Then)\s+(?!far\b)", "", text)
+        text = text[:1].upper() + text[1:]  # (a lead that is a sentence of its own keeps the capital)
         text = _again(rng.choice(leads).format(to=names[act.to]), text, names)
     return text
 
