@@ -4,7 +4,9 @@ accusations that cite real events and still parse as accusations, and a better v
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -340,6 +342,39 @@ def test_a_seat_never_agrees_with_one_it_has_called_a_wolf_or_a_liar() -> None:
     assert agreed >= 20
 
 
+def _after_each_talk(
+    deals: Iterable[tuple[str, int]],
+    seen: Callable[[tuple[str, int], View, Any, bool], None],
+    *,
+    keeps_word: bool = True,
+) -> None:
+    """Play `deals` with belief seats that talk as the llm seat's planner does, calling `seen` after each talk turn.
+
+    `seen(case, view, agent, first)`: `case` is (preset, seed), `agent._mem.acts` the turn's acts, and `first`
+    whether the turn was the seat's first of its day. Assertions belong after the games: one raised
+    inside a decision is caught as the agent's fault.
+    """
+    for preset, seed in deals:
+        rules = get_preset(preset)
+        agents = lineup([BELIEFS] * rules.n_players, seed)
+        for agent in agents:
+            agent.converse = True  # type: ignore[attr-defined]
+            agent.wolf_keeps_word = keeps_word  # type: ignore[attr-defined]
+            decide = agent.decide  # type: ignore[attr-defined]
+
+            def watched(  # type: ignore[no-untyped-def]
+                view: View, request: Request, decide=decide, agent=agent, case=(preset, seed)
+            ) -> Action:
+                first = agent._mem is None or not agent._mem.spoke[view.day]
+                action = decide(view, request)
+                if request.kind == "talk" and agent._mem is not None:
+                    seen(case, view, agent, first)
+                return action
+
+            agent.decide = watched  # type: ignore[attr-defined]
+        run_sync(rules, agents, seed)
+
+
 def test_a_summary_of_the_claims_names_living_rival_claimants() -> None:
     """'We now have Garnet and Dune claiming seer' on day 3, with both of them dead (a guardian7 game).
 
@@ -347,29 +382,17 @@ def test_a_summary_of_the_claims_names_living_rival_claimants() -> None:
     """
     summaries: list[tuple[int, tuple[int, ...], bool]] = []
     by_seat: dict[tuple[str, int, int], list[tuple[int, ...]]] = {}
+    # (aiwolf5 deal 19: both claimants dead by day 2 and summed up there, before the fix; deals 62 and 75:
+    # three claimants summed up on day 1, the living two again on day 2)
     deals = [*(("aiwolf5", s) for s in (*range(16, 22), 62, 75)), *(("guardian7", s) for s in range(4))]
-    for preset, seed in deals:
-        # (aiwolf5 deal 19: both claimants dead by day 2 and summed up there, before the fix; deals 62 and 75:
-        # three claimants summed up on day 1, the living two again on day 2)
-        rules = get_preset(preset)
-        agents = lineup([BELIEFS] * rules.n_players, seed)
-        for agent in agents:
-            agent.converse = True  # type: ignore[attr-defined]  # as the llm seat's planner
-            decide = agent.decide  # type: ignore[attr-defined]
 
-            def watched(  # type: ignore[no-untyped-def]
-                view: View, request: Request, decide=decide, agent=agent, case=(preset, seed)
-            ) -> Action:
-                action = decide(view, request)
-                if request.kind == "talk" and agent._mem is not None:
-                    for a in agent._mem.acts:
-                        if a.kind == "summary":
-                            summaries.append((view.day, a.seats, all(view.alive[s] for s in a.seats)))
-                            by_seat.setdefault((*case, view.seat), []).append(a.seats)
-                return action
+    def seen(case: tuple[str, int], view: View, agent: Any, first: bool) -> None:
+        for a in agent._mem.acts:
+            if a.kind == "summary":
+                summaries.append((view.day, a.seats, all(view.alive[s] for s in a.seats)))
+                by_seat.setdefault((*case, view.seat), []).append(a.seats)
 
-            agent.decide = watched  # type: ignore[attr-defined]
-        run_sync(rules, agents, seed)
+    _after_each_talk(deals, seen, keeps_word=False)
     assert len(summaries) >= 5
     assert all(living and len(seats) >= 2 for _, seats, living in summaries), summaries
     again = {
@@ -566,36 +589,20 @@ def test_a_first_turn_that_only_reports_says_no_vote_it_has_no_reason_for() -> N
     """
     checked = 0
     bare: list[tuple[str, int, int, int, list[str]]] = []
-    for preset, seeds in (("aiwolf5", range(8)), ("guardian7", range(6))):
-        rules = get_preset(preset)
-        for seed in seeds:
-            agents = lineup([BELIEFS] * rules.n_players, seed)
-            for agent in agents:
-                agent.converse = True  # type: ignore[attr-defined]
-                agent.wolf_keeps_word = True  # type: ignore[attr-defined]  # as the llm seat's planner
-                decide = agent.decide  # type: ignore[attr-defined]
 
-                def watched(  # type: ignore[no-untyped-def]
-                    view: View, request: Request, decide=decide, agent=agent, case=(preset, seed)
-                ) -> Action:
-                    nonlocal checked
-                    first = agent._mem is None or not agent._mem.spoke[view.day]
-                    action = decide(view, request)
-                    if request.kind == "talk" and first and view.day >= 1 and agent._mem is not None:
-                        kinds = [a.kind for a in agent._mem.acts]
-                        if "claim" in kinds:
-                            checked += 1
-                            reasons = [k for k in kinds if k in ("suspect", "liar", "trust", "agree")]
-                            wolf_result = any(
-                                a.kind in ("divined", "medium") and a.species is Species.WEREWOLF
-                                for a in agent._mem.acts
-                            )
-                            if "vote" in kinds and not reasons and not wolf_result:  # (asserted after the game)
-                                bare.append((*case, view.day, view.seat, kinds))
-                    return action
+    def seen(case: tuple[str, int], view: View, agent: Any, first: bool) -> None:
+        nonlocal checked
+        kinds = [a.kind for a in agent._mem.acts]
+        if first and view.day >= 1 and "claim" in kinds:
+            checked += 1
+            reasons = [k for k in kinds if k in ("suspect", "liar", "trust", "agree")]
+            wolf_result = any(
+                a.kind in ("divined", "medium") and a.species is Species.WEREWOLF for a in agent._mem.acts
+            )
+            if "vote" in kinds and not reasons and not wolf_result:
+                bare.append((*case, view.day, view.seat, kinds))
 
-                agent.decide = watched  # type: ignore[attr-defined]
-            run_sync(rules, agents, seed)
+    _after_each_talk([*(("aiwolf5", s) for s in range(8)), *(("guardian7", s) for s in range(6))], seen)
     assert checked >= 10, checked
     assert not bare, bare
 
@@ -650,28 +657,15 @@ def test_a_seat_agrees_with_a_point_only_where_one_was_made() -> None:
     target a liar, and otherwise joins the vote in words that claim no point ("I'll join Vale on Moss").
     """
     kinds: list[str] = []
-    wrong: list[tuple[int, int, int, int | None, str]] = []
-    rules = get_preset("guardian7")
-    for seed in range(10):
-        agents = lineup([BELIEFS] * rules.n_players, seed)
-        for agent in agents:
-            agent.converse = True  # type: ignore[attr-defined]
-            agent.wolf_keeps_word = True  # type: ignore[attr-defined]  # as the llm seat's planner
-            decide = agent.decide  # type: ignore[attr-defined]
+    wrong: list[tuple[str, int, int, int, int | None, str]] = []
 
-            def watched(view: View, request: Request, decide=decide, agent=agent, seed=seed) -> Action:  # type: ignore[no-untyped-def]
-                action = decide(view, request)
-                mem = agent._mem
-                if request.kind == "talk" and mem is not None:
-                    for a in mem.acts:
-                        if a.kind == "agree":
-                            kinds.append(a.said)
-                            pointed = (view.day, a.to, a.target) in mem.heard_reasons
-                            if pointed != (a.said == ""):  # (asserted after the game)
-                                wrong.append((seed, view.day, view.seat, a.to, a.said))
-                return action
+    def seen(case: tuple[str, int], view: View, agent: Any, first: bool) -> None:
+        for a in agent._mem.acts:
+            if a.kind == "agree":
+                kinds.append(a.said)
+                if ((view.day, a.to, a.target) in agent._mem.heard_reasons) != (a.said == ""):
+                    wrong.append((*case, view.day, view.seat, a.to, a.said))
 
-            agent.decide = watched  # type: ignore[attr-defined]
-        run_sync(rules, agents, seed)
+    _after_each_talk((("guardian7", s) for s in range(10)), seen)
     assert not wrong, wrong
     assert kinds.count("") >= 3 and kinds.count("vote") >= 3, kinds
