@@ -666,6 +666,6 @@ def test_a_seat_agrees_with_a_point_only_where_one_was_made() -> None:
                 if ((view.day, a.to, a.target) in agent._mem.heard_reasons) != (a.said == ""):
                     wrong.append((*case, view.day, view.seat, a.to, a.said))
 
-    _after_each_talk((("guardian7", s) for s in range(10)), seen)
+    _after_each_talk((("guardian7", s) for s in range(16)), seen)
     assert not wrong, wrong
     assert kinds.count("") >= 3 and kinds.count("vote") >= 3, kinds

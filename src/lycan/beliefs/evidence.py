@@ -51,6 +51,9 @@ class Claim:
     day: int
     contested: int
     claimed: bool
+    before: tuple[int, ...] = ()
+    """The seats that had claimed the role before (for a silence: at the seat's first turn in that state).
+    A werewolf whose partner has already claimed a role does not claim it too (`BehaviourModel.pack_rate`)."""
 
     @property
     def key(self) -> str:
@@ -135,6 +138,8 @@ class Observer:
         """Per (day, role, contested): the seats that had a turn that day while nobody had (0) or
         someone had (1) claimed the role before them, or someone had and a claimant had named them a
         werewolf (2)."""
+        self.before_turn: dict[tuple[int, Role, int, int], tuple[int, ...]] = {}
+        """Per (day, role, contested, seat): who had claimed the role at the seat's first turn in that state."""
         self.named: dict[Role, set[int]] = {}
         """For each role, the seats a claimant of it has named a werewolf."""
         self.claims_today: dict[tuple[int, Role], int] = {}
@@ -180,7 +185,9 @@ class Observer:
             role: {c for c in (0, 1, 2) if actor in self.turns.get((e.day, role, c), ())} for role in CLAIM_ROLES
         }
         for role in CLAIM_ROLES:
-            self.turns.setdefault((e.day, role, self._contest(actor, role)), set()).add(actor)
+            contested = self._contest(actor, role)
+            self.turns.setdefault((e.day, role, contested), set()).add(actor)
+            self.before_turn.setdefault((e.day, role, contested, actor), tuple(self.claimed.get(role, ())))
         if e.over or e.skip:
             return []
         out: list[Observation] = []
@@ -218,8 +225,7 @@ class Observer:
             out.extend(self._silent_before(out, earlier))
         return out
 
-    @staticmethod
-    def _silent_before(out: list[Observation], earlier: dict[Role, set[int]]) -> list[Claim]:
+    def _silent_before(self, out: list[Observation], earlier: dict[Role, set[int]]) -> list[Claim]:
         """The silence of a seat that claims a role now, in turns today in which it spoke and did not.
 
         Silence is scored by the turns a seat had (`_close_talk`), and a seat that claims late in the day
@@ -232,7 +238,8 @@ class Observer:
         for o in out:
             if isinstance(o, Claim) and o.claimed:
                 for c in sorted(earlier.get(o.role, set()) - {o.contested}):
-                    silent.append(Claim(o.event_id, o.actor, o.role, o.day, c, False))
+                    before = self.before_turn.get((o.day, o.role, c, o.actor), ())
+                    silent.append(Claim(o.event_id, o.actor, o.role, o.day, c, False, before))
         return silent
 
     def _claim(self, event_id: int, actor: int, role: Role, day: int) -> list[Claim]:
@@ -242,10 +249,11 @@ class Observer:
         if actor in claimants:
             return []
         contested = self._contest(actor, role)
+        before = tuple(claimants)
         claimants.append(actor)
         if actor == self.seat:
             return []
-        return [Claim(event_id, actor, role, day, contested, True)]
+        return [Claim(event_id, actor, role, day, contested, True, before)]
 
     def _contest(self, actor: int, role: Role) -> int:
         """`Claim.contested` for a claim of `role` by `actor` now."""
@@ -276,7 +284,8 @@ class Observer:
                     continue
                 for contested in (0, 1, 2):
                     if actor in self.turns.get((day, role, contested), ()):
-                        out.append(Claim(event_id, actor, role, day, contested, False))
+                        before = self.before_turn.get((day, role, contested, actor), ())
+                        out.append(Claim(event_id, actor, role, day, contested, False, before))
         return out
 
     # ------------------------------------------------------------------ votes

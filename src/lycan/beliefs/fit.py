@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lycan.beliefs.evidence import Observer
-from lycan.beliefs.model import BehaviourModel, Counts, estimate
+from lycan.beliefs.model import PACK, BehaviourModel, Counts, estimate
 from lycan.beliefs.tracker import Beliefs
 from lycan.engine.events import Event, Executed, NoExecution, PhaseStarted, VoteCast, public, visible
 from lycan.engine.record import GameRecord
@@ -159,7 +159,8 @@ def merge_counter_claims(c: Counts) -> Counts:
     pos: dict[str, npt.NDArray[np.float64]] = {}
     alls: dict[str, npt.NDArray[np.float64]] = {}
     for key, total in c.claim_all.items():
-        into = key[:-1] + "1" if key.endswith("/2") else key
+        base, pack = (key.removesuffix(PACK), PACK) if key.endswith(PACK) else (key, "")
+        into = (base[:-1] + "1" if base.endswith("/2") else base) + pack
         pos[into] = pos.get(into, 0) + c.claim_pos[key]
         alls[into] = alls.get(into, 0) + total
     return replace(c, claim_pos=pos, claim_all=alls)
@@ -209,7 +210,7 @@ def fit(
     # games better than scoring it as any contested claim (with few such claims it may not); where
     # the training games hold none, the two models are one and it is scored once
     variants = {True: scored(trained)}
-    if any(key.endswith("/2") for key in trained.claim_all):
+    if any(key.removesuffix(PACK).endswith("/2") for key in trained.claim_all):
         variants[False] = scored(merge_counter_claims(trained))
     split = min(variants, key=lambda v: (sum(min(b.values()) for b in variants[v].values() if b), not v))
     scores = variants[split]

@@ -4,6 +4,11 @@ One `BehaviourModel` holds, per preset:
 - `claim[key][r]`: P(a seat of role r claims the role on this talk day | it had not yet), where the
   key names the claimed role, the day (0, 1, later) and whether the claim is contested (1), or
   contested by a seat a claimant of the role had named a werewolf (2);
+- `claim[key + PACK][werewolf]`: the same for a werewolf when a werewolf (its partner) had claimed the
+  role before it: a pack fakes a role once, so one werewolf claiming the seer right after another is
+  rare, and a werewolf that counter-claims a seer claimant is likelier than the pooled rate says
+  (in guardian7 planner games, 0 of 512 turns after a partner's claim against 384 of 1,194 after
+  the seer's). Scored over deals (it depends on two seats' roles) where the model has it;
 - `report[kind][a, t]`: P(an announced result says werewolf | announcer role a, target role t);
 - `choice[kind][a, t]`: the log-weight with which a seat of role a picks a seat of role t (votes,
   vote intentions, accusations, defences), a conditional logit over the seats it could pick;
@@ -43,6 +48,9 @@ INDEX = ROLE_INDEX
 CLIP = 0.01
 
 Array = npt.NDArray[np.float64]
+#: The suffix of a claim parameter for a werewolf whose partner had claimed the role before it.
+PACK = "/pack"
+_WOLF = ROLE_INDEX[Role.WEREWOLF]
 
 
 @dataclass
@@ -89,6 +97,10 @@ class BehaviourModel:
             if p is None:
                 return None
             q = p[deals[:, obs.actor]]
+            pack = self.pack_rate(obs)
+            if pack is not None:
+                partnered = (deals[:, obs.actor] == _WOLF) & (deals[:, list(obs.before)] == _WOLF).any(axis=1)
+                q = np.where(partnered, pack, q)
             return np.log(q if obs.claimed else 1.0 - q)
         if isinstance(obs, Report):
             table = self.report.get(obs.kind)
@@ -125,8 +137,35 @@ class BehaviourModel:
             p = self.claim.get(obs.fallback)
         return p
 
+    def pack_rate(self, obs: Claim) -> float | None:
+        """A werewolf's P(claim) for `obs` where a partner had claimed the role before it.
+
+        None where the model has no such parameter, or nobody had claimed before.
+        """
+        if not obs.before:
+            return None
+        p = self.claim.get(obs.key + PACK)
+        if p is None and obs.fallback is not None:
+            p = self.claim.get(obs.fallback + PACK)
+        return None if p is None else float(p[_WOLF])
+
+    def pack_delta(self, obs: Claim) -> float:
+        """What `log_factor` adds to `unary`'s werewolf entry where a partner of the actor had claimed before.
+
+        0.0 where the model has no such rate, or nobody had claimed before.
+        """
+        pack, p = self.pack_rate(obs), self.claim_rates(obs)
+        if pack is None or p is None:
+            return 0.0
+        if obs.claimed:
+            return float(np.log(pack) - np.log(p[_WOLF]))
+        return float(np.log(1.0 - pack) - np.log(1.0 - p[_WOLF]))
+
     def unary(self, obs: Claim) -> Array | None:
-        """A claim's log-factor per role of its actor (it depends on nothing else)."""
+        """A claim's log-factor per role of its actor, as if no partner of a werewolf actor had claimed before.
+
+        That case adds `pack_delta`; None where the model has nothing to say.
+        """
         p = self.claim_rates(obs)
         if p is None:
             return None
@@ -249,9 +288,12 @@ class Counts:
         self.games += 1
         for obs in observations:
             if isinstance(obs, Claim):
-                pos = self.claim_pos.setdefault(obs.key, np.zeros(R))
-                tot = self.claim_all.setdefault(obs.key, np.zeros(R))
                 r = INDEX[roles[obs.actor]]
+                key = obs.key
+                if r == _WOLF and any(roles[s] is Role.WEREWOLF for s in obs.before):
+                    key += PACK
+                pos = self.claim_pos.setdefault(key, np.zeros(R))
+                tot = self.claim_all.setdefault(key, np.zeros(R))
                 pos[r] += obs.claimed
                 tot[r] += 1
             elif isinstance(obs, Report):

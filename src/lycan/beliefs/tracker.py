@@ -8,7 +8,9 @@ exact for the model; `Posterior.method` says so.
 
 `Beliefs` keeps the log-weights of the deals the seat's own role allows, one sum for what seats
 said about themselves and one for their choices, and adds each new observation's factor once;
-claims, which depend on one seat's role only, are pooled per seat and applied together.
+claims, which depend on one seat's role only, are pooled per seat and applied together (a werewolf's
+claim after an earlier claimant also depends on whether that was its partner: that term is pooled
+per seat and earlier claimants, and applied over the deals).
 `Beliefs.influences` removes one event at a time and recomputes: the exact counterfactual "what
 would I believe had this not happened", with the size of the move.
 """
@@ -132,6 +134,8 @@ class Beliefs:
         self.knowledge = Knowledge(seat, role, {} if seat is None or role is None else {seat: role}, pack)
         self._full = all_deals(deck)
         self._pending: dict[int, npt.NDArray[np.float64]] = {}
+        self._pending_pack: dict[tuple[int, tuple[int, ...]], float] = {}
+        """Per (werewolf seat, earlier claimants): the log-factor added where one of them is its partner."""
         self.observer = Observer(names, seat, rules.roles, read)
         self.observations: list[Observation] = []
         self.events: list[Event] = []
@@ -217,6 +221,7 @@ class Beliefs:
         """The seat's own knowledge of the deal changed: take the deals again and reweigh them."""
         observations, self.observations = self.observations, []
         self._pending.clear()
+        self._pending_pack.clear()
         self._draw(consistent(self._full, self.knowledge.base()), observations)
         self.mask = consistent(self.base, self.knowledge)
         self._add(observations)
@@ -225,6 +230,7 @@ class Beliefs:
         """Draw the sample again among the deals still allowed, in proportion to what was said."""
         observations, self.observations = self.observations, []
         self._pending.clear()
+        self._pending_pack.clear()
         self._draw(consistent(self._full, self.knowledge), observations)
         self.mask = consistent(self.base, self.knowledge)
         self._add(observations)
@@ -236,17 +242,22 @@ class Beliefs:
             return None
         out = np.zeros(len(deals), dtype=np.float64)
         unary: dict[int, npt.NDArray[np.float64]] = {}
+        packs: dict[tuple[int, tuple[int, ...]], float] = {}
         for obs in observations:
             if isinstance(obs, Claim):
                 u = model.unary(obs)
                 if u is not None:
                     unary[obs.actor] = u if obs.actor not in unary else unary[obs.actor] + u
+                    if delta := model.pack_delta(obs):
+                        packs[obs.actor, obs.before] = packs.get((obs.actor, obs.before), 0.0) + delta
             elif model.said(obs):
                 factor = model.log_factor(obs, deals)
                 if factor is not None:
                     out += factor
         for seat, u in unary.items():
             out += u[deals[:, seat]]
+        for (seat, before), delta in packs.items():
+            out += delta * _partnered(deals, seat, before)
         return out
 
     def _refresh(self) -> None:
@@ -276,6 +287,9 @@ class Beliefs:
                     continue
                 pending = self._pending.get(obs.actor)
                 self._pending[obs.actor] = unary if pending is None else pending + unary
+                if delta := model.pack_delta(obs):
+                    key = (obs.actor, obs.before)
+                    self._pending_pack[key] = self._pending_pack.get(key, 0.0) + delta
             else:
                 factor = model.log_factor(obs, self.base)
                 if factor is None:
@@ -289,7 +303,10 @@ class Beliefs:
     def _flush(self) -> None:
         for seat, unary in self._pending.items():
             self.logw += unary[self.base[:, seat]]
+        for (seat, before), delta in self._pending_pack.items():
+            self.logw += delta * _partnered(self.base, seat, before)
         self._pending.clear()
+        self._pending_pack.clear()
 
     # ------------------------------------------------------------------ results
     def temperatures(self, tau: float | None = None, said: float | None = None) -> tuple[float, float]:
@@ -468,6 +485,12 @@ class Beliefs:
         if self._closed == len(self.events):
             again.close_talk()
         return again.posterior()
+
+
+def _partnered(deals: npt.NDArray[np.int8], seat: int, before: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+    """Rows of `deals` in which `seat` is a werewolf and one of `before` is too."""
+    wolf = INDEX[Role.WEREWOLF]
+    return np.asarray((deals[:, seat] == wolf) & (deals[:, list(before)] == wolf).any(axis=1))
 
 
 def _kind_about(group: list[Observation] | None, seat: int) -> str | None:
