@@ -607,11 +607,13 @@ def test_a_first_turn_that_only_reports_says_no_vote_it_has_no_reason_for() -> N
     assert not bare, bare
 
 
-def test_a_seat_never_trusts_a_seer_claimant_and_votes_for_the_seat_it_cleared() -> None:
+def test_a_seat_never_trusts_a_seer_claimant_and_votes_for_it_or_the_seat_it_cleared() -> None:
     """'For Rowan: Quill seems honest to me. My vote is on Pippin.', where Quill had found Pippin human.
 
     The vote is the belief engine's and the trust a claimant's standing, so the two can part; the
-    seats here are steered to vote for a seat their trusted claimant cleared, and must not say both.
+    seats here are steered to vote for a seat their trusted claimant cleared (even seeds) or for the
+    trusted claimant itself (odd seeds: 'Moss has my trust' and a vote for Moss, in an llm game), and
+    must not say both.
     """
     steered = 0
     both: list[tuple[int, int, int, int | None, int | None]] = []
@@ -623,11 +625,13 @@ def test_a_seat_never_trusts_a_seer_claimant_and_votes_for_the_seat_it_cleared()
             agent.wolf_keeps_word = True  # type: ignore[attr-defined]  # as the llm seat's planner
             decide, vote = agent.decide, agent._vote  # type: ignore[attr-defined]
 
-            def cleared(mem: Memory, view: View, targets: list[int], vote=vote, agent=agent) -> int:  # type: ignore[no-untyped-def]
+            def cleared(mem: Memory, view: View, targets: list[int], vote=vote, agent=agent, seed=seed) -> int:  # type: ignore[no-untyped-def]
                 nonlocal steered
                 b = agent._own_belief(mem, view)
                 top = agent._trusted_seer(mem, view, b) if len(b.seer_trust) >= 2 else None
                 found = [t for t, sp in mem.seer_claims.get(top, {}).items() if sp is Species.HUMAN and t in targets]
+                if seed % 2 and top in targets:
+                    found = [top]
                 if found:
                     steered += 1
                     return found[0]
@@ -639,14 +643,14 @@ def test_a_seat_never_trusts_a_seer_claimant_and_votes_for_the_seat_it_cleared()
                 if request.kind == "talk" and mem is not None:
                     for c in (a.target for a in mem.acts if a.kind == "trust"):
                         for t in (a.target for a in mem.acts if a.kind == "vote"):
-                            if mem.seer_claims.get(c, {}).get(t) is Species.HUMAN:  # (asserted after the game)
+                            if t == c or mem.seer_claims.get(c, {}).get(t) is Species.HUMAN:  # (asserted after)
                                 both.append((seed, view.day, view.seat, c, t))
                 return action
 
             agent._vote = cleared  # type: ignore[attr-defined]
             agent.decide = watched  # type: ignore[attr-defined]
         run_sync(rules, agents, seed)
-    assert steered >= 10, steered
+    assert steered >= 20, steered
     assert not both, both
 
 

@@ -495,15 +495,16 @@ class HeuristicAgent(SyncAgent):
         others = [s for s in view.living_others() if role is not Role.WEREWOLF or s not in mem.pack]
         if others:
             target = self._vote(mem, view, others)
-            # no "Quill seems honest to me" beside a vote for the seat Quill found human: said together they
-            # contradict each other (the vote is the belief engine's; the trust a claimant's standing alone)
+            # no "Quill seems honest to me" beside a vote for Quill, or for the seat Quill found human: said
+            # together they contradict each other (the vote is the belief engine's; the trust a claimant's
+            # standing alone)
             items = [
                 (k, a)
                 for k, a in items
                 if not (
                     a.kind == "trust"
                     and a.target is not None
-                    and mem.seer_claims.get(a.target, {}).get(target) is _HUMAN
+                    and (a.target == target or mem.seer_claims.get(a.target, {}).get(target) is _HUMAN)
                 )
             ]
             quiet = role is Role.WEREWOLF and not self.wolf_reasons
