@@ -29,7 +29,7 @@ TUNED_ON = [
 ]
 """What the shipped encoder was tuned on besides the agents' own talk (`lycan.train.grammar`, 100
 games): the dev sets and the held-out sets measured at earlier freezes."""
-UNSEEN = [str(TALK / f"heldout{n}.jsonl") for n in (12, 13, 15, 17)]
+UNSEEN = [str(TALK / f"heldout{n}.jsonl") for n in (12, 13, 15, 17, 19)]
 """Held-out sets the encoder was never tuned on and whose lines were never read: they measure it."""
 VOTES = ("will_vote", "accuses")
 

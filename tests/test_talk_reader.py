@@ -1279,3 +1279,56 @@ def test_a_reason_makes_a_vote_an_accusation_and_a_verdict_judges_the_seat_befor
     text: str, expected: set[tuple[str, str | None, str]]
 ) -> None:
     assert said(text) == expected
+
+
+SHORT_TABLE = (
+    "Zanele Mokoena",
+    "Wojciech Zielinski",
+    "Marguerite Delacroix-Bain",
+    "Gideon Ashkenazi",
+    "Markus Stein",
+    "Liza Bautista",
+    "Maria Santos",
+    "Orrin Blackwood",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a short lower-case start of a name, where a name goes: after a vote, before a verb
+        (
+            "ngl woj going after someone for voting a wolf is weird. voting woj",
+            {("will_vote", "Wojciech", ""), ("accuses", "Wojciech", "")},
+        ),
+        ("marg is my wolf read", {("accuses", "Marguerite", "")}),
+        ("ty orrin. gid vote", {("will_vote", "Gideon", "")}),
+        # ... not a word that a name merely starts with, nor an honorific, nor a start out of place
+        ("mark my words, this is going nowhere", set()),
+        ("Liza-san is lying, I think", {("accuses", "Liza", "")}),
+        ("the zan thing again", set()),
+        # a verdict of a few words after a comma judges the seat just spoken of; a bare species word is a result
+        ("imo Zanele has been fishing for claims all game, low key wolfy", {("accuses", "Zanele", "")}),
+        ("Gideon was weirdly happy when the guard died. wolf energy", {("accuses", "Gideon", "")}),
+        ("Gideon died last night. wolf energy", set()),
+        (
+            "I'm the seer. My check: Liza, werewolf.",
+            {("claim", None, "seer"), ("divined", "Liza", "werewolf")},
+        ),
+        # a rhetorical question whose point is a charge accuses the one seat it names
+        (
+            "Why would Markus, if he's the real seer, ask the medium to hide? Isn't that what a wolf says?",
+            {("accuses", "Markus", "")},
+        ),
+        (
+            "Why announce a protection on day one? Who does that help, Orrin, apart from the wolves?",
+            {("accuses", "Orrin", "")},
+        ),
+        ("Liza says isn't that what a wolf does?", set()),
+    ],
+)
+def test_short_names_in_lower_case_late_verdicts_and_charging_questions(
+    text: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    got = {(k, t.split()[0] if t else None, r) for k, t, r in said(text, speaker=6, names=SHORT_TABLE)}
+    assert got == expected

@@ -747,6 +747,31 @@ _READER_WORDS = frozenset(
 )
 """Words the reader reads for what they say: never taken for the start of a name ("black" with Blackwell)."""
 
+_SLOT_BEFORE = r"vote|voting|votes|voted|v|lynch|lynching|hang|trust|believe|cleared|checked|with|hi|hey|ty|thx|thanks|sorry|imo|ngl|tbh"
+"""Words after which a short lower-case word is read as a seat's name ("voting woj", "i trust ros")."""
+_SLOT_AFTER = (
+    r"is|was|has|had|'s|isn't|wasn't|voted|votes|vote|checked|checks|cleared|clears|claimed|claims|pushing|pushed|"
+    r"going|keeps|kept|said|says|too|ur|cleared"
+)
+"""Words before which one is ("marg is my wolf read", "gid vote", "svet voted kalani")."""
+
+_NOT_SHORT_NAMES = (
+    frozenset(
+        """this that then than them they what when were will with your have been much more most some same also just
+    like only over very even ever back good well real sure true fake wolf vote seer dead last next time game talk
+    said says made make take went gone done here there mark dark hard king rose love fair hall wood mill lock nick
+    rich gill bell stan dim rad bra max don con pro mid low high both each else once none nope yeah okay fine
+    kind sort lots bit lot all any who how why she her his him its our out day one two new old san kun chan sama
+    nim ssi""".split()  # noqa: SIM905
+    )
+    | _WORDS3
+    | _NOT_NAMES
+    | _READER_WORDS
+    | _WORD_NICKNAMES
+    | frozenset(_FIXES)
+)
+"""Short words never read as a seat's name in lower case, even where a name would go."""
+
 
 def _short_forms(names: Sequence[str], aliases: dict[str, int]) -> dict[str, int]:
     """Short forms of names one seat alone has: a prefix or suffix of 4+ letters of a part of its name.
@@ -894,6 +919,19 @@ class TalkReader:
             return f"{m.group(1)}⟨{seat}⟩"
 
         text = re.sub(r"(^|[^\w@⟨])([a-z]{5,})(?![\w⟩])", lower, text)
+
+        def slot(m: re.Match[str]) -> str:  # "voting woj", "marg is my wolf read": a short start where a name goes
+            word = m.group("word")
+            seat = self._short.get(word)
+            if seat is None or word in _NOT_SHORT_NAMES:
+                return m.group(0)
+            if not any(part.startswith(word) for part, s in self._parts if s == seat):
+                return m.group(0)
+            seats.append(seat)
+            return m.group(0)[: m.start("word") - m.start(0)] + f"⟨{seat}⟩" + m.group(0)[m.end("word") - m.start(0) :]
+
+        text = re.sub(rf"(?<![\w@⟨'-])(?:{_SLOT_BEFORE})\s+(?P<word>[a-z]{{3,4}})(?![\w⟩'-])", slot, text)
+        text = re.sub(rf"(?<![\w@⟨'-])(?P<word>[a-z]{{3,4}})(?=\s+(?:{_SLOT_AFTER})\b)", slot, text)
 
         def misspelt(m: re.Match[str]) -> str:  # "ibrahm" for Ibrahim: one letter off a name one seat has
             word = m.group(2).lower()
@@ -1088,6 +1126,7 @@ class TalkReader:
                     doubts = True
         kept_sentences = [b.rstrip() for b in _sentences(s) if not _injected(b)]
         found += _verdicts(found, kept_sentences, speaker)
+        found += _rhetorical_charges(found, kept_sentences, speaker)
         found += _fake_verdicts(found, kept_sentences, speaker, claims_line)
         found += _reasoned(found, kept_sentences)
         found += _reasoned_votes(found, kept_sentences)
@@ -2916,13 +2955,31 @@ _VERDICT = re.compile(
     r"(?:\w+\s+){0,3}?(?:(?:were)?wolf(?:y|ish)?|scum\w*|sus|suspicious|shady|sketchy|fishy)"
     r"(?:\s+(?:behaviou?r|play|move|tell|logic|energy|vibes?|stuff))?\b"
     r"|^\s*(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus)\s+(?:behaviou?r|play|move|af|as hell|tell|energy|vibes?)\b"
-    r"|^\s*(?:(?:very|so|super|kinda|pretty)\s+)?(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus|suspicious|fishy)\s*[.!]*$"
+    r"|^\s*(?:(?:very|so|super|kinda|kind of|pretty|low\s*key|high\s*key|hella|mad|real)\s+)?"
+    r"(?:(?:were)?wolf(?:y|ish)?|scummy|shady|sketchy|sus|suspicious|fishy)\s*[.!]*$"
 )
 """A sentence that names no seat and calls what was just said of one wolfish ("That's textbook wolf behaviour.")."""
 
 
 _VICTIM = re.compile(r"\b(?:attacked|killed|died|dead|eaten|executed|lynched|murdered|bitten)\b")
 """What befalls a seat rather than what it does: a verdict after it is on the killers, not on the seat."""
+
+_FELL = re.compile(
+    r"⟨\d+⟩\s+(?:\w+\s+){0,2}?(?:attacked|killed|died|dead|eaten|executed|lynched|murdered|bitten)\b"
+    r"|\b(?:attacked|killed|ate|eaten|executed|lynched|murdered|bit|bitten|lost)\s+⟨\d+⟩"
+    r"|^(?!.*⟨\d+⟩).*" + _VICTIM.pattern
+)
+"""A sentence in which the seat it names is the one who fell (or that names a death and no seat): a verdict
+after "Ivan died." is on the killers; one after "Gideon was weirdly happy when the guard died." is on Gideon."""
+
+_BARE_VERDICT = (
+    r"(?:(?:very|so|super|kinda|kind of|pretty|low\s*key|high\s*key|hella|mad|real)\s+)?"
+    r"(?:scummy|shady|sketchy|sus|suspicious|fishy)(?:\s+(?:af|as hell))?\s*[.!]*$"
+    r"|(?:(?:very|so|super|kinda|kind of|pretty|low\s*key|high\s*key|hella|mad|real)\s+)+(?:were)?wolf(?:y|ish)?\s*[.!]*$"
+    r"|(?:were)?wolf(?:y|ish)?\s+(?:behaviou?r|play|move|af|as hell|tell|energy|vibes?)\s*[.!]*$"
+)
+"""A verdict of a word or three after a comma ("Zan has been fishing for claims all game, low key wolfy"); a bare
+"wolf" is a result's ("Sanna, werewolf.")."""
 
 
 def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | None) -> list[ReadStatement]:
@@ -2940,7 +2997,7 @@ def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | N
     parts = [
         p.strip()
         for x in sentences
-        for p in re.split(r",\s*(?=(?:and\s+)?(?:that'?s|that\s+is|this\s+is)\s)", x)
+        for p in re.split(r",\s*(?=(?:and\s+)?(?:that'?s|that\s+is|this\s+is)\s)|,\s*(?=" + _BARE_VERDICT + ")", x)
         if re.search(r"\w", p)
     ]
     for before, sentence in itertools.pairwise(parts):
@@ -2948,17 +3005,49 @@ def _verdicts(found: list[ReadStatement], sentences: list[str], speaker: int | N
             continue
         # a question before a verdict of a word or three is rhetorical ("Cosmin hasn't voted in 2 days, anyone
         # notice? Sus")
-        if (
-            (before.endswith("?") and len(sentence.split()) > 3)
-            or _HYPOTHETICAL.search(before)
-            or _VICTIM.search(before)
-        ):
+        if (before.endswith("?") and len(sentence.split()) > 3) or _HYPOTHETICAL.search(before) or _FELL.search(before):
             continue
         named = {int(t) for t in re.findall(r"⟨(\d+)⟩", before)}
         if len(named) != 1:
             continue
         (seat,) = named
         if seat == speaker or seat in defended or seat in accused:
+            continue
+        accused.add(seat)
+        out.append(ReadStatement(Statement("accuses", seat), 0.75, sentence))
+    return out
+
+
+_CHARGE_QUESTION = re.compile(
+    r"\b(?:is|isn'?t|was|wasn'?t)\s+(?:that|this|it)\s+(?:not\s+)?(?:exactly\s+|just\s+|precisely\s+)?"
+    r"what\s+(?:an?\s+)?(?:(?:were)?wolf|(?:were)?wolves|possessed|scum)\b"
+    r"|\b(?:apart|aside)\s+from\s+the\s+(?:were)?wolves\b"
+    r"|\bwho\s+(?:else\s+)?(?:does|would|could)\s+(?:that|this|it)\s+(?:help|serve|benefit)\b.*\b(?:were)?wol(?:f|ves)\b"
+)
+"""A rhetorical question whose point is that someone is a werewolf ("Isn't that exactly what a wolf says?")."""
+
+
+def _rhetorical_charges(found: list[ReadStatement], sentences: list[str], speaker: int | None) -> list[ReadStatement]:
+    """Accusations made by a rhetorical question about one seat.
+
+    "Why would Lena ask the medium to hide? Isn't that what a wolf says?": the charge (`_CHARGE_QUESTION`)
+    is a question; the seat is the one other seat it names, or, where it names none, the one named by the
+    question just before it. Not a seat the line defends or already accuses, not the speaker, and not a
+    question that reports another's words.
+    """
+    defended = {r.statement.target for r in found if r.statement.kind == "defends"}
+    accused = {r.statement.target for r in found if r.statement.kind == "accuses"}
+    out: list[ReadStatement] = []
+    for i, sentence in enumerate(sentences):
+        if not sentence.endswith("?") or not _CHARGE_QUESTION.search(sentence) or _REPORTED.search(sentence):
+            continue
+        named = {int(t) for t in re.findall(r"⟨(\d+)⟩", sentence)} - {speaker}
+        if not named and i > 0 and sentences[i - 1].endswith("?"):
+            named = {int(t) for t in re.findall(r"⟨(\d+)⟩", sentences[i - 1])} - {speaker}
+        if len(named) != 1:
+            continue
+        (seat,) = named
+        if seat in defended or seat in accused:
             continue
         accused.add(seat)
         out.append(ReadStatement(Statement("accuses", seat), 0.75, sentence))
