@@ -1325,6 +1325,13 @@ SHORT_TABLE = (
             {("accuses", "Orrin", "")},
         ),
         ("Liza says isn't that what a wolf does?", set()),
+        # "you" is whom the line speaks to, not a seat a sentence opens on as its subject
+        (
+            "Orrin ur unbelievable. Liza is obviously real, she claimed day 1 before anyone pressured her. "
+            "and YOU are the one throwing dirt at every claim. wolf.",
+            {("accuses", "Orrin", "")},
+        ),
+        ("@Markus stop dodging. @Liza is right, you're the wolf.", {("accuses", "Markus", "")}),
     ],
 )
 def test_short_names_in_lower_case_late_verdicts_and_charging_questions(

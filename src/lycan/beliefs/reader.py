@@ -2727,6 +2727,12 @@ _OTHER_GENDER = {(w, "his") for w in ("she", "she's", "her")} | {(w, "her") for 
 """A pronoun and an owner's word that cannot be the same person ("his Zanele pick ... voting her": Zanele)."""
 
 
+_SPOKEN_OF = re.compile(
+    r"(?:'s\b|\s+(?:is|was|has|had|does|did|claimed|claims|said|says|voted|votes|seems|looks|and|who|keeps|kept)\b)"
+)
+"""What follows a seat that a sentence opens on as its subject, not as whom it speaks to ("Ros is real")."""
+
+
 def _pronouns(s: str, speaker: int | None) -> str:
     """He, she, him and her as the seat last named before them, you as the seat the sentence opened on.
 
@@ -2749,8 +2755,10 @@ def _pronouns(s: str, speaker: int | None) -> str:
                 owned = (word, owner.group(1))
             elif word != f"⟨{speaker}⟩":
                 last, owned = word, None
-                if re.search(r"(?:^|[.!?;]\s*|\b(?:thanks|thank you|ty|hey|hi|ok|okay)\s*,?\s*)$", s[: m.start()]):
-                    addressee = word  # a sentence that opens on a seat speaks to it
+                if re.search(
+                    r"(?:^|[.!?;]\s*|\b(?:thanks|thank you|ty|hey|hi|ok|okay)\s*,?\s*)$", s[: m.start()]
+                ) and not (_SPOKEN_OF.match(s[m.end() :])):
+                    addressee = word  # a sentence that opens on a seat speaks to it (not "Ros is real, ...")
             continue
         if word.startswith("you") and re.search(r"\b(?:of|to all of|all of|both of)\s*$", s[: m.start()]):
             continue
