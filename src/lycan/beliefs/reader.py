@@ -2762,6 +2762,8 @@ def _pronouns(s: str, speaker: int | None) -> str:
             continue
         if word.startswith("you") and re.search(r"\b(?:of|to all of|all of|both of)\s*$", s[: m.start()]):
             continue
+        if word == "you" and re.search(r"\bas\s*$", s[: m.start()]) and re.match(r"\s+(?:are|do)\b", s[m.end() :]):
+            continue  # "I'm as worried about the wolves as you are": a comparison, no seat's deed
         if word == "you" and re.search(r"\bif\s*$", s[: m.start()]) and _IF_IDIOM.match(s[m.end() :]):
             continue  # "if you ask me": a marker of opinion, said to no one ('_IF' keeps it no condition)
         vocative = last is not None and re.search(rf"{re.escape(last)}\s*,?\s*$", s[: m.start()]) is not None
